@@ -1,0 +1,125 @@
+#include "core/profile.h"
+
+#include "core/embedded.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace npuconf {
+
+namespace {
+
+// Profile values are {"value": …, "source": "…"}; a missing source is an error
+// (every vendor fact cites its source).
+const nlohmann::json& Fact(const nlohmann::json& obj, const std::string& key,
+                           const std::string& where) {
+  if (!obj.contains(key)) throw std::runtime_error(where + ": missing key '" + key + "'");
+  const auto& fact = obj.at(key);
+  if (!fact.is_object() || !fact.contains("value") || !fact.contains("source") ||
+      !fact.at("source").is_string() || fact.at("source").get<std::string>().empty()) {
+    throw std::runtime_error(where + "." + key + ": expected {\"value\": …, \"source\": \"…\"}");
+  }
+  return fact.at("value");
+}
+
+RankRange ParseRank(const nlohmann::json& value, const std::string& where) {
+  if (!value.is_array() || value.size() != 2) {
+    throw std::runtime_error(where + ": rank range must be [min, max]");
+  }
+  return RankRange{value[0].get<int>(), value[1].get<int>()};
+}
+
+DType ParseDTypeOrThrow(const std::string& text, const std::string& where) {
+  auto dtype = ParseDType(text);
+  if (!dtype) throw std::runtime_error(where + ": unknown dtype '" + text + "'");
+  return *dtype;
+}
+
+CannFacts ParseCann(const nlohmann::json& doc, const std::string& where) {
+  CannFacts facts;
+  facts.soc_version = Fact(doc, "soc_version", where).get<std::string>();
+  facts.npu_arch = Fact(doc, "npu_arch", where).get<std::string>();
+  facts.is_regbase = Fact(doc, "is_regbase", where).get<bool>();
+  const auto& legacy = doc.at("calculate_matmul_weight_size");
+  facts.legacy_size_rank = ParseRank(Fact(legacy, "rank", where + ".legacy"), where);
+  const auto& v2 = doc.at("calculate_matmul_weight_size_v2");
+  facts.v2_size_supported = Fact(v2, "soc_supported", where + ".v2").get<bool>();
+  facts.v2_size_rank = ParseRank(Fact(v2, "rank", where + ".v2"), where);
+  const auto& trans = doc.at("trans_matmul_weight");
+  for (const auto& name : Fact(trans, "dtypes", where + ".trans")) {
+    facts.trans_dtypes.push_back(ParseDTypeOrThrow(name.get<std::string>(), where));
+  }
+  facts.trans_max_view_rank = Fact(trans, "max_view_rank", where + ".trans").get<int>();
+  facts.trans_rank_int8 = ParseRank(Fact(trans, "rank_int8", where + ".trans"), where);
+  facts.trans_rank_other = ParseRank(Fact(trans, "rank_other", where + ".trans"), where);
+  const auto& nz = doc.at("fractal_nz");
+  for (const auto& [name, c0] : Fact(nz, "c0", where + ".fractal_nz").items()) {
+    facts.nz_c0[ParseDTypeOrThrow(name, where)] = c0.get<int>();
+  }
+  return facts;
+}
+
+}  // namespace
+
+bool CannFacts::TransSupports(DType dtype) const {
+  return std::find(trans_dtypes.begin(), trans_dtypes.end(), dtype) != trans_dtypes.end();
+}
+
+const Choice* Profile::FindChoice(const std::string& choice_name) const {
+  for (const auto& choice : choices) {
+    if (choice.name == choice_name) return &choice;
+  }
+  return nullptr;
+}
+
+Profile ParseProfile(const std::string& name, const nlohmann::json& doc) {
+  Profile profile;
+  profile.name = name;
+  profile.raw = doc;
+  profile.family = doc.at("family").get<std::string>();
+  profile.title = doc.value("title", name);
+  profile.verified = doc.value("verified", true);
+  for (const auto& c : doc.value("choices", nlohmann::json::array())) {
+    Choice choice;
+    choice.name = c.at("name").get<std::string>();
+    choice.value = c.at("value").is_string() ? c.at("value").get<std::string>()
+                                             : c.at("value").dump();
+    for (const auto& r : c.at("readings")) {
+      choice.readings.push_back(r.is_string() ? r.get<std::string>() : r.dump());
+    }
+    choice.source = c.at("source").get<std::string>();
+    choice.note = c.value("note", "");
+    profile.choices.push_back(std::move(choice));
+  }
+  if (profile.family == "cann") profile.cann = ParseCann(doc, name);
+  return profile;
+}
+
+const std::vector<Profile>& BuiltinProfiles() {
+  static const std::vector<Profile> profiles = [] {
+    std::vector<Profile> out;
+    for (int i = 0; i < kEmbeddedProfilesCount; ++i) {
+      std::string path = kEmbeddedProfiles[i].path;
+      std::string stem = path.substr(path.find_last_of('/') + 1);
+      stem = stem.substr(0, stem.size() - std::string(".json").size());
+      try {
+        out.push_back(ParseProfile(stem, nlohmann::json::parse(kEmbeddedProfiles[i].text)));
+      } catch (const std::exception& e) {
+        throw std::runtime_error("profile " + path + ": " + e.what());
+      }
+    }
+    std::sort(out.begin(), out.end(),
+              [](const Profile& a, const Profile& b) { return a.name < b.name; });
+    return out;
+  }();
+  return profiles;
+}
+
+const Profile* FindProfile(const std::string& name) {
+  for (const auto& profile : BuiltinProfiles()) {
+    if (profile.name == name) return &profile;
+  }
+  return nullptr;
+}
+
+}  // namespace npuconf

@@ -1,0 +1,69 @@
+// Profiles: one target (SoC / SDK version) as data, loaded from the JSON files
+// of profiles/ that are embedded in the binary. Every value carries its source.
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/dtype.h"
+
+namespace npuconf {
+
+// A behaviour the vendor leaves undefined or documents two ways (spec "Uncertain /
+// contradictory"). `value` is the reading this profile checks; `readings` lists
+// every reading npuconf knows of. The report prints it next to dependent results.
+struct Choice {
+  std::string name;   // "cann.size.negative_dims"
+  std::string value;  // "param_invalid"
+  std::vector<std::string> readings;
+  std::string source;
+  std::string note;
+};
+
+struct RankRange {
+  int min = 0;
+  int max = 0;
+  bool Contains(size_t rank) const {
+    return static_cast<int64_t>(rank) >= min && static_cast<int64_t>(rank) <= max;
+  }
+};
+
+// CANN facts of one SoC (spec cann.md §0–2).
+struct CannFacts {
+  std::string soc_version;  // "ASCEND910B"
+  std::string npu_arch;     // "DAV_2201"
+  bool is_regbase = false;  // §0.2 IsRegBase = {DAV_3510}
+  RankRange legacy_size_rank;            // §1.3 step 3
+  bool v2_size_supported = false;        // §1.4 step 1 (SoC gate)
+  RankRange v2_size_rank;                // §1.4 step 4
+  std::vector<DType> trans_dtypes;       // §2.3
+  int trans_max_view_rank = 8;           // §2.2 step 4
+  RankRange trans_rank_int8;             // §2.2 step 6
+  RankRange trans_rank_other;            // §2.2 step 6
+  std::map<DType, int> nz_c0;            // §2.5 C0 table (with named choices applied)
+  bool TransSupports(DType dtype) const;
+};
+
+struct Profile {
+  std::string name;    // file stem: "ascend910b"
+  std::string family;  // "cann" or "rknn"
+  std::string title;
+  bool verified = true;  // false: tables not public; routines reported not covered
+  std::vector<Choice> choices;
+  std::optional<CannFacts> cann;
+  nlohmann::json raw;  // the file as loaded, for reports
+
+  const Choice* FindChoice(const std::string& name) const;
+};
+
+// Parses one profile document; throws std::runtime_error naming the bad key.
+Profile ParseProfile(const std::string& name, const nlohmann::json& doc);
+
+// The profiles compiled into the binary (profiles/**.json), sorted by name.
+const std::vector<Profile>& BuiltinProfiles();
+const Profile* FindProfile(const std::string& name);
+
+}  // namespace npuconf

@@ -1,0 +1,72 @@
+#include "core/real_shapes.h"
+
+#include <algorithm>
+#include <optional>
+#include <stdexcept>
+
+#include "core/embedded.h"
+
+namespace npuconf {
+namespace {
+
+std::optional<std::vector<RealShape>>& Override() {
+  static std::optional<std::vector<RealShape>> shapes;
+  return shapes;
+}
+
+}  // namespace
+
+std::vector<RealShape> ParseRealShapes(const nlohmann::json& doc) {
+  std::vector<RealShape> out;
+  if (!doc.contains("models") || !doc.at("models").is_array()) {
+    throw std::runtime_error("expected a top-level \"models\" array");
+  }
+  for (const auto& model : doc.at("models")) {
+    const std::string name = model.value("model", "?");
+    if (!model.contains("weights") || !model.at("weights").is_object()) {
+      throw std::runtime_error("model '" + name + "' has no \"weights\" object");
+    }
+    for (const auto& [tensor, dims] : model.at("weights").items()) {
+      if (!dims.is_array() || dims.empty()) {
+        throw std::runtime_error(name + "." + tensor + ": shape must be a non-empty array");
+      }
+      Shape shape;
+      for (const auto& d : dims) {
+        if (!d.is_number_integer() || d.get<int64_t>() <= 0) {
+          throw std::runtime_error(name + "." + tensor + ": dim " + d.dump() +
+                                   " is not a positive integer");
+        }
+        shape.push_back(d.get<int64_t>());
+      }
+      out.push_back({name, tensor, shape});
+    }
+  }
+  return out;
+}
+
+const std::vector<RealShape>& RealShapes() {
+  if (Override()) return *Override();
+  static const std::vector<RealShape> builtin = [] {
+    std::vector<RealShape> out;
+    for (int i = 0; i < kEmbeddedRealShapesCount; ++i) {
+      auto more = ParseRealShapes(nlohmann::json::parse(kEmbeddedRealShapes[i].text));
+      out.insert(out.end(), more.begin(), more.end());
+    }
+    return out;
+  }();
+  return builtin;
+}
+
+void SetRealShapes(std::vector<RealShape> shapes) { Override() = std::move(shapes); }
+
+std::vector<RealShape> DistinctRealShapes() {
+  std::vector<RealShape> out;
+  for (const auto& s : RealShapes()) {
+    if (std::none_of(out.begin(), out.end(), [&](const RealShape& o) { return o.shape == s.shape; })) {
+      out.push_back(s);
+    }
+  }
+  return out;
+}
+
+}  // namespace npuconf

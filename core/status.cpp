@@ -1,0 +1,19 @@
+#include "core/status.h"
+
+namespace npuconf::cann {
+
+std::string_view StatusName(int64_t status) {
+  switch (status) {
+    case kAclnnSuccess: return "ACLNN_SUCCESS";
+    case kAclnnErrParamNullptr: return "ACLNN_ERR_PARAM_NULLPTR";
+    case kAclnnErrParamInvalid: return "ACLNN_ERR_PARAM_INVALID";
+    case kAclnnErrRuntimeError: return "ACLNN_ERR_RUNTIME_ERROR";
+    case kAclnnErrInner: return "ACLNN_ERR_INNER";
+    case kAclnnErrInnerInfershapeError: return "ACLNN_ERR_INNER_INFERSHAPE_ERROR";
+    case kAclnnErrInnerCreateExecutor: return "ACLNN_ERR_INNER_CREATE_EXECUTOR";
+    case kAclnnErrInnerNullptr: return "ACLNN_ERR_INNER_NULLPTR";
+    default: return "?";
+  }
+}
+
+}  // namespace npuconf::cann

@@ -1,0 +1,33 @@
+// Vendor status codes as data (CANN aclnnStatus, spec cann.md §0.1) and the
+// npuconf process exit codes (DESIGN.md "Runner and reports").
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace npuconf {
+
+namespace cann {
+// hicann/ops-math : docs/zh/context/aclnn_return_code.md (spec cann.md §0.1)
+inline constexpr int64_t kAclnnSuccess = 0;
+inline constexpr int64_t kAclnnErrParamNullptr = 161001;
+inline constexpr int64_t kAclnnErrParamInvalid = 161002;
+inline constexpr int64_t kAclnnErrRuntimeError = 361001;
+inline constexpr int64_t kAclnnErrInner = 561000;
+inline constexpr int64_t kAclnnErrInnerInfershapeError = 561001;
+inline constexpr int64_t kAclnnErrInnerCreateExecutor = 561101;
+inline constexpr int64_t kAclnnErrInnerNullptr = 561103;
+
+// Name of a CANN status for messages ("ACLNN_ERR_PARAM_INVALID"); "?" if unknown.
+std::string_view StatusName(int64_t status);
+}  // namespace cann
+
+// Process exit codes (DESIGN.md): the interface of the `npuconf` binary.
+enum ExitCode : int {
+  kExitConformant = 0,
+  kExitNonConformant = 1,
+  kExitBadUsage = 2,
+  kExitPortFailure = 3,
+};
+
+}  // namespace npuconf

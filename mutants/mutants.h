@@ -1,0 +1,24 @@
+// Deliberately wrong ports: each is the reference port with one realistic bug,
+// built in and selectable as `--port mutant:NAME`. The suite's own tests
+// require every one of them to fail the runner on the property that names it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "npuconf/port.h"
+
+namespace npuconf {
+
+struct Mutant {
+  std::string name;         // "nz-padding-unwritten"
+  std::string bug;          // what is wrong, in a sentence
+  std::string caught_by;    // the property expected to catch it
+  std::string profile;      // a profile on which it shows
+  const npuconf_port* port;
+};
+
+const std::vector<Mutant>& Mutants();
+const Mutant* FindMutant(const std::string& name);
+
+}  // namespace npuconf

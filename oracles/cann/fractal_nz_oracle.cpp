@@ -1,0 +1,175 @@
+#include "oracles/cann/fractal_nz_oracle.h"
+
+#include <cstring>
+#include <unsupported/Eigen/CXX11/Tensor>
+
+namespace npuconf::oracle::cann {
+namespace {
+
+constexpr int64_t kH0 = 16;
+
+using Index = Eigen::Index;
+template <typename T>
+using Tensor5 = Eigen::Tensor<T, 5, Eigen::RowMajor, Index>;
+template <typename T>
+using Tensor3 = Eigen::Tensor<T, 3, Eigen::RowMajor, Index>;
+
+struct Dims {
+  Index batch, n, k, n1, c1, c0;
+};
+
+Dims DimsOf(const Shape& nd_shape, int64_t c0) {
+  const size_t rank = nd_shape.size();
+  Index batch = 1;
+  for (size_t i = 0; i + 2 < rank; ++i) batch *= nd_shape[i];
+  const Index k = nd_shape[rank - 1];
+  const Index n = rank >= 2 ? nd_shape[rank - 2] : 1;
+  return {batch, n, k, (n + kH0 - 1) / kH0, (k + c0 - 1) / c0, c0};
+}
+
+// Elements as integer words of the dtype's width; INT4 as one nibble per byte.
+template <typename T>
+std::vector<T> ToWords(const std::vector<uint8_t>& bytes, Index count) {
+  std::vector<T> words(count);
+  std::memcpy(words.data(), bytes.data(), count * sizeof(T));
+  return words;
+}
+
+template <typename T>
+std::vector<uint8_t> FromWords(const std::vector<T>& words) {
+  std::vector<uint8_t> bytes(words.size() * sizeof(T));
+  std::memcpy(bytes.data(), words.data(), bytes.size());
+  return bytes;
+}
+
+// Packed nibbles → one value per byte: byte b gives elements 2b (low) and
+// 2b+1 (high), i.e. stack [low, high] on a new inner axis and flatten.
+std::vector<uint8_t> UnpackNibbles(const std::vector<uint8_t>& packed, Index count) {
+  const Index n_bytes = static_cast<Index>(packed.size());
+  Eigen::TensorMap<const Eigen::Tensor<const uint8_t, 2, Eigen::RowMajor, Index>> bytes(
+      packed.data(), n_bytes, 1);
+  auto low = bytes.unaryExpr([](uint8_t b) { return static_cast<uint8_t>(b & 0x0F); });
+  auto high = bytes.unaryExpr([](uint8_t b) { return static_cast<uint8_t>(b >> 4); });
+  Eigen::Tensor<uint8_t, 2, Eigen::RowMajor, Index> pairs = low.concatenate(high, 1);
+  std::vector<uint8_t> values(pairs.data(), pairs.data() + 2 * n_bytes);
+  values.resize(count);
+  return values;
+}
+
+std::vector<uint8_t> PackNibbles(const std::vector<uint8_t>& values) {
+  std::vector<uint8_t> padded = values;
+  if (padded.size() % 2) padded.push_back(0);
+  const Index n_bytes = static_cast<Index>(padded.size() / 2);
+  Eigen::TensorMap<const Eigen::Tensor<const uint8_t, 2, Eigen::RowMajor, Index>> pairs(
+      padded.data(), n_bytes, 2);
+  Eigen::array<Index, 2> low_start{0, 0}, high_start{0, 1}, extent{n_bytes, 1};
+  auto low = pairs.slice(low_start, extent).unaryExpr([](uint8_t v) {
+    return static_cast<uint8_t>(v & 0x0F);
+  });
+  auto high = pairs.slice(high_start, extent).unaryExpr([](uint8_t v) {
+    return static_cast<uint8_t>((v & 0x0F) << 4);
+  });
+  Eigen::Tensor<uint8_t, 2, Eigen::RowMajor, Index> bytes =
+      low.binaryExpr(high, [](uint8_t a, uint8_t b) { return static_cast<uint8_t>(a | b); });
+  return std::vector<uint8_t>(bytes.data(), bytes.data() + n_bytes);
+}
+
+// [B, n, k] → pad to [B, N1·16, C1·C0] → reshape [B, N1, 16, C1, C0] →
+// shuffle to [B, C1, N1, 16, C0].
+template <typename T>
+std::vector<T> NdToNzWords(const std::vector<T>& nd, const Dims& d) {
+  Eigen::TensorMap<const Tensor3<const T>> x(nd.data(), d.batch, d.n, d.k);
+  Eigen::array<std::pair<Index, Index>, 3> padding{
+      std::make_pair(Index{0}, Index{0}), std::make_pair(Index{0}, d.n1 * kH0 - d.n),
+      std::make_pair(Index{0}, d.c1 * d.c0 - d.k)};
+  Eigen::array<Index, 5> blocked{d.batch, d.n1, kH0, d.c1, d.c0};
+  Eigen::array<Index, 5> order{0, 3, 1, 2, 4};
+  Tensor5<T> nz = x.pad(padding, T{0}).reshape(blocked).shuffle(order);
+  return std::vector<T>(nz.data(), nz.data() + nz.size());
+}
+
+// The inverse: [B, C1, N1, 16, C0] → shuffle to [B, N1, 16, C1, C0] → reshape
+// [B, N1·16, C1·C0] → slice [B, n, k].
+template <typename T>
+std::vector<T> NzToNdWords(const std::vector<T>& nz, const Dims& d) {
+  Eigen::TensorMap<const Tensor5<const T>> x(nz.data(), d.batch, d.c1, d.n1, kH0, d.c0);
+  Eigen::array<Index, 5> order{0, 2, 3, 1, 4};
+  Eigen::array<Index, 3> padded{d.batch, d.n1 * kH0, d.c1 * d.c0};
+  Eigen::array<Index, 3> start{0, 0, 0}, extent{d.batch, d.n, d.k};
+  Tensor3<T> nd = x.shuffle(order).reshape(padded).slice(start, extent);
+  return std::vector<T>(nd.data(), nd.data() + nd.size());
+}
+
+template <typename T>
+std::vector<uint8_t> Convert(const std::vector<uint8_t>& in, const Dims& d, bool to_nz) {
+  const Index in_count = to_nz ? d.batch * d.n * d.k : d.batch * d.c1 * d.n1 * kH0 * d.c0;
+  auto words = ToWords<T>(in, in_count);
+  return FromWords(to_nz ? NdToNzWords(words, d) : NzToNdWords(words, d));
+}
+
+std::vector<uint8_t> Dispatch(const std::vector<uint8_t>& in, const Shape& nd_shape, DType dtype,
+                              int64_t c0, bool to_nz) {
+  const Dims d = DimsOf(nd_shape, c0);
+  switch (Bits(dtype)) {
+    case 8: return Convert<uint8_t>(in, d, to_nz);
+    case 16: return Convert<uint16_t>(in, d, to_nz);
+    case 32: return Convert<uint32_t>(in, d, to_nz);
+    case 4: {
+      const Index in_count = to_nz ? d.batch * d.n * d.k : d.batch * d.c1 * d.n1 * kH0 * d.c0;
+      auto values = UnpackNibbles(in, in_count);
+      return PackNibbles(to_nz ? NdToNzWords(values, d) : NzToNdWords(values, d));
+    }
+    default: return {};
+  }
+}
+
+}  // namespace
+
+std::optional<Shape> NzStorageShape(const Shape& nd_shape, int64_t c0) {
+  if (nd_shape.empty() || c0 <= 0) return std::nullopt;
+  for (int64_t dim : nd_shape) {
+    if (dim < 0) return std::nullopt;
+  }
+  const Dims d = DimsOf(nd_shape, c0);
+  Shape storage(nd_shape.begin(), nd_shape.end() - std::min<size_t>(nd_shape.size(), 2));
+  storage.insert(storage.end(), {d.c1, d.n1, kH0, d.c0});
+  return storage;
+}
+
+std::vector<uint8_t> NdToNz(const std::vector<uint8_t>& nd, const Shape& nd_shape, DType dtype,
+                            int64_t c0) {
+  return Dispatch(nd, nd_shape, dtype, c0, true);
+}
+
+std::vector<uint8_t> NzToNd(const std::vector<uint8_t>& nz, const Shape& nd_shape, DType dtype,
+                            int64_t c0) {
+  return Dispatch(nz, nd_shape, dtype, c0, false);
+}
+
+std::vector<bool> NzPaddingMask(const Shape& nd_shape, int64_t c0) {
+  // Pack an all-ones ND tensor: every NZ slot still 0 afterwards is padding.
+  const Dims d = DimsOf(nd_shape, c0);
+  std::vector<uint8_t> ones(d.batch * d.n * d.k, 1);
+  auto packed = NdToNzWords(ones, d);
+  std::vector<bool> mask(packed.size());
+  for (size_t i = 0; i < packed.size(); ++i) mask[i] = packed[i] == 0;
+  return mask;
+}
+
+std::optional<int64_t> PaddedWeightElems(const Shape& shape, int64_t k_align) {
+  if (shape.size() < 2 || k_align <= 0) return std::nullopt;
+  const size_t rank = shape.size();
+  __int128 product = 1;
+  for (size_t i = 0; i < rank; ++i) {
+    if (shape[i] < 0) return std::nullopt;
+    const __int128 align = i == rank - 2 ? kH0 : (i == rank - 1 ? k_align : 1);
+    __int128 padded = (static_cast<__int128>(shape[i]) + align - 1) / align * align;
+    if (padded > INT64_MAX) padded = INT64_MAX;  // CeilAlign saturates (spec cann.md §0.3)
+    product *= padded;
+    // Undefined upstream once any partial product leaves int64 (§1.5).
+    if (product > INT64_MAX) return std::nullopt;
+  }
+  return static_cast<int64_t>(product);
+}
+
+}  // namespace npuconf::oracle::cann

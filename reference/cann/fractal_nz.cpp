@@ -1,0 +1,173 @@
+#include "reference/cann/fractal_nz.h"
+
+#include <cstring>
+
+namespace npuconf::cann {
+namespace {
+
+// Byte-granular layout (bits ≥ 8, or int4 with even k so rows start on a
+// byte): every NZ cube row is one contiguous run of `row_bytes` bytes taken
+// from one ND row. Blocked by 16 ND rows (one N1 block) so those rows stay in
+// cache while every C1 column block is written.
+template <int kRowBytes>
+void PackBytes(const uint8_t* nd, uint8_t* nz, const NzGeometry& g, int64_t row_bytes_dyn) {
+  const int64_t row_bytes = kRowBytes > 0 ? kRowBytes : row_bytes_dyn;
+  const int64_t k_bytes = g.k * g.bits / 8;
+  const int64_t block_bytes = kNzH0 * row_bytes;       // one 16 × C0 fractal
+  const int64_t c1_stride = g.n1 * block_bytes;        // one C1 column block
+  const int64_t batch_stride = g.c1 * c1_stride;
+  const int64_t full_c1 = k_bytes / row_bytes;          // column blocks without a tail
+  const int64_t tail_bytes = k_bytes - full_c1 * row_bytes;
+  for (int64_t b = 0; b < g.batch; ++b) {
+    const uint8_t* src_batch = nd + b * g.n * k_bytes;
+    uint8_t* dst_batch = nz + b * batch_stride;
+    for (int64_t n1 = 0; n1 < g.n1; ++n1) {
+      const int64_t r_begin = n1 * kNzH0;
+      const int64_t rows = std::min<int64_t>(kNzH0, g.n - r_begin);
+      for (int64_t c1 = 0; c1 < g.c1; ++c1) {
+        uint8_t* dst = dst_batch + c1 * c1_stride + n1 * block_bytes;
+        const uint8_t* src = src_batch + r_begin * k_bytes + c1 * row_bytes;
+        const int64_t copy = c1 < full_c1 ? row_bytes : tail_bytes;
+        if (copy == row_bytes) {
+          for (int64_t r = 0; r < rows; ++r) {
+            std::memcpy(dst + r * row_bytes, src + r * k_bytes, row_bytes);
+          }
+        } else {
+          for (int64_t r = 0; r < rows; ++r) {
+            std::memcpy(dst + r * row_bytes, src + r * k_bytes, copy);
+            std::memset(dst + r * row_bytes + copy, 0, row_bytes - copy);
+          }
+        }
+        if (rows < kNzH0) std::memset(dst + rows * row_bytes, 0, (kNzH0 - rows) * row_bytes);
+      }
+    }
+  }
+}
+
+template <int kRowBytes>
+void UnpackBytes(const uint8_t* nz, uint8_t* nd, const NzGeometry& g, int64_t row_bytes_dyn) {
+  const int64_t row_bytes = kRowBytes > 0 ? kRowBytes : row_bytes_dyn;
+  const int64_t k_bytes = g.k * g.bits / 8;
+  const int64_t block_bytes = kNzH0 * row_bytes;
+  const int64_t c1_stride = g.n1 * block_bytes;
+  const int64_t batch_stride = g.c1 * c1_stride;
+  const int64_t full_c1 = k_bytes / row_bytes;
+  const int64_t tail_bytes = k_bytes - full_c1 * row_bytes;
+  for (int64_t b = 0; b < g.batch; ++b) {
+    uint8_t* dst_batch = nd + b * g.n * k_bytes;
+    const uint8_t* src_batch = nz + b * batch_stride;
+    for (int64_t n1 = 0; n1 < g.n1; ++n1) {
+      const int64_t r_begin = n1 * kNzH0;
+      const int64_t rows = std::min<int64_t>(kNzH0, g.n - r_begin);
+      for (int64_t c1 = 0; c1 < g.c1; ++c1) {
+        const uint8_t* src = src_batch + c1 * c1_stride + n1 * block_bytes;
+        uint8_t* dst = dst_batch + r_begin * k_bytes + c1 * row_bytes;
+        const int64_t copy = c1 < full_c1 ? row_bytes : tail_bytes;
+        if (copy == row_bytes) {
+          for (int64_t r = 0; r < rows; ++r) {
+            std::memcpy(dst + r * k_bytes, src + r * row_bytes, row_bytes);
+          }
+        } else {
+          for (int64_t r = 0; r < rows; ++r) {
+            std::memcpy(dst + r * k_bytes, src + r * row_bytes, copy);
+          }
+        }
+      }
+    }
+  }
+}
+
+// INT4 nibble helpers: element e of a packed stream lives in byte e / 2, the
+// low nibble when e is even (spec cann.md §4.4).
+inline uint8_t GetNibble(const uint8_t* data, int64_t e) {
+  return (e & 1) ? static_cast<uint8_t>(data[e >> 1] >> 4) : static_cast<uint8_t>(data[e >> 1] & 0xF);
+}
+inline void SetNibble(uint8_t* data, int64_t e, uint8_t v) {
+  uint8_t& byte = data[e >> 1];
+  byte = (e & 1) ? static_cast<uint8_t>((byte & 0x0F) | (v << 4))
+                 : static_cast<uint8_t>((byte & 0xF0) | (v & 0xF));
+}
+
+// INT4 with odd k: ND rows start mid-byte, so go element by element.
+void PackNibbles(const uint8_t* nd, uint8_t* nz, const NzGeometry& g) {
+  std::memset(nz, 0, g.storage_bytes);
+  const int64_t block = kNzH0 * g.c0;
+  for (int64_t b = 0; b < g.batch; ++b) {
+    for (int64_t r = 0; r < g.n; ++r) {
+      for (int64_t c = 0; c < g.k; ++c) {
+        const int64_t src = (b * g.n + r) * g.k + c;
+        const int64_t dst = b * g.c1 * g.n1 * block + (c / g.c0) * g.n1 * block + r * g.c0 + c % g.c0;
+        SetNibble(nz, dst, GetNibble(nd, src));
+      }
+    }
+  }
+}
+
+void UnpackNibbles(const uint8_t* nz, uint8_t* nd, const NzGeometry& g) {
+  std::memset(nd, 0, g.nd_bytes);
+  const int64_t block = kNzH0 * g.c0;
+  for (int64_t b = 0; b < g.batch; ++b) {
+    for (int64_t r = 0; r < g.n; ++r) {
+      for (int64_t c = 0; c < g.k; ++c) {
+        const int64_t dst = (b * g.n + r) * g.k + c;
+        const int64_t src = b * g.c1 * g.n1 * block + (c / g.c0) * g.n1 * block + r * g.c0 + c % g.c0;
+        SetNibble(nd, dst, GetNibble(nz, src));
+      }
+    }
+  }
+}
+
+bool ByteGranular(const NzGeometry& g) { return g.bits >= 8 || g.k % 2 == 0; }
+
+}  // namespace
+
+std::optional<NzGeometry> NzGeometryFor(const Shape& nd_shape, DType dtype, int64_t c0) {
+  NzGeometry g;
+  g.bits = Bits(dtype);
+  if (nd_shape.empty() || c0 <= 0 || g.bits == 64) return std::nullopt;
+  if (g.bits == 4 && c0 % 2 != 0) return std::nullopt;
+  for (int64_t dim : nd_shape) {
+    if (dim < 0) return std::nullopt;
+  }
+  const size_t rank = nd_shape.size();
+  g.c0 = c0;
+  g.k = nd_shape[rank - 1];
+  g.n = rank >= 2 ? nd_shape[rank - 2] : 1;
+  auto batch = ProductOf(nd_shape, 0, rank >= 2 ? rank - 2 : 0);
+  if (!batch) return std::nullopt;
+  g.batch = *batch;
+  g.n1 = CeilDiv(g.n, kNzH0);
+  g.c1 = CeilDiv(g.k, c0);
+  g.storage_shape.assign(nd_shape.begin(), nd_shape.begin() + (rank >= 2 ? rank - 2 : 0));
+  g.storage_shape.insert(g.storage_shape.end(), {g.c1, g.n1, kNzH0, c0});
+  auto storage = NumElements(g.storage_shape);
+  auto nd = NumElements(nd_shape);
+  if (!storage || !nd) return std::nullopt;
+  // Byte counts must fit int64 too: element offsets are computed in int64.
+  auto storage_bits = CheckedMul(*storage, g.bits);
+  auto nd_bits = CheckedMul(*nd, g.bits);
+  if (!storage_bits || !nd_bits) return std::nullopt;
+  g.storage_elems = *storage;
+  g.nd_elems = *nd;
+  g.storage_bytes = static_cast<uint64_t>((*storage_bits + 7) / 8);
+  g.nd_bytes = static_cast<uint64_t>((*nd_bits + 7) / 8);
+  return g;
+}
+
+void PackNdToNz(const uint8_t* nd, uint8_t* nz, const NzGeometry& g) {
+  if (g.storage_bytes == 0) return;
+  if (!ByteGranular(g)) return PackNibbles(nd, nz, g);
+  const int64_t row_bytes = g.c0 * g.bits / 8;
+  if (row_bytes == 32) return PackBytes<32>(nd, nz, g, row_bytes);
+  return PackBytes<0>(nd, nz, g, row_bytes);
+}
+
+void UnpackNzToNd(const uint8_t* nz, uint8_t* nd, const NzGeometry& g) {
+  if (g.nd_bytes == 0) return;
+  if (!ByteGranular(g)) return UnpackNibbles(nz, nd, g);
+  const int64_t row_bytes = g.c0 * g.bits / 8;
+  if (row_bytes == 32) return UnpackBytes<32>(nz, nd, g, row_bytes);
+  return UnpackBytes<0>(nz, nd, g, row_bytes);
+}
+
+}  // namespace npuconf::cann

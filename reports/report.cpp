@@ -1,0 +1,211 @@
+#include "reports/report.h"
+
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <sstream>
+
+namespace npuconf::report {
+namespace {
+
+std::string XmlEscape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char ch : text) {
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default:
+        // XML 1.0 forbids most control characters.
+        if (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t' && ch != '\r') {
+          out += '?';
+        } else {
+          out += ch;
+        }
+    }
+  }
+  return out;
+}
+
+std::string ChoicesLine(const PropertyResult& r) {
+  std::string out;
+  for (const auto& c : r.choices) out += (out.empty() ? "" : ", ") + c.name + "=" + c.value;
+  return out;
+}
+
+}  // namespace
+
+std::string ToString(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kPass: return "pass";
+    case Outcome::kFail: return "fail";
+    case Outcome::kGaveUp: return "gave_up";
+    case Outcome::kNotClaimed: return "not_claimed";
+    case Outcome::kNotCovered: return "not_covered";
+    case Outcome::kNotApplicable: return "not_applicable";
+  }
+  return "?";
+}
+
+bool AnyFailure(const RunReport& report) {
+  for (const auto& r : report.results) {
+    if (r.outcome == Outcome::kFail || r.outcome == Outcome::kGaveUp) return true;
+  }
+  return false;
+}
+
+nlohmann::json ToJson(const RunReport& report) {
+  nlohmann::json doc;
+  doc["schema"] = "npuconf-report";
+  doc["schema_version"] = kSchemaVersion;
+  doc["suite_version"] = report.suite_version;
+  doc["port"] = {{"name", report.port_name}, {"version", report.port_version}};
+  doc["profiles"] = report.profiles;
+  doc["seed"] = report.seed;
+  doc["cases_per_property"] = report.cases;
+  doc["command"] = report.command;
+  doc["conformant"] = !AnyFailure(report);
+  std::map<std::string, int> counts;
+  nlohmann::json results = nlohmann::json::array();
+  for (const auto& r : report.results) {
+    ++counts[ToString(r.outcome)];
+    nlohmann::json item = {
+        {"property", r.property},
+        {"routine", r.routine},
+        {"profile", r.profile},
+        {"description", r.description},
+        {"result", ToString(r.outcome)},
+        {"explicit_cases", r.explicit_cases},
+        {"explicit_skipped", r.explicit_skipped},
+        {"random_cases", r.random_cases},
+        {"seed", r.seed},
+        {"seconds", r.seconds},
+    };
+    if (!r.message.empty()) item["message"] = r.message;
+    if (!r.counterexample.empty()) item["counterexample"] = r.counterexample;
+    if (!r.reproduce.empty()) item["reproduce"] = r.reproduce;
+    if (!r.rapidcheck_reproduce.empty()) item["rapidcheck_reproduce"] = r.rapidcheck_reproduce;
+    nlohmann::json choices = nlohmann::json::array();
+    for (const auto& c : r.choices) {
+      choices.push_back(
+          {{"name", c.name}, {"value", c.value}, {"readings", c.readings}, {"source", c.source}});
+    }
+    item["choices"] = choices;
+    results.push_back(item);
+  }
+  doc["summary"] = counts;
+  doc["results"] = results;
+  return doc;
+}
+
+std::string ToJunitXml(const RunReport& report) {
+  int failures = 0;
+  int skipped = 0;
+  for (const auto& r : report.results) {
+    failures += r.outcome == Outcome::kFail || r.outcome == Outcome::kGaveUp;
+    skipped += r.outcome == Outcome::kNotClaimed || r.outcome == Outcome::kNotCovered ||
+               r.outcome == Outcome::kNotApplicable;
+  }
+  std::ostringstream out;
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out << "<testsuites name=\"npuconf\" tests=\"" << report.results.size() << "\" failures=\""
+      << failures << "\" skipped=\"" << skipped << "\">\n";
+  out << "  <testsuite name=\"npuconf." << XmlEscape(report.port_name) << "\" tests=\""
+      << report.results.size() << "\" failures=\"" << failures << "\" skipped=\"" << skipped
+      << "\">\n";
+  for (const auto& r : report.results) {
+    out << "    <testcase classname=\"" << XmlEscape(r.profile) << "\" name=\""
+        << XmlEscape(r.property) << "\" time=\"" << std::fixed << std::setprecision(3)
+        << r.seconds << "\">\n";
+    if (r.outcome == Outcome::kFail || r.outcome == Outcome::kGaveUp) {
+      out << "      <failure message=\"" << XmlEscape(r.message) << "\">"
+          << XmlEscape("counterexample: " + r.counterexample + "\nreproduce: " + r.reproduce)
+          << "</failure>\n";
+    } else if (r.outcome != Outcome::kPass) {
+      out << "      <skipped message=\"" << XmlEscape(ToString(r.outcome) + ": " + r.message)
+          << "\"/>\n";
+    }
+    const std::string choices = ChoicesLine(r);
+    if (!choices.empty()) {
+      out << "      <system-out>" << XmlEscape("choices: " + choices) << "</system-out>\n";
+    }
+    out << "    </testcase>\n";
+  }
+  out << "  </testsuite>\n</testsuites>\n";
+  return out.str();
+}
+
+std::string ToMarkdown(const RunReport& report) {
+  std::ostringstream out;
+  out << "# npuconf conformance report\n\n";
+  out << "- port: `" << report.port_name << "` " << report.port_version << "\n";
+  out << "- suite: " << report.suite_version << ", seed " << report.seed << ", "
+      << report.cases << " random cases per property\n";
+  out << "- verdict: **" << (AnyFailure(report) ? "NON-CONFORMANT" : "conformant") << "**\n\n";
+  out << "| property | profile | result | explicit | random | choices checked |\n";
+  out << "|---|---|---|---:|---:|---|\n";
+  for (const auto& r : report.results) {
+    out << "| `" << r.property << "` | " << r.profile << " | " << ToString(r.outcome) << " | "
+        << r.explicit_cases << " | " << r.random_cases << " | " << ChoicesLine(r) << " |\n";
+  }
+  bool heading = false;
+  for (const auto& r : report.results) {
+    if (r.outcome != Outcome::kFail && r.outcome != Outcome::kGaveUp) continue;
+    if (!heading) out << "\n## Failures\n";
+    heading = true;
+    out << "\n### `" << r.property << "` on " << r.profile << "\n\n" << r.message << "\n\n";
+    out << "Counterexample: `" << r.counterexample << "`\n\nReproduce:\n\n```\n"
+        << r.reproduce << "\n```\n";
+  }
+  return out.str();
+}
+
+std::string SummaryTable(const RunReport& report) {
+  std::ostringstream out;
+  std::map<Outcome, int> counts;
+  size_t width = 8;
+  for (const auto& r : report.results) width = std::max(width, r.property.size());
+  out << std::left << std::setw(static_cast<int>(width)) << "property" << "  "
+      << std::setw(13) << "profile" << "  " << std::setw(11) << "result"
+      << "  cases (explicit+random)\n";
+  for (const auto& r : report.results) {
+    ++counts[r.outcome];
+    out << std::left << std::setw(static_cast<int>(width)) << r.property << "  " << std::setw(13)
+        << r.profile << "  " << std::setw(11) << ToString(r.outcome) << "  " << r.explicit_cases
+        << "+" << r.random_cases << "\n";
+    if (r.outcome == Outcome::kFail || r.outcome == Outcome::kGaveUp) {
+      out << "    " << r.message << "\n    counterexample: " << r.counterexample
+          << "\n    reproduce: " << r.reproduce << "\n";
+    }
+  }
+  out << "\n" << report.results.size() << " results: " << counts[Outcome::kPass] << " pass, "
+      << counts[Outcome::kFail] << " fail, " << counts[Outcome::kGaveUp] << " gave up, "
+      << counts[Outcome::kNotClaimed] << " not claimed, " << counts[Outcome::kNotCovered]
+      << " not covered, " << counts[Outcome::kNotApplicable] << " not applicable\n";
+  out << "verdict: " << (AnyFailure(report) ? "NON-CONFORMANT" : "conformant") << "\n";
+  return out.str();
+}
+
+std::string WriteReports(const RunReport& report, const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return "cannot create report directory '" + dir + "': " + ec.message();
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"report.json", ToJson(report).dump(2) + "\n"},
+      {"junit.xml", ToJunitXml(report)},
+      {"report.md", ToMarkdown(report)},
+  };
+  for (const auto& [name, text] : files) {
+    const std::string path = dir + "/" + name;
+    std::ofstream file(path, std::ios::binary);
+    file << text;
+    if (!file) return "cannot write '" + path + "'";
+  }
+  return {};
+}
+
+}  // namespace npuconf::report

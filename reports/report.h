@@ -1,0 +1,75 @@
+// The result model of a run and its renderings: report.json (versioned schema),
+// junit.xml (one testcase per property × profile), report.md, and the terminal
+// summary table.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace npuconf::report {
+
+inline constexpr int kSchemaVersion = 1;
+
+enum class Outcome {
+  kPass,        // every case held
+  kFail,        // a case failed: counterexample and reproducer attached
+  kGaveUp,      // the generator could not produce enough valid cases
+  kNotClaimed,  // the port does not claim the routine on this profile
+  kNotCovered,  // the profile's facts are not public (unverified profile)
+  kNotApplicable,  // no valid case exists on this profile (e.g. V2 off its SoC list)
+};
+
+std::string ToString(Outcome outcome);
+
+struct ChoiceUsed {
+  std::string name;
+  std::string value;  // the reading checked
+  std::vector<std::string> readings;
+  std::string source;
+};
+
+struct PropertyResult {
+  std::string property;
+  std::string routine;
+  std::string profile;
+  std::string description;
+  Outcome outcome = Outcome::kPass;
+  int explicit_cases = 0;  // explicit cases that ran (skipped ones not counted)
+  int explicit_skipped = 0;
+  int random_cases = 0;
+  uint64_t seed = 0;
+  std::string message;         // why it failed / gave up / is not claimed
+  std::string counterexample;  // the (shrunk) case, as `routine key=value …`
+  std::string reproduce;       // a shell command that replays the failure
+  std::string rapidcheck_reproduce;  // RapidCheck's own reproduce string, if random
+  std::vector<ChoiceUsed> choices;
+  double seconds = 0.0;
+};
+
+struct RunReport {
+  std::string suite_version;
+  std::string port_name;
+  std::string port_version;
+  std::vector<std::string> profiles;
+  uint64_t seed = 0;
+  int cases = 0;  // random cases per property
+  std::string command;
+  std::vector<PropertyResult> results;
+};
+
+nlohmann::json ToJson(const RunReport& report);
+std::string ToJunitXml(const RunReport& report);
+std::string ToMarkdown(const RunReport& report);
+// Plain-text table for the terminal: one line per property × profile that did
+// not pass, then per-outcome counts.
+std::string SummaryTable(const RunReport& report);
+
+bool AnyFailure(const RunReport& report);
+
+// Writes report.json, junit.xml and report.md into `dir` (created if needed).
+// Returns an error message, empty on success.
+std::string WriteReports(const RunReport& report, const std::string& dir);
+
+}  // namespace npuconf::report
