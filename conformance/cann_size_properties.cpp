@@ -237,7 +237,8 @@ rc::Gen<Case> InvalidSizeCase(const PropertyContext& ctx, const std::string& rou
   const bool overflow = ClaimsOverflow(ctx);
   const RankRange rule =
       legacy ? ctx.profile.cann->legacy_size_rank : ctx.profile.cann->v2_size_rank;
-  std::vector<int> bad_ranks = {0, 1, 7, 8, 9};
+  // The rank just past the rule is the likeliest off-by-one: weighted up.
+  std::vector<int> bad_ranks = {0, 1, 7, 7, 7, 8, 9};
   for (int r = 2; r <= 6; ++r) {
     if (!rule.Contains(static_cast<size_t>(r))) bad_ranks.push_back(r);
   }
@@ -315,7 +316,8 @@ void AddFor(const std::string& routine, std::vector<Property>* out) {
   out->push_back({routine + ".rejects_invalid", routine, {},
                   "every documented bad input gets the documented status in the documented check "
                   "order; the output is untouched",
-                  choices, nullptr, nullptr,
+                  choices, nullptr,
+                  [routine](const PropertyContext& ctx) { return DocumentedAsCases(routine, ctx.profile); },
                   [routine](const PropertyContext& ctx) { return InvalidSizeCase(ctx, routine); },
                   CheckAgainstOracle});
   out->push_back({routine + ".capacity_ge_logical", routine, {},

@@ -291,6 +291,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     options.real_shapes = !no_real_shapes;
     options.progress = !quiet;
     options.port_arg = port_arg;
+    options.program = argc > 0 ? argv[0] : "npuconf";
     report::RunReport result = RunSuite(port, options);
     std::string command = "npuconf";
     for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];

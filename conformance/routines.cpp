@@ -1,12 +1,41 @@
 #include "conformance/routines.h"
 
 #include "core/prng.h"
-#include "oracles/cann/fractal_nz_oracle.h"
 
 namespace npuconf {
-namespace {
 
-const char kSeedDoc[] = "seed=N (input data from SplitMix64(N))";
+// Every family of routines: its id prefix, its catalogue entries, and how its
+// cases become buffers. A new family adds one line here.
+const std::vector<RoutineFamily>& RoutineFamilies() {
+  static const std::vector<RoutineFamily> families = {
+      {"cann.", AddCannRoutines, MaterializeCann},
+  };
+  return families;
+}
+
+const std::vector<RoutineInfo>& Routines() {
+  static const std::vector<RoutineInfo> routines = [] {
+    std::vector<RoutineInfo> out;
+    for (const auto& family : RoutineFamilies()) family.add_routines(&out);
+    return out;
+  }();
+  return routines;
+}
+
+const RoutineInfo* FindRoutine(const std::string& id) {
+  for (const auto& routine : Routines()) {
+    if (routine.id == id) return &routine;
+  }
+  return nullptr;
+}
+
+Invocation Materialize(const Case& c, const Profile& profile) {
+  if (!FindRoutine(c.routine)) throw CaseError("unknown routine '" + c.routine + "'");
+  for (const auto& family : RoutineFamilies()) {
+    if (c.routine.rfind(family.prefix, 0) == 0) return family.materialize(c, profile);
+  }
+  throw CaseError("no family materializes routine '" + c.routine + "'");
+}
 
 Shape RequireShape(const Case& c, const char* key) {
   auto shape = c.IntList(key);
@@ -14,11 +43,11 @@ Shape RequireShape(const Case& c, const char* key) {
   return *shape;
 }
 
-DType RequireDType(const Case& c) {
-  const ParamValue* p = c.Find("dtype");
-  if (!p) throw CaseError("case needs dtype=NAME");
-  auto dtype = c.DTypeParam("dtype");
-  if (!dtype) throw CaseError("unknown dtype '" + p->ToText() + "'");
+DType RequireDType(const Case& c, const char* key) {
+  const ParamValue* p = c.Find(key);
+  if (!p) throw CaseError("case needs " + std::string(key) + "=NAME");
+  auto dtype = c.DTypeParam(key);
+  if (!dtype) throw CaseError("unknown dtype '" + p->ToText() + "' in " + key);
   return *dtype;
 }
 
@@ -26,7 +55,8 @@ uint64_t Seed(const Case& c) { return static_cast<uint64_t>(c.Int("seed").value_
 
 Bytes RandomBytes(uint64_t seed, uint64_t count) {
   if (count > kMaxCaseBytes) {
-    throw CaseError("tensor of " + std::to_string(count) + " bytes exceeds the runner's limit");
+    throw CaseError("tensor of " + std::to_string(count) + " bytes exceeds the runner's limit of " +
+                    std::to_string(kMaxCaseBytes));
   }
   Bytes bytes(count);
   FillRandomBytes(seed, bytes.data(), count);
@@ -34,7 +64,7 @@ Bytes RandomBytes(uint64_t seed, uint64_t count) {
 }
 
 uint64_t ElemBytes(DType dtype, int64_t elems, const Shape& shape) {
-  auto bytes = BytesForElems(dtype, static_cast<uint64_t>(elems));
+  auto bytes = elems < 0 ? std::nullopt : BytesForElems(dtype, static_cast<uint64_t>(elems));
   if (!bytes || *bytes > kMaxCaseBytes) {
     throw CaseError("shape " + ToString(shape) + " of " + std::string(Name(dtype)) +
                     " is too large for the runner (limit " + std::to_string(kMaxCaseBytes) +
@@ -46,127 +76,6 @@ uint64_t ElemBytes(DType dtype, int64_t elems, const Shape& shape) {
 bool OutputIsNull(const Case& c, const std::string& name) {
   const ParamValue* p = c.Find(name);
   return p && p->kind == ParamValue::Kind::kNull;
-}
-
-Invocation SizeCase(const Case& c) {
-  Invocation inv{c, {}, {}};
-  const ParamValue* shape = c.Find("shape");
-  if (!shape || (shape->kind != ParamValue::Kind::kIntList && shape->kind != ParamValue::Kind::kNull)) {
-    throw CaseError("case needs shape=[d0,d1,...] or shape=null");
-  }
-  if (c.routine == "cann.calculate_matmul_weight_size_v2") RequireDType(c);
-  OutputSpec out{"weight_tensor_size", DType::kUint64, sizeof(uint64_t),
-                 OutputIsNull(c, "weight_tensor_size"), {}};
-  inv.outputs.push_back(out);
-  return inv;
-}
-
-// Capacity of the in-place buffer: the V2 size in elements (16×16 for 2-byte
-// floats, 16×32 otherwise; spec cann.md §1.2) times the element size — what
-// the vendor docs tell a caller to allocate (§2.1). An invalid shape still gets
-// room for its ND data, so rejections can be checked for "untouched".
-Invocation TransCase(const Case& c) {
-  Invocation inv{c, {}, {}};
-  const Shape shape = RequireShape(c, "shape");
-  const DType dtype = RequireDType(c);
-  uint64_t capacity = 0;
-  bool any_negative = false;
-  for (int64_t d : shape) any_negative |= d < 0;
-  if (!any_negative) {
-    auto nd_elems = NumElements(shape);
-    if (!nd_elems) throw CaseError("shape " + ToString(shape) + " overflows int64");
-    capacity = ElemBytes(dtype, *nd_elems, shape);
-    const bool half = dtype == DType::kFloat16 || dtype == DType::kBf16;
-    if (shape.size() >= 2) {
-      if (auto v2 = oracle::cann::PaddedWeightElems(shape, half ? 16 : 32)) {
-        capacity = std::max(capacity, ElemBytes(dtype, *v2, shape));
-      }
-    }
-  }
-  OutputSpec out{"mm_weight_ref", dtype, capacity, OutputIsNull(c, "mm_weight_ref"), {}};
-  auto nd_elems = NumElements(shape);
-  if (!any_negative && nd_elems) {
-    out.initial = RandomBytes(Seed(c), ElemBytes(dtype, *nd_elems, shape));
-  }
-  inv.outputs.push_back(std::move(out));
-  return inv;
-}
-
-Invocation LayoutCase(const Case& c, const Profile& profile, bool to_nz) {
-  Invocation inv{c, {}, {}};
-  const Shape shape = RequireShape(c, "shape");
-  const DType dtype = RequireDType(c);
-  const int64_t c0 = CaseC0(c, profile);
-  if (c0 <= 0) throw CaseError("no C0 for dtype " + std::string(Name(dtype)) + "; pass c0=N");
-  auto storage = oracle::cann::NzStorageShape(shape, c0);
-  if (!storage) throw CaseError("shape " + ToString(shape) + " has no FRACTAL_NZ form");
-  auto nd_elems = NumElements(shape);
-  auto nz_elems = NumElements(*storage);
-  if (!nd_elems || !nz_elems) throw CaseError("shape " + ToString(shape) + " overflows int64");
-  const uint64_t nd_bytes = ElemBytes(dtype, *nd_elems, shape);
-  const uint64_t nz_bytes = ElemBytes(dtype, *nz_elems, *storage);
-  if (to_nz) {
-    inv.inputs.push_back({"nd", dtype, shape, RandomBytes(Seed(c), nd_bytes)});
-    inv.outputs.push_back({"nz", dtype, nz_bytes, false, {}});
-  } else {
-    // Random bytes in the padding too: an unpack must ignore it.
-    inv.inputs.push_back({"nz", dtype, *storage, RandomBytes(Seed(c), nz_bytes)});
-    inv.outputs.push_back({"nd", dtype, nd_bytes, false, {}});
-  }
-  return inv;
-}
-
-}  // namespace
-
-const std::vector<RoutineInfo>& Routines() {
-  static const std::vector<RoutineInfo> routines = {
-      {"cann.calculate_matmul_weight_size", "cann", "aclnnCalculateMatmulWeightSize",
-       "shape=[..]|null (tensorShape), weight_tensor_size=null for a null output",
-       "weight_tensor_size: UINT64 scalar, ELEMENTS of the FRACTAL_NZ weight (16x16 rule)"},
-      {"cann.calculate_matmul_weight_size_v2", "cann", "aclnnCalculateMatmulWeightSizeV2",
-       "shape=[..]|null, dtype=NAME (dataType), weight_tensor_size=null for a null output",
-       "weight_tensor_size: UINT64 scalar, ELEMENTS (16x16 for FLOAT16/BF16, else 16x32)"},
-      {"cann.trans_matmul_weight", "cann", "aclnnTransMatmulWeight",
-       std::string("shape=[..] (view), dtype=NAME, format=ND|FRACTAL_NZ, mm_weight_ref=null "
-                   "for a null tensor, ") + kSeedDoc,
-       "mm_weight_ref: in place; holds ND on entry, FRACTAL_NZ on success; dims = storage shape"},
-      {"cann.nd_to_nz", "cann", "",
-       std::string("shape=[..,n,k], dtype=NAME, c0=N (default: profile C0), ") + kSeedDoc,
-       "nz: [B..,C1,N1,16,C0] bytes, padding 0; dims = storage shape"},
-      {"cann.nz_to_nd", "cann", "",
-       std::string("shape=[..,n,k] (the ND shape), dtype=NAME, c0=N, ") + kSeedDoc,
-       "nd: the ND bytes, padding of the NZ input dropped"},
-  };
-  return routines;
-}
-
-const RoutineInfo* FindRoutine(const std::string& id) {
-  for (const auto& routine : Routines()) {
-    if (routine.id == id) return &routine;
-  }
-  return nullptr;
-}
-
-int64_t CaseC0(const Case& c, const Profile& profile) {
-  if (auto c0 = c.Int("c0")) return *c0;
-  auto dtype = c.DTypeParam("dtype");
-  if (!dtype || !profile.cann) return 0;
-  auto it = profile.cann->nz_c0.find(*dtype);
-  return it == profile.cann->nz_c0.end() ? 0 : it->second;
-}
-
-Invocation Materialize(const Case& c, const Profile& profile) {
-  if (!FindRoutine(c.routine)) throw CaseError("unknown routine '" + c.routine + "'");
-  if (c.routine.rfind("cann.", 0) == 0 && !profile.cann) {
-    throw CaseError("routine " + c.routine + " needs a CANN profile, not '" + profile.name + "'");
-  }
-  if (c.routine == "cann.calculate_matmul_weight_size" ||
-      c.routine == "cann.calculate_matmul_weight_size_v2") {
-    return SizeCase(c);
-  }
-  if (c.routine == "cann.trans_matmul_weight") return TransCase(c);
-  if (c.routine == "cann.nd_to_nz") return LayoutCase(c, profile, true);
-  return LayoutCase(c, profile, false);
 }
 
 }  // namespace npuconf

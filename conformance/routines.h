@@ -33,10 +33,30 @@ class CaseError : public std::runtime_error {
 // Largest tensor (bytes) a case may ask the runner to allocate.
 inline constexpr uint64_t kMaxCaseBytes = uint64_t{4} << 30;
 
-// The C0 a cann layout case uses: its `c0` param, else the profile's C0 for the dtype.
-int64_t CaseC0(const Case& c, const Profile& profile);
-
 // Throws CaseError.
 Invocation Materialize(const Case& c, const Profile& profile);
+
+// A family of routines ("cann.", "rknn.", …): registered in routines.cpp.
+struct RoutineFamily {
+  const char* prefix;
+  void (*add_routines)(std::vector<RoutineInfo>* out);
+  Invocation (*materialize)(const Case& c, const Profile& profile);
+};
+const std::vector<RoutineFamily>& RoutineFamilies();
+
+// Helpers for the families' materializers; each throws CaseError naming the
+// offending param or value.
+Shape RequireShape(const Case& c, const char* key);
+DType RequireDType(const Case& c, const char* key);
+uint64_t Seed(const Case& c);                       // the `seed` param, 0 if absent
+Bytes RandomBytes(uint64_t seed, uint64_t count);   // SplitMix64(seed) bytes
+uint64_t ElemBytes(DType dtype, int64_t elems, const Shape& shape);  // checked, ≤ kMaxCaseBytes
+bool OutputIsNull(const Case& c, const std::string& name);  // `name=null` in the case
+
+// ---- CANN (conformance/cann_routines.cpp) ----
+void AddCannRoutines(std::vector<RoutineInfo>* out);
+Invocation MaterializeCann(const Case& c, const Profile& profile);
+// The C0 a cann layout case uses: its `c0` param, else the profile's C0 for the dtype.
+int64_t CaseC0(const Case& c, const Profile& profile);
 
 }  // namespace npuconf

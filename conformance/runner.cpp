@@ -113,7 +113,7 @@ void RandomPhase(const Port& port, const Property& property, const PropertyConte
     result->message = last_message.empty() ? failure.description : last_message;
     if (last_failure) {
       result->counterexample = last_failure->ToText();
-      result->reproduce = ReproduceCommand(options.port_arg, property.name, *last_failure);
+      result->reproduce = ReproduceCommand(options.program, options.port_arg, property.name, *last_failure);
     }
     rc::detail::Configuration config;
     config.reproduce[id] = failure.reproduce;
@@ -162,7 +162,7 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
           result.outcome = report::Outcome::kFail;
           result.message = verdict.message;
           result.counterexample = c.ToText();
-          result.reproduce = ReproduceCommand(options.port_arg, property.name, c);
+          result.reproduce = ReproduceCommand(options.program, options.port_arg, property.name, c);
           break;
         }
       }
@@ -205,9 +205,9 @@ std::vector<const Profile*> SelectProfiles(const std::vector<std::string>& names
   return out;
 }
 
-std::string ReproduceCommand(const std::string& port_arg, const std::string& property,
-                             const Case& c) {
-  std::string command = "npuconf check --port " + ShellWord(port_arg) + " " + ShellWord(property) +
+std::string ReproduceCommand(const std::string& program, const std::string& port_arg,
+                             const std::string& property, const Case& c) {
+  std::string command = ShellWord(program) + " check --port " + ShellWord(port_arg) + " " + ShellWord(property) +
                         " " + ShellWord(c.routine);
   if (!c.profile.empty()) command += " " + ShellWord("profile=" + c.profile);
   for (const auto& [key, value] : c.params) command += " " + ShellWord(key + "=" + value.ToText());

@@ -26,6 +26,7 @@ struct RunOptions {
   bool real_shapes = true;            // real model shapes among the explicit cases
   bool progress = false;              // a progress line on stderr
   std::string port_arg = "reference";  // as given to --port, for reproduce commands
+  std::string program = "npuconf";     // how the binary was invoked (argv[0])
   std::string rc_reproduce;           // replay a RapidCheck reproduce string
 };
 
@@ -43,7 +44,7 @@ Verdict CheckOne(const Port& port, const Property& property, const Profile& prof
                  const Case& c);
 
 // The shell command that replays `property` on `c` through `port_arg`.
-std::string ReproduceCommand(const std::string& port_arg, const std::string& property,
-                             const Case& c);
+std::string ReproduceCommand(const std::string& program, const std::string& port_arg,
+                             const std::string& property, const Case& c);
 
 }  // namespace npuconf

@@ -252,8 +252,8 @@ const npuconf_port* MutantTable(const char* name) {
 
 }  // namespace
 
-const std::vector<Mutant>& Mutants() {
-  static const std::vector<Mutant> mutants = {
+void AddCannMutants(std::vector<Mutant>* out) {
+  const std::vector<Mutant> mutants = {
       {"nz-padding-unwritten", "nd_to_nz leaves the FRACTAL_NZ padding as it found it",
        "cann.nd_to_nz.padding_is_zero", "ascend910b",
        MutantTable<Bug::kNzPaddingUnwritten>("mutant:nz-padding-unwritten")},
@@ -287,14 +287,7 @@ const std::vector<Mutant>& Mutants() {
        "cann.trans_matmul_weight.rejects_invalid", "ascend910b",
        MutantTable<Bug::kTransEmptyRejected>("mutant:trans-empty-rejected")},
   };
-  return mutants;
-}
-
-const Mutant* FindMutant(const std::string& name) {
-  for (const auto& mutant : Mutants()) {
-    if (mutant.name == name) return &mutant;
-  }
-  return nullptr;
+  out->insert(out->end(), mutants.begin(), mutants.end());
 }
 
 }  // namespace npuconf

@@ -21,4 +21,7 @@ struct Mutant {
 const std::vector<Mutant>& Mutants();
 const Mutant* FindMutant(const std::string& name);
 
+// Families register their mutants here (mutants/cann_mutants.cpp, …).
+void AddCannMutants(std::vector<Mutant>* out);
+
 }  // namespace npuconf
