@@ -84,7 +84,8 @@ std::vector<T> NdToNzWords(const std::vector<T>& nd, const Dims& d) {
       std::make_pair(Index{0}, d.c1 * d.c0 - d.k)};
   Eigen::array<Index, 5> blocked{d.batch, d.n1, kH0, d.c1, d.c0};
   Eigen::array<Index, 5> order{0, 3, 1, 2, 4};
-  Tensor5<T> nz = x.pad(padding, T{0}).reshape(blocked).shuffle(order);
+  const Tensor5<T> padded = x.pad(padding, T{}).reshape(blocked);
+  const Tensor5<T> nz = padded.shuffle(order);
   return std::vector<T>(nz.data(), nz.data() + nz.size());
 }
 
@@ -96,8 +97,32 @@ std::vector<T> NzToNdWords(const std::vector<T>& nz, const Dims& d) {
   Eigen::array<Index, 5> order{0, 2, 3, 1, 4};
   Eigen::array<Index, 3> padded{d.batch, d.n1 * kH0, d.c1 * d.c0};
   Eigen::array<Index, 3> start{0, 0, 0}, extent{d.batch, d.n, d.k};
-  Tensor3<T> nd = x.shuffle(order).reshape(padded).slice(start, extent);
+  const Tensor5<T> shuffled = x.shuffle(order);
+  Eigen::TensorMap<const Tensor3<const T>> blocks(shuffled.data(), padded);
+  const Tensor3<T> nd = blocks.slice(start, extent);
   return std::vector<T>(nd.data(), nd.data() + nd.size());
+}
+
+// When k is a whole number of C0 columns, one NZ row of C0 elements is one
+// contiguous run in both layouts: the same algebra moves it as one unit
+// (the C0 axis folded into the element type), 16–32× fewer coefficients.
+template <int kBytes>
+struct CubeRow {
+  uint8_t bytes[kBytes];
+};
+
+template <int kBytes>
+std::vector<uint8_t> ConvertRows(const std::vector<uint8_t>& in, const Dims& d, bool to_nz) {
+  using Row = CubeRow<kBytes>;
+  Dims rows = d;
+  rows.c0 = 1;
+  rows.k = d.c1;
+  std::vector<Row> words(to_nz ? d.batch * d.n * d.c1 : d.batch * d.c1 * d.n1 * kH0);
+  std::memcpy(words.data(), in.data(), words.size() * sizeof(Row));
+  std::vector<Row> out = to_nz ? NdToNzWords(words, rows) : NzToNdWords(words, rows);
+  std::vector<uint8_t> bytes(out.size() * sizeof(Row));
+  std::memcpy(bytes.data(), out.data(), bytes.size());
+  return bytes;
 }
 
 template <typename T>
@@ -110,6 +135,11 @@ std::vector<uint8_t> Convert(const std::vector<uint8_t>& in, const Dims& d, bool
 std::vector<uint8_t> Dispatch(const std::vector<uint8_t>& in, const Shape& nd_shape, DType dtype,
                               int64_t c0, bool to_nz) {
   const Dims d = DimsOf(nd_shape, c0);
+  const int64_t row_bytes = c0 * Bits(dtype) / 8;
+  if (d.k % c0 == 0 && c0 * Bits(dtype) % 8 == 0) {
+    if (row_bytes == 32) return ConvertRows<32>(in, d, to_nz);
+    if (row_bytes == 64) return ConvertRows<64>(in, d, to_nz);
+  }
   switch (Bits(dtype)) {
     case 8: return Convert<uint8_t>(in, d, to_nz);
     case 16: return Convert<uint16_t>(in, d, to_nz);

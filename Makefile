@@ -1,0 +1,48 @@
+# npuconf: the two commands a newcomer types are `make run` and `make test`.
+# Everything is built with CMake into build/ (build-sanitize/ for `make sanitize`).
+
+BUILD ?= build
+JOBS ?= 2
+REPORT ?= npuconf-report
+# Debian packages the build needs (see README).
+PACKAGES := cmake g++ make librapidcheck-dev libgtest-dev libgmock-dev libeigen3-dev \
+            nlohmann-json3-dev libcli11-dev libbenchmark-dev
+
+.PHONY: deps build run test sanitize bench format clean
+
+# Installs whichever package is missing (non-interactive apt-get; needs root).
+deps:
+	@missing=""; for p in $(PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+	cmake --build $(BUILD) -j$(JOBS)
+
+# The main job: every property, every profile, real model shapes, on the
+# built-in reference port; reports in $(REPORT)/.
+run: build
+	./$(BUILD)/npuconf run --port reference --out $(REPORT)
+
+test: build
+	ctest --test-dir $(BUILD) -j$(JOBS) --output-on-failure
+
+sanitize: deps
+	cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPUCONF_SANITIZE=ON -DNPUCONF_BUILD_BENCH=OFF
+	cmake --build build-sanitize -j$(JOBS)
+	ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-sanitize -j$(JOBS) --output-on-failure
+
+bench: build
+	./bench/run_benchmarks.sh $(BUILD)
+
+format:
+	clang-format -i $$(git ls-files '*.h' '*.cpp' '*.c')
+
+clean:
+	rm -rf $(BUILD) build-sanitize $(REPORT)

@@ -1,0 +1,151 @@
+// The command line is an interface: exit codes, messages that name the bad
+// value, reports on disk, ports loaded from shared libraries.
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+
+namespace npuconf {
+namespace {
+
+using testing::ReadJson;
+using testing::RunNpuconf;
+using testing::TempDir;
+
+void ExpectExit(const std::string& args, int code, const std::string& says) {
+  const auto run = RunNpuconf(args);
+  EXPECT_EQ(run.exit_code, code) << args << "\n" << run.output;
+  EXPECT_NE(run.output.find(says), std::string::npos) << args << "\n" << run.output;
+}
+
+TEST(Cli, UnknownRoutineIsBadUsage) {
+  ExpectExit("case cann.no_such_routine profile=ascend910b", 2, "cann.no_such_routine");
+}
+
+TEST(Cli, UnknownProfileIsBadUsage) {
+  ExpectExit("case cann.nd_to_nz profile=ascend999 dtype=FLOAT16 'shape=[2,2]'", 2, "ascend999");
+  ExpectExit("run --profile ascend999", 2, "ascend999");
+}
+
+TEST(Cli, UnknownOptionIsBadUsage) { ExpectExit("run --no-such-option", 2, "--no-such-option"); }
+
+TEST(Cli, UnknownPropertyIsBadUsage) {
+  ExpectExit("check cann.nd_to_nz.no_such_property cann.nd_to_nz profile=ascend910b", 2,
+             "cann.nd_to_nz.no_such_property");
+  ExpectExit("run --property 'nothing.matches.*'", 2, "nothing.matches.*");
+}
+
+TEST(Cli, MalformedCaseValueNamesIt) {
+  ExpectExit("case cann.nd_to_nz profile=ascend910b dtype=FLOAT16 'shape=[2,x]'", 2, "shape=[2,x]");
+  ExpectExit("case cann.nd_to_nz profile=ascend910b dtype=FLOAT99 'shape=[2,2]'", 2, "FLOAT99");
+  ExpectExit("case cann.nd_to_nz profile=ascend910b dtype=FLOAT16 justaword", 2, "justaword");
+}
+
+TEST(Cli, OverflowingShapeIsRejectedNotAllocated) {
+  ExpectExit("case cann.nd_to_nz profile=ascend910b dtype=FLOAT16 'shape=[9223372036854775807,2]'", 2,
+             "[9223372036854775807,2]");
+  ExpectExit("case cann.nd_to_nz profile=ascend910b dtype=FLOAT16 'shape=[1048576,1048576]'", 2,
+             "too large");
+  ExpectExit("case cann.nd_to_nz profile=ascend910b dtype=FLOAT16 'shape=[99999999999999999999]'", 2,
+             "malformed list");
+}
+
+TEST(Cli, SizeOfAHugeShapeIsAnswered) {
+  // The size routines take any int64 shape: nothing is allocated for it.
+  const auto run = RunNpuconf(
+      "case cann.calculate_matmul_weight_size_v2 profile=ascend910b dtype=FLOAT16 "
+      "'shape=[9223372036854775807,2]'");
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("161002"), std::string::npos) << run.output;
+}
+
+TEST(Cli, CaseAnswersTheQuickestQuestion) {
+  // spec cann.md §1.2: V2 [17,33] fp16 = align(17,16) * align(33,16) = 32 * 48.
+  const auto run = RunNpuconf(
+      "case cann.calculate_matmul_weight_size_v2 profile=ascend910b dtype=FLOAT16 'shape=[17,33]'");
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("status: 0 (ACLNN_SUCCESS)"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("1536 elements"), std::string::npos) << run.output;
+}
+
+TEST(Cli, ListsAnswer) {
+  for (const char* what : {"profiles", "routines", "properties", "ports"}) {
+    const auto run = RunNpuconf(std::string("list ") + what);
+    EXPECT_EQ(run.exit_code, 0) << what << run.output;
+    EXPECT_FALSE(run.output.empty());
+  }
+  ExpectExit("list nothing", 2, "nothing");
+}
+
+TEST(Cli, MissingPortLibraryIsPortFailure) {
+  ExpectExit("run --port /nonexistent/libport.so", 3, "/nonexistent/libport.so");
+}
+
+TEST(Cli, PortOfAnotherAbiVersionIsPortFailure) {
+  ExpectExit(std::string("run --port ") + NPUCONF_WRONG_ABI_PORT, 3, "ABI version");
+}
+
+TEST(Cli, CrashingPortIsPortFailureAndNamesTheCase) {
+  ExpectExit(std::string("run --profile ascend910b --port ") + NPUCONF_CRASH_PORT, 3,
+             "the port crashed");
+  ExpectExit(std::string("run --profile ascend910b --port ") + NPUCONF_CRASH_PORT, 3,
+             "cann.calculate_matmul_weight_size_v2");
+}
+
+TEST(Cli, TemplatePortPassesWhatItClaimsAndClaimsNothingElse) {
+  TempDir out("template");
+  const auto run = RunNpuconf(std::string("run --quiet --no-real-shapes --cases 40 --profile ascend910b --port ") +
+                              NPUCONF_TEMPLATE_PORT + " --out " + out.path());
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto report = ReadJson(out.path() + "/report.json");
+  int passed = 0;
+  for (const auto& result : report.at("results")) {
+    const bool v2 = result.at("routine") == "cann.calculate_matmul_weight_size_v2";
+    if (v2) {
+      EXPECT_EQ(result.at("result"), "pass") << result.dump(2);
+      passed += 1;
+    } else {
+      EXPECT_EQ(result.at("result"), "not_claimed") << result.dump(2);
+    }
+  }
+  EXPECT_GE(passed, 5);
+}
+
+TEST(Cli, RunWritesVersionedReports) {
+  TempDir out("reports");
+  const auto run = RunNpuconf("run --quiet --no-real-shapes --cases 5 --profile ascend310p "
+                              "--routine 'cann.calculate*' --out " + out.path());
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto report = ReadJson(out.path() + "/report.json");
+  EXPECT_EQ(report.at("schema"), "npuconf-report");
+  EXPECT_EQ(report.at("schema_version"), 1);
+  EXPECT_EQ(report.at("port").at("name"), "reference");
+  ASSERT_FALSE(report.at("results").empty());
+  for (const auto& result : report.at("results")) {
+    EXPECT_EQ(result.at("profile"), "ascend310p");
+    for (const char* key : {"property", "routine", "result", "seed", "explicit_cases", "random_cases",
+                            "choices"}) {
+      EXPECT_TRUE(result.contains(key)) << key;
+    }
+  }
+  std::ifstream junit(out.path() + "/junit.xml");
+  std::stringstream xml;
+  xml << junit.rdbuf();
+  EXPECT_NE(xml.str().find("<testcase classname=\"ascend310p\""), std::string::npos);
+  EXPECT_TRUE(std::filesystem::exists(out.path() + "/report.md"));
+}
+
+TEST(Cli, ReportPrintsTheChoiceNextToDependentResults) {
+  TempDir out("choices");
+  ASSERT_EQ(RunNpuconf("run --quiet --no-real-shapes --cases 2 --profile ascend910b "
+                       "--property 'cann.nd_to_nz.matches_oracle' --out " + out.path())
+                .exit_code,
+            0);
+  const auto report = ReadJson(out.path() + "/report.json");
+  const auto& choices = report.at("results").at(0).at("choices");
+  bool fp32 = false;
+  for (const auto& c : choices) fp32 |= c.at("name") == "cann.nz.fp32_c0" && c.at("value") == "8";
+  EXPECT_TRUE(fp32) << choices.dump(2);
+}
+
+}  // namespace
+}  // namespace npuconf
