@@ -27,21 +27,6 @@ Dims DimsOf(const Shape& nd_shape, int64_t c0) {
   return {batch, n, k, (n + kH0 - 1) / kH0, (k + c0 - 1) / c0, c0};
 }
 
-// Elements as integer words of the dtype's width; INT4 as one nibble per byte.
-template <typename T>
-std::vector<T> ToWords(const std::vector<uint8_t>& bytes, Index count) {
-  std::vector<T> words(count);
-  std::memcpy(words.data(), bytes.data(), count * sizeof(T));
-  return words;
-}
-
-template <typename T>
-std::vector<uint8_t> FromWords(const std::vector<T>& words) {
-  std::vector<uint8_t> bytes(words.size() * sizeof(T));
-  std::memcpy(bytes.data(), words.data(), bytes.size());
-  return bytes;
-}
-
 // Packed nibbles → one value per byte: byte b gives elements 2b (low) and
 // 2b+1 (high), i.e. stack [low, high] on a new inner axis and flatten.
 std::vector<uint8_t> UnpackNibbles(const std::vector<uint8_t>& packed, Index count) {
@@ -75,37 +60,54 @@ std::vector<uint8_t> PackNibbles(const std::vector<uint8_t>& values) {
 }
 
 // [B, n, k] → pad to [B, N1·16, C1·C0] → reshape [B, N1, 16, C1, C0] →
-// shuffle to [B, C1, N1, 16, C0].
+// shuffle to [B, C1, N1, 16, C0]. Reads `nd`, writes `nz` (both row-major).
 template <typename T>
-std::vector<T> NdToNzWords(const std::vector<T>& nd, const Dims& d) {
-  Eigen::TensorMap<const Tensor3<const T>> x(nd.data(), d.batch, d.n, d.k);
+void NdToNzWords(const T* nd, const Dims& d, T* nz) {
+  Eigen::TensorMap<const Tensor3<const T>> x(nd, d.batch, d.n, d.k);
   Eigen::array<std::pair<Index, Index>, 3> padding{
       std::make_pair(Index{0}, Index{0}), std::make_pair(Index{0}, d.n1 * kH0 - d.n),
       std::make_pair(Index{0}, d.c1 * d.c0 - d.k)};
   Eigen::array<Index, 5> blocked{d.batch, d.n1, kH0, d.c1, d.c0};
   Eigen::array<Index, 5> order{0, 3, 1, 2, 4};
   const Tensor5<T> padded = x.pad(padding, T{}).reshape(blocked);
-  const Tensor5<T> nz = padded.shuffle(order);
-  return std::vector<T>(nz.data(), nz.data() + nz.size());
+  Eigen::TensorMap<Tensor5<T>> out(nz, d.batch, d.c1, d.n1, kH0, d.c0);
+  out = padded.shuffle(order);
 }
 
 // The inverse: [B, C1, N1, 16, C0] → shuffle to [B, N1, 16, C1, C0] → reshape
 // [B, N1·16, C1·C0] → slice [B, n, k].
 template <typename T>
-std::vector<T> NzToNdWords(const std::vector<T>& nz, const Dims& d) {
-  Eigen::TensorMap<const Tensor5<const T>> x(nz.data(), d.batch, d.c1, d.n1, kH0, d.c0);
+void NzToNdWords(const T* nz, const Dims& d, T* nd) {
+  Eigen::TensorMap<const Tensor5<const T>> x(nz, d.batch, d.c1, d.n1, kH0, d.c0);
   Eigen::array<Index, 5> order{0, 2, 3, 1, 4};
   Eigen::array<Index, 3> padded{d.batch, d.n1 * kH0, d.c1 * d.c0};
   Eigen::array<Index, 3> start{0, 0, 0}, extent{d.batch, d.n, d.k};
   const Tensor5<T> shuffled = x.shuffle(order);
   Eigen::TensorMap<const Tensor3<const T>> blocks(shuffled.data(), padded);
-  const Tensor3<T> nd = blocks.slice(start, extent);
-  return std::vector<T>(nd.data(), nd.data() + nd.size());
+  Eigen::TensorMap<Tensor3<T>> out(nd, d.batch, d.n, d.k);
+  out = blocks.slice(start, extent);
+}
+
+Index NdCount(const Dims& d) { return d.batch * d.n * d.k; }
+Index NzCount(const Dims& d) { return d.batch * d.c1 * d.n1 * kH0 * d.c0; }
+
+// Elements as integer words of the dtype's width (the layout moves bits).
+template <typename T>
+std::vector<uint8_t> Convert(const std::vector<uint8_t>& in, const Dims& d, bool to_nz) {
+  std::vector<uint8_t> out((to_nz ? NzCount(d) : NdCount(d)) * sizeof(T));
+  const T* src = reinterpret_cast<const T*>(in.data());
+  T* dst = reinterpret_cast<T*>(out.data());
+  if (to_nz) {
+    NdToNzWords(src, d, dst);
+  } else {
+    NzToNdWords(src, d, dst);
+  }
+  return out;
 }
 
 // When k is a whole number of C0 columns, one NZ row of C0 elements is one
 // contiguous run in both layouts: the same algebra moves it as one unit
-// (the C0 axis folded into the element type), 16–32× fewer coefficients.
+// (the C0 axis folded into the element type), 16–64× fewer coefficients.
 template <int kBytes>
 struct CubeRow {
   uint8_t bytes[kBytes];
@@ -113,23 +115,10 @@ struct CubeRow {
 
 template <int kBytes>
 std::vector<uint8_t> ConvertRows(const std::vector<uint8_t>& in, const Dims& d, bool to_nz) {
-  using Row = CubeRow<kBytes>;
   Dims rows = d;
   rows.c0 = 1;
   rows.k = d.c1;
-  std::vector<Row> words(to_nz ? d.batch * d.n * d.c1 : d.batch * d.c1 * d.n1 * kH0);
-  std::memcpy(words.data(), in.data(), words.size() * sizeof(Row));
-  std::vector<Row> out = to_nz ? NdToNzWords(words, rows) : NzToNdWords(words, rows);
-  std::vector<uint8_t> bytes(out.size() * sizeof(Row));
-  std::memcpy(bytes.data(), out.data(), bytes.size());
-  return bytes;
-}
-
-template <typename T>
-std::vector<uint8_t> Convert(const std::vector<uint8_t>& in, const Dims& d, bool to_nz) {
-  const Index in_count = to_nz ? d.batch * d.n * d.k : d.batch * d.c1 * d.n1 * kH0 * d.c0;
-  auto words = ToWords<T>(in, in_count);
-  return FromWords(to_nz ? NdToNzWords(words, d) : NzToNdWords(words, d));
+  return Convert<CubeRow<kBytes>>(in, rows, to_nz);
 }
 
 std::vector<uint8_t> Dispatch(const std::vector<uint8_t>& in, const Shape& nd_shape, DType dtype,
@@ -145,9 +134,9 @@ std::vector<uint8_t> Dispatch(const std::vector<uint8_t>& in, const Shape& nd_sh
     case 16: return Convert<uint16_t>(in, d, to_nz);
     case 32: return Convert<uint32_t>(in, d, to_nz);
     case 4: {
-      const Index in_count = to_nz ? d.batch * d.n * d.k : d.batch * d.c1 * d.n1 * kH0 * d.c0;
-      auto values = UnpackNibbles(in, in_count);
-      return PackNibbles(to_nz ? NdToNzWords(values, d) : NzToNdWords(values, d));
+      // One nibble per byte, the same algebra on uint8, then packed again.
+      const std::vector<uint8_t> values = UnpackNibbles(in, to_nz ? NdCount(d) : NzCount(d));
+      return PackNibbles(Convert<uint8_t>(values, d, to_nz));
     }
     default: return {};
   }
@@ -179,8 +168,8 @@ std::vector<uint8_t> NzToNd(const std::vector<uint8_t>& nz, const Shape& nd_shap
 std::vector<bool> NzPaddingMask(const Shape& nd_shape, int64_t c0) {
   // Pack an all-ones ND tensor: every NZ slot still 0 afterwards is padding.
   const Dims d = DimsOf(nd_shape, c0);
-  std::vector<uint8_t> ones(d.batch * d.n * d.k, 1);
-  auto packed = NdToNzWords(ones, d);
+  const std::vector<uint8_t> ones(NdCount(d), 1);
+  const std::vector<uint8_t> packed = Convert<uint8_t>(ones, d, true);
   std::vector<bool> mask(packed.size());
   for (size_t i = 0; i < packed.size(); ++i) mask[i] = packed[i] == 0;
   return mask;
