@@ -8,6 +8,9 @@ const std::vector<Property>& Catalogue() {
     std::vector<Property> out;
     AddCannSizeProperties(&out);
     AddCannLayoutProperties(&out);
+    AddRknnCreateProperties(&out);
+    AddRknnLayoutProperties(&out);
+    AddQuantProperties(&out);
     return out;
   }();
   return catalogue;

@@ -58,5 +58,8 @@ const Property* FindProperty(const std::string& name);
 // Families register their properties here (conformance/cann_properties.cpp, …).
 void AddCannSizeProperties(std::vector<Property>* out);
 void AddCannLayoutProperties(std::vector<Property>* out);
+void AddRknnCreateProperties(std::vector<Property>* out);  // conformance/rknn_create_properties.cpp
+void AddRknnLayoutProperties(std::vector<Property>* out);  // conformance/rknn_layout_properties.cpp
+void AddQuantProperties(std::vector<Property>* out);  // conformance/quant_*_properties.cpp
 
 }  // namespace npuconf

@@ -8,7 +8,11 @@ namespace npuconf {
 // cases become buffers. A new family adds one line here.
 const std::vector<RoutineFamily>& RoutineFamilies() {
   static const std::vector<RoutineFamily> families = {
+      {"cann.antiquant", AddCannAntiquantRoutines, MaterializeQuant},
+      {"cann.gather_dequant_int8", AddCannGatherRoutines, MaterializeQuant},
+      {"rknn.dequant_b", AddRknnDequantRoutines, MaterializeQuant},
       {"cann.", AddCannRoutines, MaterializeCann},
+      {"rknn.", AddRknnRoutines, MaterializeRknn},
   };
   return families;
 }

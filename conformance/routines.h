@@ -59,4 +59,14 @@ Invocation MaterializeCann(const Case& c, const Profile& profile);
 // The C0 a cann layout case uses: its `c0` param, else the profile's C0 for the dtype.
 int64_t CaseC0(const Case& c, const Profile& profile);
 
+// ---- dequant (conformance/quant_routines.cpp) ----
+void AddCannAntiquantRoutines(std::vector<RoutineInfo>* out);
+void AddCannGatherRoutines(std::vector<RoutineInfo>* out);
+void AddRknnDequantRoutines(std::vector<RoutineInfo>* out);
+Invocation MaterializeQuant(const Case& c, const Profile& profile);
+
+// ---- RKNN (conformance/rknn_routines.cpp) ----
+void AddRknnRoutines(std::vector<RoutineInfo>* out);
+Invocation MaterializeRknn(const Case& c, const Profile& profile);
+
 }  // namespace npuconf

@@ -92,6 +92,11 @@ Profile ParseProfile(const std::string& name, const nlohmann::json& doc) {
     profile.choices.push_back(std::move(choice));
   }
   if (profile.family == "cann") profile.cann = ParseCann(doc, name);
+  if (profile.family == "rknn") {
+    std::map<std::string, std::string> chosen;
+    for (const auto& choice : profile.choices) chosen[choice.name] = choice.value;
+    profile.rknn = ParseRknnFacts(doc, chosen, profile.verified, name);
+  }
   return profile;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/dtype.h"
+#include "core/rknn_facts.h"
 
 namespace npuconf {
 
@@ -54,6 +55,7 @@ struct Profile {
   bool verified = true;  // false: tables not public; routines reported not covered
   std::vector<Choice> choices;
   std::optional<CannFacts> cann;
+  std::optional<RknnFacts> rknn;
   nlohmann::json raw;  // the file as loaded, for reports
 
   const Choice* FindChoice(const std::string& name) const;

@@ -6,6 +6,8 @@ const std::vector<Mutant>& Mutants() {
   static const std::vector<Mutant> mutants = [] {
     std::vector<Mutant> out;
     AddCannMutants(&out);
+    AddRknnMutants(&out);
+    AddQuantMutants(&out);
     return out;
   }();
   return mutants;

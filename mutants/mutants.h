@@ -23,5 +23,7 @@ const Mutant* FindMutant(const std::string& name);
 
 // Families register their mutants here (mutants/cann_mutants.cpp, …).
 void AddCannMutants(std::vector<Mutant>* out);
+void AddRknnMutants(std::vector<Mutant>* out);  // mutants/rknn_mutants.cpp
+void AddQuantMutants(std::vector<Mutant>* out);  // mutants/quant_mutants.cpp
 
 }  // namespace npuconf

@@ -5,6 +5,8 @@
 #include "core/abi_view.h"
 #include "core/profile.h"
 #include "reference/cann/cann_port.h"
+#include "reference/quant/quant_port.h"
+#include "reference/rknn/rknn_port.h"
 
 namespace npuconf {
 namespace {
@@ -15,7 +17,11 @@ struct FamilyEntry {
   int32_t (*answer)(const CaseView&, const Profile&, int64_t*, std::string*);
 };
 const FamilyEntry kFamilies[] = {
+    {"cann.antiquant", quant::AnswerQuantCase},
+    {"cann.gather_dequant_int8", quant::AnswerQuantCase},
+    {"rknn.dequant_b", quant::AnswerQuantCase},
     {"cann.", cann::AnswerCannCase},
+    {"rknn.", rknn::AnswerRknnCase},
 };
 
 int32_t Dispatch(const CaseView& view, int64_t* status, std::string* message) {
@@ -38,6 +44,25 @@ const char* const kClaims[] = {
     "cann.trans_matmul_weight:*",
     "cann.nd_to_nz:*",
     "cann.nz_to_nd:*",
+    "rknn.matmul_create:*",
+    "rknn.matmul_create_dynamic:*",
+    "rknn.a_norm_to_native:*",
+    "rknn.a_native_to_norm:*",
+    "rknn.c_norm_to_native:*",
+    "rknn.c_native_to_norm:*",
+    "rknn.b_norm_to_native:*",
+    "rknn.b_native_to_norm:*",
+    "rknn.b_tp_norm_to_native:*",
+    "rknn.b_native_to_tp_norm:*",
+    "rknn.int4_pack:*",
+    "rknn.int4_unpack:*",
+    "cann.antiquant:*",
+    "cann.gather_dequant_int8:*",
+    "cann.gather_dequant_int8_quantize:*",
+    "rknn.dequant_b:*",
+    // Undefined upstream (spec cann.md §3.4, §5.10); the reference defines them.
+    "choice:cann.gather_dequant.validation=param_invalid",
+    "choice:cann.gather_dequant.embed_dim=any",
     // Undefined upstream (spec cann.md §1.5); the reference defines them.
     "choice:cann.size.negative_dims=param_invalid",
     "choice:cann.size.overflow=param_invalid",

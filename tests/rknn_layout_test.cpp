@@ -1,0 +1,212 @@
+// The RKNN reference and oracle against the numbers of spec rknn.md §7 and §2.4,
+// and against each other.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "core/prng.h"
+#include "core/profile.h"
+#include "oracles/rknn/create_oracle.h"
+#include "oracles/rknn/layout_oracle.h"
+#include "reference/rknn/int4.h"
+#include "reference/rknn/matmul_create.h"
+#include "reference/rknn/native_layout.h"
+
+namespace npuconf {
+namespace {
+
+const RknnFacts& Facts(const char* profile) { return *FindProfile(profile)->rknn; }
+
+std::vector<uint8_t> Random(uint64_t seed, size_t n) {
+  std::vector<uint8_t> out(n);
+  FillRandomBytes(seed, out.data(), n);
+  return out;
+}
+
+TEST(RknnProfiles, ParseWithFacts) {
+  EXPECT_EQ(Facts("rk3588").k_segment, 8192);
+  EXPECT_EQ(Facts("rk3576").k_segment, 4096);
+  EXPECT_EQ(Facts("rk3562").k_segment, 0);
+  EXPECT_FALSE(Facts("rk3566_rk3568").tp_norm);
+  EXPECT_EQ(Facts("rk3588_sdk1_6").norm_nibble, NibbleOrder::kHighFirst);
+  EXPECT_FALSE(FindProfile("rv1126b")->verified);
+  EXPECT_FALSE(Facts("rv1126b").has_tables);
+}
+
+// spec rknn.md §2.2: the RK3576 mixed-type reading "c_dtype_row".
+TEST(RknnSubBlocks, Rk3576MixedTypesTakeCsRow) {
+  EXPECT_EQ(Facts("rk3576").SubBlocks(7)->b_sub_n, 16);  // FP16xINT4->FP32: [N/16,K/32,16,32]
+  EXPECT_EQ(Facts("rk3576").SubBlocks(11)->b_sub_n, 32);  // INT8xINT4->INT32: [N/32,K/32,32,32]
+  EXPECT_EQ(Facts("rk3576").SubBlocks(7, "b_dtype_row")->b_sub_n, 64);
+  EXPECT_EQ(Facts("rk3588").SubBlocks(4)->c_sub_n, 8);  // §8.6 reading 16_bytes
+  EXPECT_EQ(Facts("rk3588").SubBlocks(3)->c_sub_n, 16);
+  EXPECT_EQ(Facts("rk3588").SubBlocks(4, "", "4")->c_sub_n, 4);
+}
+
+struct Row71 {
+  const char* profile;
+  int type;
+  int64_t M, K, N;
+  uint64_t a, b, c;  // NORM bytes
+  Shape na;
+  uint64_t na_bytes;
+  Shape nb;
+  uint64_t nb_bytes;
+  Shape nc;
+  uint64_t nc_bytes;
+  const char* align_unit;
+};
+
+const Row71 kRows71[] = {
+    {"rk3588", 2, 4, 64, 32, 256, 2048, 512, {4, 4, 16}, 256, {1, 2, 32, 32}, 2048, {8, 4, 4}, 512, ""},
+    {"rk3588", 1, 1, 32, 16, 64, 1024, 64, {4, 1, 8}, 64, {1, 1, 16, 32}, 1024, {4, 1, 4}, 64, "header_elements"},
+    {"rk3588", 1, 4, 64, 32, 512, 4096, 512, {8, 4, 8}, 512, {2, 2, 16, 32}, 4096, {8, 4, 4}, 512, ""},
+    {"rk3588", 10, 1, 64, 128, 32, 4096, 256, {2, 1, 32}, 32, {2, 2, 64, 32}, 4096, {16, 1, 8}, 256, ""},
+    {"rk3588", 10, 4, 64, 64, 128, 2048, 512, {2, 4, 32}, 128, {1, 2, 64, 32}, 2048, {8, 4, 8}, 512, ""},
+    {"rk3566_rk3568", 2, 4, 64, 32, 256, 2048, 512, {8, 4, 8}, 256, {2, 2, 16, 32}, 2048, {8, 4, 4}, 512, ""},
+    {"rk3562", 2, 4, 64, 32, 256, 2048, 512, {4, 4, 16}, 256, {2, 2, 16, 32}, 2048, {8, 4, 4}, 512, ""},
+    {"rk3562", 1, 4, 64, 32, 512, 4096, 512, {8, 4, 8}, 512, {4, 2, 8, 32}, 4096, {8, 4, 4}, 512, ""},
+};
+
+TEST(RknnMatmulCreate, ReferenceAndOracleGiveTheSpec71Sizes) {
+  for (const Row71& r : kRows71) {
+    for (int native = 0; native < 2; ++native) {
+      rknn::MatmulInfo info;
+      info.type = r.type;
+      info.M = r.M;
+      info.K = r.K;
+      info.N = r.N;
+      info.AC_layout = info.B_layout = native;
+      rknn::IoAttr io;
+      std::string why;
+      ASSERT_EQ(rknn::MatmulCreate(Facts(r.profile), info, {r.align_unit, "", ""}, &io, &why), 0) << why;
+      oracle::rknn::Info oi{r.M, r.K, r.N, r.type, native, native, 0, 0, 0, 0};
+      const auto want = oracle::rknn::ExpectCreate(Facts(r.profile), oi, {r.align_unit, "", ""});
+      ASSERT_EQ(want.status, 0) << want.rule;
+      const Shape a = native ? r.na : Shape{r.M, r.K}, b = native ? r.nb : Shape{r.K, r.N}, c = native ? r.nc : Shape{r.M, r.N};
+      const uint64_t ab = native ? r.na_bytes : r.a, bb = native ? r.nb_bytes : r.b, cb = native ? r.nc_bytes : r.c;
+      EXPECT_EQ(io.A.Dims(), a) << r.profile << " type " << r.type;
+      EXPECT_EQ(io.B.Dims(), b);
+      EXPECT_EQ(io.C.Dims(), c);
+      EXPECT_EQ(io.A.size_bytes, ab);
+      EXPECT_EQ(io.B.size_bytes, bb);
+      EXPECT_EQ(io.C.size_bytes, cb);
+      EXPECT_EQ(want.A.dims, a);
+      EXPECT_EQ(want.B.size_bytes, bb);
+      EXPECT_EQ(want.C.size_bytes, cb);
+    }
+  }
+}
+
+TEST(RknnMatmulCreate, Row71Fp16N16NeedsTheHeaderReading) {
+  rknn::MatmulInfo info;
+  info.type = 1;
+  info.M = 1;
+  info.K = 32;
+  info.N = 16;
+  rknn::IoAttr io;
+  std::string why;
+  EXPECT_EQ(rknn::MatmulCreate(Facts("rk3588"), info, {}, &io, &why), rknn::kRknnErrParamInvalid);
+  EXPECT_NE(why.find("N:16"), std::string::npos) << why;
+}
+
+TEST(RknnMatmulCreate, RejectsSpec73Rows) {
+  rknn::MatmulInfo info;
+  info.type = 2;
+  info.M = 4;
+  info.K = 128;
+  info.N = 64;
+  info.B_quant_type = rknn::kQuantPerGroupSym;
+  info.group_size = 32;
+  rknn::IoAttr io;
+  std::string why;
+  EXPECT_EQ(rknn::MatmulCreate(Facts("rk3588"), info, {}, &io, &why), -5) << "per-group with NORM layouts";
+  info.AC_layout = info.B_layout = 1;
+  EXPECT_EQ(rknn::MatmulCreate(Facts("rk3588"), info, {}, &io, &why), 0) << why;
+  info.K = 96;
+  info.group_size = 64;
+  EXPECT_EQ(rknn::MatmulCreate(Facts("rk3588"), info, {}, &io, &why), -5) << "K=96, gs=64";
+  info.K = 128;
+  info.group_size = 32;
+  info.zp = 1;
+  EXPECT_EQ(rknn::MatmulCreate(Facts("rk3588"), info, {}, &io, &why), -5) << "zp=1";
+}
+
+// §3.3 worked examples and §7.2.
+TEST(RknnSegmentation, SegmentOffsetsOfSpec72) {
+  auto g = rknn::BNativeGeometryFor(8224, 64, 16, 32, 8192, DType::kFloat16);
+  ASSERT_TRUE(g);
+  ASSERT_EQ(g->segments.size(), 2u);
+  EXPECT_EQ(g->segments[1].offset_elems, 524288);
+  auto h = rknn::BNativeGeometryFor(10240, 2048, 16, 32, 4096, DType::kFloat16);
+  ASSERT_EQ(h->segments.size(), 3u);
+  EXPECT_EQ(h->segments[1].offset_elems * 2, 16777216);
+  EXPECT_EQ(h->segments[2].offset_elems * 2, 33554432);
+  EXPECT_EQ(h->native_bytes, 41943040u);
+  auto i = rknn::BNativeGeometryFor(20480, 4096, 16, 32, 8192, DType::kFloat16);
+  EXPECT_EQ(i->segments[2].k_rows, 4096);
+  EXPECT_EQ(i->native_bytes, 167772160u);
+  auto o = oracle::rknn::BLayoutOf(10240, 2048, 32, 32, 4096);
+  EXPECT_EQ(o->segments[1].offset_elems, 8388608);  // int8 byte offsets 0, 8388608, 16777216
+  EXPECT_EQ(o->segments[2].offset_elems, 16777216);
+}
+
+// §7.4 int4 packing (v2.x).
+TEST(RknnInt4, PacksSpec74Vectors) {
+  const int8_t a[] = {1, -1};
+  uint8_t out[2] = {};
+  rknn::PackInt4(a, out, 2, NibbleOrder::kLowFirst);
+  EXPECT_EQ(out[0], 0xF1);
+  const int8_t b[] = {-8, 7, 3, -2};
+  rknn::PackInt4(b, out, 4, NibbleOrder::kLowFirst);
+  EXPECT_EQ(out[0], 0x78);
+  EXPECT_EQ(out[1], 0xE3);
+  EXPECT_EQ(oracle::rknn::PackInt4({0xF8, 7, 3, 0xFE}, NibbleOrder::kLowFirst), (std::vector<uint8_t>{0x78, 0xE3}));
+  int8_t back[4];
+  rknn::UnpackInt4(out, back, 4, NibbleOrder::kLowFirst);
+  EXPECT_EQ(std::vector<int8_t>(back, back + 4), std::vector<int8_t>(b, b + 4));
+}
+
+// Index map of §2.1 (and §5.2's example element B[70][5]) through the oracle's algebra.
+TEST(RknnOracle, IndexMapAgreesWithTheAlgebra) {
+  const auto l = *oracle::rknn::BLayoutOf(128, 64, 32, 32, 0);
+  std::vector<uint8_t> b(128 * 64, 0);
+  b[70 * 64 + 5] = 7;
+  const auto native = oracle::rknn::BToNative(b, l, DType::kInt8, false, NibbleOrder::kLowFirst, NibbleOrder::kLowFirst);
+  const int64_t e = oracle::rknn::BNativeIndex(70, 5, l);
+  EXPECT_EQ(e, ((5 / 32) * 4 + 70 / 32) * 1024 + (5 % 32) * 32 + 70 % 32);
+  EXPECT_EQ(native[static_cast<size_t>(e)], 7);
+}
+
+TEST(RknnReference, MatchesOracleOnOddShapes) {
+  struct Shape3 {
+    int64_t k, n, sn, sk, seg;
+    DType dtype;
+  };
+  for (const Shape3& s : {Shape3{33, 17, 32, 32, 0, DType::kInt8}, Shape3{70, 45, 16, 32, 32, DType::kFloat16},
+                          Shape3{65, 129, 64, 32, 0, DType::kInt4}, Shape3{97, 3, 8, 16, 40, DType::kInt4}}) {
+    for (bool tp : {false, true}) {
+      auto g = *rknn::BNativeGeometryFor(s.k, s.n, s.sn, s.sk, s.seg, s.dtype);
+      auto l = *oracle::rknn::BLayoutOf(s.k, s.n, s.sn, s.sk, s.seg);
+      const auto in = Random(5, g.norm_bytes);
+      std::vector<uint8_t> got(g.native_bytes, 0xCD);
+      rknn::BPlainToNative(in.data(), got.data(), g, tp, NibbleOrder::kLowFirst, NibbleOrder::kHighFirst);
+      EXPECT_EQ(got, oracle::rknn::BToNative(in, l, s.dtype, tp, NibbleOrder::kLowFirst, NibbleOrder::kHighFirst))
+          << s.k << "x" << s.n << " tp=" << tp;
+      std::vector<uint8_t> back(g.norm_bytes, 0);
+      rknn::BNativeToPlain(got.data(), back.data(), g, tp, NibbleOrder::kHighFirst, NibbleOrder::kLowFirst);
+      if (Bits(s.dtype) == 4 && (s.k * s.n) % 2) back.back() &= 0x0F, got.size();
+      auto in_cmp = in;
+      if (Bits(s.dtype) == 4 && (s.k * s.n) % 2) in_cmp.back() &= 0x0F;
+      EXPECT_EQ(back, in_cmp);
+    }
+  }
+  auto a = *rknn::RowBlockedGeometryFor(5, 33, 16, DType::kInt4);
+  const auto in = Random(9, a.norm_bytes);
+  std::vector<uint8_t> got(a.native_bytes);
+  rknn::RowBlockedToNative(in.data(), got.data(), a, NibbleOrder::kLowFirst, NibbleOrder::kLowFirst);
+  EXPECT_EQ(got, oracle::rknn::RowBlockedToNative(in, 5, 33, 16, DType::kInt4, NibbleOrder::kLowFirst, NibbleOrder::kLowFirst));
+}
+
+}  // namespace
+}  // namespace npuconf
