@@ -44,12 +44,6 @@ Bytes Head(std::span<const uint8_t> data, uint64_t bytes) {
 
 uint64_t NzBytes(const Layout& l) { return *BytesForElems(l.dtype, static_cast<uint64_t>(l.nz_elems)); }
 
-std::optional<Verdict> CheckGuards(const OutputResult& out) {
-  if (out.guards_intact) return std::nullopt;
-  return Verdict::Fail("wrote outside output '" + out.name + "' (capacity " +
-                       std::to_string(out.buffer->capacity_bytes()) + " bytes): guard byte at offset " +
-                       std::to_string(out.first_bad_offset) + " changed");
-}
 
 // The NZ bytes at the head of `got` against the oracle's packing of `nd`.
 std::optional<Verdict> CompareNz(std::span<const uint8_t> got, const Bytes& nd, const Layout& l) {
@@ -281,6 +275,10 @@ Verdict CheckUnpack(const PropertyContext& ctx, const Case& c, bool guards_only)
     return Verdict::Fail("status " + StatusText(k.answer.status) + " for a valid layout case");
   }
   const Layout l = LayoutOf(c, ctx.profile);
+  if (out.rank != static_cast<int32_t>(l.shape.size()) || out.dims != l.shape) {
+    return Verdict::Fail("ND shape " + (out.rank < 0 ? std::string("not reported") : ToString(out.dims)) +
+                         ", expected " + ToString(l.shape));
+  }
   const Bytes want = oracle::cann::NzToNd(k.inv.Input("nz")->bytes, l.shape, l.dtype, l.c0);
   if (auto e = FirstMismatch(out.contents(), want, l.dtype, l.nd_elems)) {
     return Verdict::Fail(DescribeNdElement(l.shape, *e) + " holds " +

@@ -57,8 +57,21 @@ Invocation LayoutCase(const Case& c, const Profile& profile, bool to_nz) {
   Invocation inv{c, {}, {}};
   const Shape shape = RequireShape(c, "shape");
   const DType dtype = RequireDType(c, "dtype");
+  if (const ParamValue* c0_param = c.Find("c0")) {
+    if (c0_param->kind != ParamValue::Kind::kInt || c0_param->i <= 0 || c0_param->i > 4096 ||
+        (Bits(dtype) == 4 && c0_param->i % 2 != 0)) {
+      throw CaseError("c0=" + c0_param->ToText() + " is not a C0 (a positive integer up to 4096, "
+                      "even for INT4)");
+    }
+  }
   const int64_t c0 = CaseC0(c, profile);
   if (c0 <= 0) throw CaseError("no C0 for dtype " + std::string(Name(dtype)) + "; pass c0=N");
+  // The storage shape [B…, C1, N1, 16, C0] has rank + 2 dims (rank 1: 4).
+  if (shape.size() + 2 > NPUCONF_MAX_RANK) {
+    throw CaseError("shape " + ToString(shape) + " of rank " + std::to_string(shape.size()) +
+                    ": its FRACTAL_NZ storage rank exceeds NPUCONF_MAX_RANK (" +
+                    std::to_string(NPUCONF_MAX_RANK) + ")");
+  }
   auto storage = oracle::cann::NzStorageShape(shape, c0);
   if (!storage) throw CaseError("shape " + ToString(shape) + " has no FRACTAL_NZ form");
   auto nd_elems = NumElements(shape);

@@ -28,6 +28,16 @@ uint64_t ReadSize(const OutputResult& out) {
   return size;
 }
 
+// SUCCESS must come with a written size: a port that only returns 0 would
+// otherwise pass the relational properties on the untouched sentinel bytes.
+std::optional<Verdict> RequireWritten(const Called& k) {
+  if (!k.Written("weight_tensor_size")) {
+    return Verdict::Fail("status SUCCESS but weightTensorSize was not written (" +
+                         ToString(*k.inv.c.IntList("shape")) + ")");
+  }
+  return std::nullopt;
+}
+
 int64_t KAlign(const Case& c) {
   if (c.routine == kLegacy) return 16;
   const DType dtype = c.DTypeParam("dtype").value_or(DType::kFloat16);
@@ -101,6 +111,7 @@ Verdict CheckCapacity(const PropertyContext& ctx, const Case& c) {
   if (k.answer.status != cann::kAclnnSuccess) {
     return Verdict::Fail("valid call answered " + StatusText(k.answer.status));
   }
+  if (auto v = RequireWritten(k)) return *v;
   const uint64_t size = ReadSize(*k.answer.Output("weight_tensor_size"));
   const Shape shape = *c.IntList("shape");
   const auto logical = NumElements(shape);
@@ -127,6 +138,7 @@ Verdict CheckMonotone(const PropertyContext& ctx, const Case& c) {
   if (base.answer.status != cann::kAclnnSuccess) {
     return Verdict::Fail("valid call answered " + StatusText(base.answer.status));
   }
+  if (auto v = RequireWritten(base)) return *v;
   const uint64_t size = ReadSize(*base.answer.Output("weight_tensor_size"));
   const Shape shape = *c.IntList("shape");
   for (size_t axis = 0; axis < shape.size(); ++axis) {
@@ -143,6 +155,7 @@ Verdict CheckMonotone(const PropertyContext& ctx, const Case& c) {
         return Verdict::Fail("valid call " + ToString(grown) + " answered " +
                              StatusText(k.answer.status));
       }
+      if (auto v = RequireWritten(k)) return *v;
       const uint64_t grown_size = ReadSize(*k.answer.Output("weight_tensor_size"));
       if (grown_size < size) {
         return Verdict::Fail("size(" + ToString(grown) + ") = " + std::to_string(grown_size) +

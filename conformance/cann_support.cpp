@@ -5,23 +5,7 @@
 
 namespace npuconf::cann_props {
 
-std::optional<Verdict> CallPort(const PropertyContext& ctx, Invocation inv, Called* out) {
-  out->inv = std::move(inv);
-  out->answer = ctx.port.Call(out->inv);
-  if (out->answer.call_result == NPUCONF_CALL_UNCLAIMED) {
-    return Verdict::Fail("port claims " + out->inv.c.routine + " on " + ctx.profile.name +
-                         " but answered 'unclaimed': " + out->answer.message);
-  }
-  if (out->answer.call_result != NPUCONF_CALL_ANSWERED) {
-    return Verdict::Fail("port refused the case as malformed (call result " +
-                         std::to_string(out->answer.call_result) + "): " + out->answer.message);
-  }
-  return std::nullopt;
-}
 
-std::optional<Verdict> CallPort(const PropertyContext& ctx, const Case& c, Called* out) {
-  return CallPort(ctx, Materialize(c, ctx.profile), out);
-}
 
 std::string Reading(const PropertyContext& ctx, const std::string& choice) {
   return ctx.port.ClaimedChoice(choice).value_or("");

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "conformance/call.h"
 #include "conformance/port_client.h"
 #include "conformance/property.h"
 #include "oracles/cann/validation_oracle.h"
@@ -16,16 +17,6 @@ inline constexpr char kV2[] = "cann.calculate_matmul_weight_size_v2";
 inline constexpr char kTrans[] = "cann.trans_matmul_weight";
 inline constexpr char kPack[] = "cann.nd_to_nz";
 inline constexpr char kUnpack[] = "cann.nz_to_nd";
-
-struct Called {
-  Invocation inv;
-  Answer answer;
-};
-
-// Materializes and calls; a Verdict when the port did not answer.
-std::optional<Verdict> CallPort(const PropertyContext& ctx, const Case& c, Called* out);
-// Calls with a ready invocation (e.g. an input taken from an earlier answer).
-std::optional<Verdict> CallPort(const PropertyContext& ctx, Invocation inv, Called* out);
 
 // The port's claimed reading of a named choice, or "" when unclaimed.
 std::string Reading(const PropertyContext& ctx, const std::string& choice);

@@ -1,6 +1,7 @@
 #include "conformance/cli.h"
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -126,6 +127,19 @@ int ParseCase(const std::vector<std::string>& words, Case* c, const Profile** pr
   return kExitConformant;
 }
 
+// A key the routine does not document is most likely a typo ("sed=5"): say so.
+// Not an error: a port may take extra params of its own.
+void NoteUndocumentedKeys(const Case& c, std::ostream& err) {
+  const RoutineInfo* routine = FindRoutine(c.routine);
+  if (!routine) return;
+  for (const auto& [key, value] : c.params) {
+    if (routine->params.find(key + "=") == std::string::npos) {
+      err << "npuconf: note: '" << key << "' is not a documented param of " << c.routine
+          << " (npuconf list routines)\n";
+    }
+  }
+}
+
 int List(const std::string& what, std::ostream& out, std::ostream& err) {
   if (what == "profiles") {
     for (const auto& p : BuiltinProfiles()) {
@@ -235,9 +249,17 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       const Profile* profile = nullptr;
       const int parsed = ParseCase(*one_case ? case_words : check_words, &c, &profile, err);
       if (parsed != kExitConformant) return parsed;
+      NoteUndocumentedKeys(c, err);
       if (*one_case) {
         const Invocation inv = Materialize(c, *profile);
-        PrintAnswer(inv, port.Call(inv), out);
+        const Answer answer = port.Call(inv);
+        PrintAnswer(inv, answer, out);
+        if (answer.call_result != NPUCONF_CALL_ANSWERED) {
+          err << "npuconf: port " << port.name() << " did not answer the case ("
+              << (answer.call_result == NPUCONF_CALL_UNCLAIMED ? "not claimed" : "refused as malformed")
+              << ")\n";
+          return kExitBadUsage;
+        }
         return kExitConformant;
       }
       const Property* property = FindProperty(property_name);
@@ -288,10 +310,29 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
           << options.property_glob << "' (npuconf list properties)\n";
       return kExitBadUsage;
     }
+    // Fail on an unusable --out now, not after a run of several minutes.
+    {
+      std::error_code ec;
+      std::filesystem::create_directories(out_dir, ec);
+      const std::string probe = out_dir + "/.npuconf-write-test";
+      std::ofstream test(probe);
+      if (ec || !test) {
+        err << "npuconf: cannot write reports into --out '" << out_dir << "'\n";
+        return kExitBadUsage;
+      }
+      test.close();
+      std::filesystem::remove(probe, ec);
+    }
     options.real_shapes = !no_real_shapes;
     options.progress = !quiet;
-    options.port_arg = port_arg;
+    // A port path in a reproduce command must work from any directory.
+    options.port_arg = port_arg.find('/') != std::string::npos
+                           ? std::filesystem::absolute(port_arg).lexically_normal().string()
+                           : port_arg;
     options.program = argc > 0 ? argv[0] : "npuconf";
+    if (options.program.find('/') != std::string::npos) {
+      options.program = std::filesystem::absolute(options.program).lexically_normal().string();
+    }
     report::RunReport result = RunSuite(port, options);
     std::string command = "npuconf";
     for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];

@@ -138,7 +138,7 @@ std::vector<Case> GatherExplicit(const PropertyContext& ctx) {
 
 Verdict CheckGatherOracle(const PropertyContext& ctx, const Case& c) {
   Called k;
-  if (auto v = CallPort(ctx, c, &k)) return *v;
+  if (auto v = CallQuantPort(ctx, c, &k)) return *v;
   const OutputResult& y = *k.answer.Output("y");
   if (auto v = CheckGuards(y)) return *v;
   const auto expect = oracle::quant::ExpectGather(GatherCallOf(k.inv, c));
@@ -164,7 +164,7 @@ Verdict CheckGatherDocumented(const PropertyContext& ctx, const Case& c) {
   }
   if (!row) return Verdict::Fail("not a documented case of spec cann.md §3.7: " + c.ToText());
   Called k;
-  if (auto v = CallPort(ctx, c, &k)) return *v;
+  if (auto v = CallQuantPort(ctx, c, &k)) return *v;
   if (k.answer.status != cann::kAclnnSuccess) {
     return Verdict::Fail("status " + StatusText(kGather, k.answer.status) + " for spec cann.md " + row->id);
   }
@@ -178,7 +178,7 @@ Verdict CheckGatherDocumented(const PropertyContext& ctx, const Case& c) {
 
 Verdict CheckShape(const PropertyContext& ctx, const Case& c) {
   Called k;
-  if (auto v = CallPort(ctx, c, &k)) return *v;
+  if (auto v = CallQuantPort(ctx, c, &k)) return *v;
   if (k.answer.status != cann::kAclnnSuccess) return Verdict::Fail("status " + StatusText(kGather, k.answer.status));
   Shape want = k.inv.Input("indices")->shape;
   want.push_back(k.inv.Input("table")->shape[1]);
@@ -193,8 +193,9 @@ Verdict CheckShape(const PropertyContext& ctx, const Case& c) {
 // y[i, :] from the full gather == the gather of [indices[i]] alone (rank-0 indices).
 Verdict CheckRowEqualsDequant(const PropertyContext& ctx, const Case& c) {
   Called all;
-  if (auto v = CallPort(ctx, c, &all)) return *v;
+  if (auto v = CallQuantPort(ctx, c, &all)) return *v;
   if (all.answer.status != cann::kAclnnSuccess) return Verdict::Fail("status " + StatusText(kGather, all.answer.status));
+  if (!all.Written("y")) return Verdict::Fail("status SUCCESS but y was not written");
   const auto indices = IndicesOf(all.inv);
   const int64_t embed = all.inv.Input("table")->shape[1];
   const uint8_t* y = all.answer.Output("y")->contents().data();
@@ -203,7 +204,8 @@ Verdict CheckRowEqualsDequant(const PropertyContext& ctx, const Case& c) {
     one.Set("indices", Shape{indices[i]}).Set("indices_shape", Shape{});
     one.params.erase("bad_index");
     Called single;
-    if (auto v = CallPort(ctx, one, &single)) return *v;
+    if (auto v = CallQuantPort(ctx, one, &single)) return *v;
+    if (!single.Written("y")) return Verdict::Fail("gather of [" + std::to_string(indices[i]) + "] did not write y");
     const auto want = Words16(single.answer.Output("y")->contents().data(), embed);
     if (auto e = FirstDiff16(y + 2 * i * embed, want, DType::kFloat16)) {
       return Verdict::Fail("y[i=" + std::to_string(i) + ", e=" + std::to_string(*e) + "] (row idx " +
@@ -217,8 +219,9 @@ Verdict CheckRowEqualsDequant(const PropertyContext& ctx, const Case& c) {
 // For a positive scale, y is non-decreasing in q within every gathered row.
 Verdict CheckMonotone(const PropertyContext& ctx, const Case& c) {
   Called k;
-  if (auto v = CallPort(ctx, c, &k)) return *v;
+  if (auto v = CallQuantPort(ctx, c, &k)) return *v;
   if (k.answer.status != cann::kAclnnSuccess) return Verdict::Fail("status " + StatusText(kGather, k.answer.status));
+  if (!k.Written("y")) return Verdict::Fail("status SUCCESS but y was not written");
   const InputTensor& table = *k.inv.Input("table");
   const int64_t embed = table.shape[1];
   const auto indices = IndicesOf(k.inv);
@@ -265,7 +268,7 @@ Verdict CheckQuantizeRoundTrip(const PropertyContext& ctx, const Case& c) {
     }
   }
   Called k;
-  if (auto v = CallPort(ctx, std::move(inv), &k)) return *v;
+  if (auto v = CallQuantPort(ctx, std::move(inv), &k)) return *v;
   if (k.answer.status != cann::kAclnnSuccess) return Verdict::Fail("status " + StatusText(kGather, k.answer.status));
   const auto indices = IndicesOf(k.inv);
   const auto y = Words16(k.answer.Output("y")->contents().data(), static_cast<int64_t>(indices.size()) * embed);
@@ -322,7 +325,7 @@ Verdict CheckRejects(const PropertyContext& ctx, const Case& c) {
                          "claims no choice:cann.gather_dequant.validation=param_invalid");
   }
   Called k;
-  if (auto v = CallPort(ctx, c, &k)) return *v;
+  if (auto v = CallQuantPort(ctx, c, &k)) return *v;
   const auto expect = oracle::quant::ExpectGather(GatherCallOf(k.inv, c));
   if (k.answer.status != expect.status) {
     return Verdict::Fail("status " + StatusText(kGather, k.answer.status) + ", expected " +
@@ -334,7 +337,7 @@ Verdict CheckRejects(const PropertyContext& ctx, const Case& c) {
 
 Verdict CheckGatherGuards(const PropertyContext& ctx, const Case& c) {
   Called k;
-  if (auto v = CallPort(ctx, c, &k)) return *v;
+  if (auto v = CallQuantPort(ctx, c, &k)) return *v;
   return CheckGuards(*k.answer.Output("y")).value_or(Verdict::Pass());
 }
 
@@ -370,7 +373,7 @@ Case GenDataRowCase(const GenDataRow& row, const Profile& profile) {
 
 Verdict CheckGenData(const PropertyContext& ctx, const Case& c) {
   Called k;
-  if (auto v = CallPort(ctx, c, &k)) return *v;
+  if (auto v = CallQuantPort(ctx, c, &k)) return *v;
   for (const char* out : {"table", "scale", "zero_point"}) {
     if (auto v = CheckGuards(*k.answer.Output(out))) return *v;
   }
@@ -434,7 +437,7 @@ rc::Gen<Case> ValidGenData(const PropertyContext& ctx) {
 // storing scale and zp as fp16 + the two fp16 roundings (non-constant rows).
 Verdict CheckGenDataRoundTrip(const PropertyContext& ctx, const Case& c) {
   Called quantized;
-  if (auto v = CallPort(ctx, c, &quantized)) return *v;
+  if (auto v = CallQuantPort(ctx, c, &quantized)) return *v;
   if (quantized.answer.status != cann::kAclnnSuccess) {
     return Verdict::Fail("quantizer status " + StatusText(kGenData, quantized.answer.status));
   }
@@ -459,7 +462,7 @@ Verdict CheckGenDataRoundTrip(const PropertyContext& ctx, const Case& c) {
   auto& idx = const_cast<InputTensor&>(*inv.Input("indices"));
   std::memcpy(idx.bytes.data(), iota.data(), iota.size() * 4);
   Called k;
-  if (auto v = CallPort(ctx, std::move(inv), &k)) return *v;
+  if (auto v = CallQuantPort(ctx, std::move(inv), &k)) return *v;
   if (k.answer.status != cann::kAclnnSuccess) return Verdict::Fail("gather status " + StatusText(kGather, k.answer.status));
   const auto y = Words16(k.answer.Output("y")->contents().data(), vocab * embed);
   const auto s16 = Words16(k.inv.Input("scale")->bytes);

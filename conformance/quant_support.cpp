@@ -105,26 +105,18 @@ std::vector<int32_t> IndexValues(uint64_t seed, int64_t count, int64_t vocab) {
   return out;
 }
 
-std::optional<Verdict> CallPort(const PropertyContext& ctx, Invocation inv, Called* out) {
-  out->inv = std::move(inv);
-  out->answer = ctx.port.Call(out->inv);
-  if (out->answer.call_result == NPUCONF_CALL_UNCLAIMED) {
-    const Case& c = out->inv.c;
-    if (c.Find("group_order") || c.Find("zero_point")) {
-      return Verdict::Skip("port does not take this reading: " + out->answer.message);
-    }
-    return Verdict::Fail("port claims " + c.routine + " on " + ctx.profile.name +
-                         " but answered 'unclaimed': " + out->answer.message);
+std::optional<Verdict> CallQuantPort(const PropertyContext& ctx, Invocation inv, Called* out) {
+  std::optional<Verdict> verdict = npuconf::CallPort(ctx, std::move(inv), out);
+  const Case& c = out->inv.c;
+  if (verdict && out->answer.call_result == NPUCONF_CALL_UNCLAIMED &&
+      (c.Find("group_order") || c.Find("zero_point"))) {
+    return Verdict::Skip("port does not take this reading: " + out->answer.message);
   }
-  if (out->answer.call_result != NPUCONF_CALL_ANSWERED) {
-    return Verdict::Fail("port refused the case as malformed (call result " +
-                         std::to_string(out->answer.call_result) + "): " + out->answer.message);
-  }
-  return std::nullopt;
+  return verdict;
 }
 
-std::optional<Verdict> CallPort(const PropertyContext& ctx, const Case& c, Called* out) {
-  return CallPort(ctx, Materialize(c, ctx.profile), out);
+std::optional<Verdict> CallQuantPort(const PropertyContext& ctx, const Case& c, Called* out) {
+  return CallQuantPort(ctx, Materialize(c, ctx.profile), out);
 }
 
 std::string Reading(const PropertyContext& ctx, const std::string& choice, const std::string& fallback) {
@@ -133,12 +125,6 @@ std::string Reading(const PropertyContext& ctx, const std::string& choice, const
   return fallback;
 }
 
-std::optional<Verdict> CheckGuards(const OutputResult& out) {
-  if (out.guards_intact) return std::nullopt;
-  return Verdict::Fail("wrote outside output '" + out.name + "' (capacity " +
-                       std::to_string(out.buffer->capacity_bytes()) + " bytes): guard byte at offset " +
-                       std::to_string(out.first_bad_offset) + " changed");
-}
 
 std::string StatusText(const std::string& routine, int64_t status) {
   if (routine.rfind("rknn.", 0) == 0) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "conformance/call.h"
 #include "conformance/port_client.h"
 #include "conformance/property.h"
 #include "oracles/quant/quant_oracle.h"
@@ -51,21 +52,17 @@ std::vector<int32_t> IndexValues(uint64_t seed, int64_t count, int64_t vocab);
 
 // ---- calling and comparing ----------------------------------------------------
 
-struct Called {
-  Invocation inv;
-  Answer answer;
-};
+using npuconf::Called;
 // Materializes and calls; a Verdict when the port did not answer. A port that
 // answers "unclaimed" for a case that asks for a non-default reading of a choice
 // (`reading_param` set in the case) gets a Skip, not a Fail.
-std::optional<Verdict> CallPort(const PropertyContext& ctx, const Case& c, Called* out);
-std::optional<Verdict> CallPort(const PropertyContext& ctx, Invocation inv, Called* out);
+std::optional<Verdict> CallQuantPort(const PropertyContext& ctx, const Case& c, Called* out);
+std::optional<Verdict> CallQuantPort(const PropertyContext& ctx, Invocation inv, Called* out);
 
 // The reading a property checks: the port's claimed choice, else the profile's
 // value, else `fallback`.
 std::string Reading(const PropertyContext& ctx, const std::string& choice, const std::string& fallback);
 
-std::optional<Verdict> CheckGuards(const OutputResult& out);
 std::string StatusText(const std::string& routine, int64_t status);
 // Output bytes unchanged from what the runner handed in.
 std::optional<Verdict> CheckUntouched(const Called& k, const std::string& why);

@@ -129,7 +129,7 @@ enum class Aspect { kOracle, kRejects, kGuards };
 
 Verdict CheckWeight(const PropertyContext& ctx, const Case& c, Aspect aspect) {
   Called k;
-  if (auto v = CallPort(ctx, c, &k)) return *v;
+  if (auto v = CallQuantPort(ctx, c, &k)) return *v;
   const OutputResult& y = *k.answer.Output("y");
   if (auto v = CheckGuards(y)) return *v;
   if (aspect == Aspect::kGuards) return Verdict::Pass();
@@ -174,8 +174,9 @@ Verdict CheckWeight(const PropertyContext& ctx, const Case& c, Aspect aspect) {
 // For a positive scale, y is non-decreasing in q within every (group, channel).
 Verdict CheckMonotone(const PropertyContext& ctx, const Case& c) {
   Called k;
-  if (auto v = CallPort(ctx, c, &k)) return *v;
+  if (auto v = CallQuantPort(ctx, c, &k)) return *v;
   if (k.answer.status != SuccessOf(c)) return Verdict::Fail("status " + StatusText(c.routine, k.answer.status));
+  if (!k.Written("y")) return Verdict::Fail("status SUCCESS but y was not written");
   const WeightView v = ViewOf(ctx, c, k.inv);
   const OutputResult& y = *k.answer.Output("y");
   std::vector<std::vector<int64_t>> by_param(v.scale.size());
@@ -200,7 +201,7 @@ Verdict CheckMonotone(const PropertyContext& ctx, const Case& c) {
 // one of them when the oracle says so).
 Verdict CheckGroupIsolation(const PropertyContext& ctx, const Case& c) {
   Called before;
-  if (auto v = CallPort(ctx, c, &before)) return *v;
+  if (auto v = CallQuantPort(ctx, c, &before)) return *v;
   if (before.answer.status != SuccessOf(c)) return Verdict::Fail("status " + StatusText(c.routine, before.answer.status));
   const WeightView v = ViewOf(ctx, c, before.inv);
   const int64_t p = static_cast<int64_t>(Seed(c) % v.scale.size());
@@ -215,7 +216,7 @@ Verdict CheckGroupIsolation(const PropertyContext& ctx, const Case& c) {
     std::memcpy(s.bytes.data() + 2 * p, &bits, 2);
   }
   Called after;
-  if (auto verdict = CallPort(ctx, std::move(changed), &after)) return *verdict;
+  if (auto verdict = CallQuantPort(ctx, std::move(changed), &after)) return *verdict;
   const OutputResult& y0 = *before.answer.Output("y");
   const OutputResult& y1 = *after.answer.Output("y");
   const int64_t width = v.out == DType::kFloat ? 4 : 2;
@@ -261,7 +262,7 @@ Verdict CheckRoundTrip(const PropertyContext& ctx, const Case& c) {
   auto& weight = const_cast<InputTensor&>(*inv.Input(v.weight_input));
   weight.bytes = oracle::quant::EncodeQ(q, v.qdtype, v.even_high);
   Called k;
-  if (auto verdict = CallPort(ctx, std::move(inv), &k)) return *verdict;
+  if (auto verdict = CallQuantPort(ctx, std::move(inv), &k)) return *verdict;
   if (k.answer.status != SuccessOf(c)) return Verdict::Fail("status " + StatusText(c.routine, k.answer.status));
   const OutputResult& y = *k.answer.Output("y");
   for (size_t e = 0; e < q.size(); ++e) {
@@ -292,6 +293,9 @@ std::string AntiquantNotApplicable(const Profile& p) {
                             "step 1), checked by cann.antiquant.rejects_invalid";
 }
 
+// Random weights stay at most this many elements (k·n), whatever the dims.
+constexpr int64_t kMaxWeightElems = int64_t{1} << 18;
+
 struct AntiquantDraw {
   int64_t k, n, gs;
   DType weight, x;
@@ -304,9 +308,13 @@ rc::Gen<Case> ValidAntiquant(const PropertyContext& ctx, bool per_group_only, bo
   const std::string name = ctx.profile.name;
   const bool p310 = ctx.profile.cann && ctx.profile.cann->npu_arch == "DAV_2002";
   return rc::gen::mapcat(
+      // k and n reach the documented limit 65535 (spec cann.md §4.3) too; the
+      // other dim is then cut so that k·n stays ≤ 2^18 elements.
       rc::gen::tuple(rc::gen::weightedOneOf<int64_t>({{3, rc::gen::inRange<int64_t>(1, 40)}, {3, gen::DimNear(32, 6)},
-                                                      {1, rc::gen::inRange<int64_t>(40, 300)}}),
-                     rc::gen::inRange<int64_t>(1, 24),
+                                                      {1, rc::gen::inRange<int64_t>(40, 300)},
+                                                      {1, rc::gen::inRange<int64_t>(300, 65536)}}),
+                     rc::gen::weightedOneOf<int64_t>({{6, rc::gen::inRange<int64_t>(1, 24)},
+                                                      {1, rc::gen::inRange<int64_t>(24, 8192)}}),
                      rc::gen::element(DType::kInt8, DType::kInt4, DType::kInt32),
                      rc::gen::element(DType::kFloat16, DType::kBf16),
                      per_group_only ? rc::gen::just<std::string>("per_group")
@@ -316,6 +324,7 @@ rc::Gen<Case> ValidAntiquant(const PropertyContext& ctx, bool per_group_only, bo
       [=](const auto& t) {
         AntiquantDraw d{std::get<0>(t), std::get<1>(t), 0, std::get<2>(t), std::get<3>(t), std::get<4>(t),
                         std::get<5>(t), std::get<6>(t), std::get<7>(t), std::get<8>(t), std::get<9>(t)};
+        d.n = std::max<int64_t>(1, std::min(d.n, kMaxWeightElems / std::max<int64_t>(d.k, 1)));
         if (d.weight == DType::kInt4) d.n *= 2;
         if (d.weight == DType::kInt32) d.n *= 8;
         if (d.mode == "per_group" && d.k < 33) d.k += 33;  // gs ∈ [32, k−1] needs k ≥ 33
@@ -393,7 +402,7 @@ Verdict CheckAntiquantDocumented(const PropertyContext& ctx, const Case& c) {
     if (!(AntiquantRowCase(row, ctx.profile) == c)) continue;
     const int64_t want = AntiquantNotApplicable(ctx.profile).empty() ? row.status : cann::kAclnnErrRuntimeError;
     Called k;
-    if (auto v = CallPort(ctx, c, &k)) return *v;
+    if (auto v = CallQuantPort(ctx, c, &k)) return *v;
     if (k.answer.status != want) {
       return Verdict::Fail("status " + StatusText(kAntiquant, k.answer.status) + ", spec cann.md " + row.id +
                            " gives " + StatusText(kAntiquant, want));
@@ -410,7 +419,12 @@ rc::Gen<Case> ValidRknn(const PropertyContext& ctx, bool per_group_only, bool po
   const bool only32 = ctx.profile.rknn && ctx.profile.rknn->group_size_rule == "32_only";
   const std::string zero_point = Reading(ctx, kChoiceZeroPoint, "symmetric_only");
   return rc::gen::map(
-      rc::gen::tuple(rc::gen::inRange<int64_t>(1, 9), rc::gen::inRange<int64_t>(1, 40),
+      // K up to 2048 groups and N up to 4096 too; N is then cut so that K·N stays
+      // ≤ 2^18 elements.
+      rc::gen::tuple(rc::gen::weightedOneOf<int64_t>({{4, rc::gen::inRange<int64_t>(1, 9)},
+                                                      {1, rc::gen::inRange<int64_t>(9, 2049)}}),
+                     rc::gen::weightedOneOf<int64_t>({{4, rc::gen::inRange<int64_t>(1, 40)},
+                                                      {1, rc::gen::inRange<int64_t>(40, 4097)}}),
                      rc::gen::element(DType::kInt8, DType::kInt4),
                      per_group_only ? rc::gen::element<int64_t>(4, 5) : rc::gen::inRange<int64_t>(0, 6),
                      only32 ? rc::gen::just<int64_t>(32) : gen::RknnGroupSize(),
@@ -420,7 +434,9 @@ rc::Gen<Case> ValidRknn(const PropertyContext& ctx, bool per_group_only, bool po
         const int64_t gs = std::get<4>(t);
         const int64_t quant_type = std::get<3>(t);
         Case c(kRknnB, name);
-        c.Set("k", std::get<0>(t) * (quant_type >= 4 ? gs : 7)).Set("n", std::get<1>(t));
+        const int64_t k = std::get<0>(t) * (quant_type >= 4 ? gs : 7);
+        const int64_t n = std::max<int64_t>(1, std::min(std::get<1>(t), kMaxWeightElems / k));
+        c.Set("k", k).Set("n", n);
         c.Set("dtype", std::get<2>(t)).Set("quant_type", quant_type).Set("scales", std::get<5>(t));
         if (quant_type >= 4) c.Set("group_size", gs);
         if (zero_point == "asymmetric") c.Set("zps", std::get<6>(t));
@@ -493,7 +509,7 @@ Verdict CheckRknnDocumented(const PropertyContext& ctx, const Case& c) {
       return Verdict::Skip("holds under rknn.quant.zero_point = symmetric_only");
     }
     Called k;
-    if (auto v = CallPort(ctx, c, &k)) return *v;
+    if (auto v = CallQuantPort(ctx, c, &k)) return *v;
     if (k.answer.status != row.status) {
       return Verdict::Fail("status " + StatusText(kRknnB, k.answer.status) + ", spec rknn.md " + row.id + " gives " +
                            StatusText(kRknnB, row.status));

@@ -67,6 +67,9 @@ Verdict CheckCreate(const PropertyContext& ctx, const Case& c, CreateAspect aspe
   const char* names[3] = {"A", "B", "C"};
   const DocumentedAttr* doc = FindDocumentedAttr(c, ctx.profile);
   for (int i = 0; i < 3; ++i) {
+    if (!k.Written(names[i])) {
+      return Verdict::Fail(std::string("create succeeded but io_attr.") + names[i] + " was not written");
+    }
     const PortAttr got = ReadAttr(*k.answer.Output(names[i]));
     if (aspect == CreateAspect::kCapacity) {
       if (got.size_bytes < logical[i]) {

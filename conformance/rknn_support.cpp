@@ -143,30 +143,8 @@ std::string DescribePlain(const LayoutCase& l, int64_t e) {
   return {};
 }
 
-std::optional<Verdict> CallPort(const PropertyContext& ctx, Invocation inv, Called* out) {
-  out->inv = std::move(inv);
-  out->answer = ctx.port.Call(out->inv);
-  if (out->answer.call_result == NPUCONF_CALL_UNCLAIMED) {
-    return Verdict::Fail("port claims " + out->inv.c.routine + " on " + ctx.profile.name +
-                         " but answered 'unclaimed': " + out->answer.message);
-  }
-  if (out->answer.call_result != NPUCONF_CALL_ANSWERED) {
-    return Verdict::Fail("port refused the case as malformed (call result " +
-                         std::to_string(out->answer.call_result) + "): " + out->answer.message);
-  }
-  return std::nullopt;
-}
 
-std::optional<Verdict> CallPort(const PropertyContext& ctx, const Case& c, Called* out) {
-  return CallPort(ctx, Materialize(c, ctx.profile), out);
-}
 
-std::optional<Verdict> CheckGuards(const OutputResult& out) {
-  if (out.guards_intact) return std::nullopt;
-  return Verdict::Fail("wrote outside output '" + out.name + "' (capacity " +
-                       std::to_string(out.buffer->capacity_bytes()) + " bytes): guard byte at offset " +
-                       std::to_string(out.first_bad_offset) + " changed");
-}
 
 std::string StatusText(int64_t status) {
   if (status == 0) return "0 (RKNN_SUCC)";

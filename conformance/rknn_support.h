@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "conformance/call.h"
 #include "conformance/port_client.h"
 #include "conformance/property.h"
 #include "oracles/rknn/create_oracle.h"
@@ -61,13 +62,6 @@ std::string DescribeNative(const LayoutCase& l, int64_t e);
 // "B[k=70][n=5]" (TP_NORM: "B_tp[n=5][k=70]"), "A[m=1][k=3]", "C[m=0][n=9]".
 std::string DescribePlain(const LayoutCase& l, int64_t e);
 
-struct Called {
-  Invocation inv;
-  Answer answer;
-};
-std::optional<Verdict> CallPort(const PropertyContext& ctx, const Case& c, Called* out);
-std::optional<Verdict> CallPort(const PropertyContext& ctx, Invocation inv, Called* out);
-std::optional<Verdict> CheckGuards(const OutputResult& out);
 std::string StatusText(int64_t status);  // "-5 (RKNN_ERR_PARAM_INVALID)"
 
 oracle::rknn::Info InfoOf(const Case& c);

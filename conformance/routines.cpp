@@ -55,7 +55,13 @@ DType RequireDType(const Case& c, const char* key) {
   return *dtype;
 }
 
-uint64_t Seed(const Case& c) { return static_cast<uint64_t>(c.Int("seed").value_or(0)); }
+uint64_t Seed(const Case& c) {
+  const ParamValue* seed = c.Find("seed");
+  if (seed && seed->kind != ParamValue::Kind::kInt) {
+    throw CaseError("seed=" + seed->ToText() + " is not an integer");
+  }
+  return static_cast<uint64_t>(seed ? seed->i : 0);
+}
 
 Bytes RandomBytes(uint64_t seed, uint64_t count) {
   if (count > kMaxCaseBytes) {

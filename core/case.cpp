@@ -80,6 +80,9 @@ std::string ParseCaseArgs(const std::vector<std::string>& words, Case* out) {
     }
     const std::string key = word.substr(0, eq);
     const std::string value = word.substr(eq + 1);
+    if ((key == "profile" && !out->profile.empty()) || out->params.count(key)) {
+      return "'" + key + "' is given twice (at '" + word + "')";
+    }
     if (key == "profile") {
       out->profile = value;
       continue;

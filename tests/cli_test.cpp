@@ -40,6 +40,37 @@ TEST(Cli, MalformedCaseValueNamesIt) {
   ExpectExit("case cann.nd_to_nz profile=ascend910b dtype=FLOAT16 justaword", 2, "justaword");
 }
 
+TEST(Cli, DuplicateKeysBadSeedsAndBadC0AreBadInput) {
+  ExpectExit("case cann.nd_to_nz profile=ascend910b dtype=FLOAT16 dtype=INT8 'shape=[2,2]'", 2,
+             "'dtype' is given twice");
+  ExpectExit("case cann.nd_to_nz profile=ascend910b dtype=FLOAT16 'shape=[2,2]' seed=abc", 2,
+             "seed=abc");
+  ExpectExit("case cann.nd_to_nz profile=ascend910b dtype=FLOAT16 'shape=[2,2]' c0=0", 2, "c0=0");
+  ExpectExit("case cann.nd_to_nz profile=ascend910b dtype=INT4 'shape=[2,2]' c0=3", 2, "c0=3");
+}
+
+TEST(Cli, StorageRankPastTheAbiLimitIsBadInput) {
+  ExpectExit("case cann.nd_to_nz profile=ascend910b dtype=FLOAT16 "
+             "'shape=[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,2,2]'",
+             2, "NPUCONF_MAX_RANK");
+}
+
+TEST(Cli, UndocumentedKeyIsNoted) {
+  const auto run = RunNpuconf("case cann.nd_to_nz profile=ascend910b dtype=FLOAT16 'shape=[2,2]' sed=5");
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("'sed' is not a documented param"), std::string::npos) << run.output;
+}
+
+TEST(Cli, CaseThePortDoesNotAnswerIsNotSuccess) {
+  ExpectExit(std::string("case --port ") + NPUCONF_TEMPLATE_PORT +
+                 " cann.nd_to_nz profile=ascend910b dtype=FLOAT16 'shape=[2,2]'",
+             2, "not claimed");
+}
+
+TEST(Cli, UnwritableOutIsRefusedBeforeTheRun) {
+  ExpectExit("run --out /proc/npuconf-cannot-write-here", 2, "/proc/npuconf-cannot-write-here");
+}
+
 TEST(Cli, OverflowingShapeIsRejectedNotAllocated) {
   ExpectExit("case cann.nd_to_nz profile=ascend910b dtype=FLOAT16 'shape=[9223372036854775807,2]'", 2,
              "[9223372036854775807,2]");

@@ -207,6 +207,9 @@ std::optional<BLayout> BLayoutOf(int64_t k, int64_t n, int64_t sub_n, int64_t su
   BLayout l{k, n, sub_n, sub_k, seg_len, {}, 0, {}};
   const __int128 n1 = Up(n, sub_n);
   const int64_t length = seg_len > 0 && k > seg_len ? seg_len : k;  // §3.3: split only when K > L
+  // Each segment pads to sub_k rows: 2^20 of them is past any allocatable B.
+  // Refuse before building the list, so a K near INT64_MAX costs nothing.
+  if (Up(k, length) > (Index{1} << 20)) return std::nullopt;
   __int128 offset = 0, k1_total = 0;
   for (int64_t t = 0; t * length < k; ++t) {
     const int64_t begin = t * length, rows = std::min(length, k - begin);

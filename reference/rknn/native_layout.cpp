@@ -246,6 +246,9 @@ std::optional<BNativeGeometry> BNativeGeometryFor(int64_t k, int64_t n, int64_t 
   if (!tile || !norm) return std::nullopt;
   // §3.3: T = ceil(K / L) segments when K > L; segments 0…T−2 hold L rows.
   const int64_t length = (seg_len > 0 && k > seg_len) ? seg_len : k;
+  // Each segment pads to sub_k rows: 2^20 of them is past any allocatable B.
+  // Refuse before building the list (a K near INT64_MAX, or seg_len 1).
+  if (k / length + (k % length != 0) > (int64_t{1} << 20)) return std::nullopt;
   int64_t offset = 0, k1_total = 0;
   for (int64_t k_begin = 0; k_begin < k; k_begin += length) {
     BSegment s;
