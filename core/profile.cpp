@@ -1,26 +1,13 @@
 #include "core/profile.h"
 
-#include "core/embedded.h"
-
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/embedded.h"
+#include "core/profile_json.h"
+
 namespace npuconf {
-
 namespace {
-
-// Profile values are {"value": …, "source": "…"}; a missing source is an error
-// (every vendor fact cites its source).
-const nlohmann::json& Fact(const nlohmann::json& obj, const std::string& key,
-                           const std::string& where) {
-  if (!obj.contains(key)) throw std::runtime_error(where + ": missing key '" + key + "'");
-  const auto& fact = obj.at(key);
-  if (!fact.is_object() || !fact.contains("value") || !fact.contains("source") ||
-      !fact.at("source").is_string() || fact.at("source").get<std::string>().empty()) {
-    throw std::runtime_error(where + "." + key + ": expected {\"value\": …, \"source\": \"…\"}");
-  }
-  return fact.at("value");
-}
 
 RankRange ParseRank(const nlohmann::json& value, const std::string& where) {
   if (!value.is_array() || value.size() != 2) {
@@ -29,32 +16,26 @@ RankRange ParseRank(const nlohmann::json& value, const std::string& where) {
   return RankRange{value[0].get<int>(), value[1].get<int>()};
 }
 
-DType ParseDTypeOrThrow(const std::string& text, const std::string& where) {
-  auto dtype = ParseDType(text);
-  if (!dtype) throw std::runtime_error(where + ": unknown dtype '" + text + "'");
-  return *dtype;
-}
-
 CannFacts ParseCann(const nlohmann::json& doc, const std::string& where) {
   CannFacts facts;
-  facts.soc_version = Fact(doc, "soc_version", where).get<std::string>();
-  facts.npu_arch = Fact(doc, "npu_arch", where).get<std::string>();
-  facts.is_regbase = Fact(doc, "is_regbase", where).get<bool>();
+  facts.soc_version = ProfileFact(doc, "soc_version", where).get<std::string>();
+  facts.npu_arch = ProfileFact(doc, "npu_arch", where).get<std::string>();
+  facts.is_regbase = ProfileFact(doc, "is_regbase", where).get<bool>();
   const auto& legacy = doc.at("calculate_matmul_weight_size");
-  facts.legacy_size_rank = ParseRank(Fact(legacy, "rank", where + ".legacy"), where);
+  facts.legacy_size_rank = ParseRank(ProfileFact(legacy, "rank", where + ".legacy"), where);
   const auto& v2 = doc.at("calculate_matmul_weight_size_v2");
-  facts.v2_size_supported = Fact(v2, "soc_supported", where + ".v2").get<bool>();
-  facts.v2_size_rank = ParseRank(Fact(v2, "rank", where + ".v2"), where);
+  facts.v2_size_supported = ProfileFact(v2, "soc_supported", where + ".v2").get<bool>();
+  facts.v2_size_rank = ParseRank(ProfileFact(v2, "rank", where + ".v2"), where);
   const auto& trans = doc.at("trans_matmul_weight");
-  for (const auto& name : Fact(trans, "dtypes", where + ".trans")) {
-    facts.trans_dtypes.push_back(ParseDTypeOrThrow(name.get<std::string>(), where));
+  for (const auto& name : ProfileFact(trans, "dtypes", where + ".trans")) {
+    facts.trans_dtypes.push_back(ProfileDType(name.get<std::string>(), where));
   }
-  facts.trans_max_view_rank = Fact(trans, "max_view_rank", where + ".trans").get<int>();
-  facts.trans_rank_int8 = ParseRank(Fact(trans, "rank_int8", where + ".trans"), where);
-  facts.trans_rank_other = ParseRank(Fact(trans, "rank_other", where + ".trans"), where);
+  facts.trans_max_view_rank = ProfileFact(trans, "max_view_rank", where + ".trans").get<int>();
+  facts.trans_rank_int8 = ParseRank(ProfileFact(trans, "rank_int8", where + ".trans"), where);
+  facts.trans_rank_other = ParseRank(ProfileFact(trans, "rank_other", where + ".trans"), where);
   const auto& nz = doc.at("fractal_nz");
-  for (const auto& [name, c0] : Fact(nz, "c0", where + ".fractal_nz").items()) {
-    facts.nz_c0[ParseDTypeOrThrow(name, where)] = c0.get<int>();
+  for (const auto& [name, c0] : ProfileFact(nz, "c0", where + ".fractal_nz").items()) {
+    facts.nz_c0[ProfileDType(name, where)] = c0.get<int>();
   }
   return facts;
 }

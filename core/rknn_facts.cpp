@@ -3,25 +3,10 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/profile_json.h"
+
 namespace npuconf {
 namespace {
-
-const nlohmann::json& Fact(const nlohmann::json& obj, const std::string& key,
-                           const std::string& where) {
-  if (!obj.contains(key)) throw std::runtime_error(where + ": missing key '" + key + "'");
-  const auto& fact = obj.at(key);
-  if (!fact.is_object() || !fact.contains("value") || !fact.contains("source") ||
-      !fact.at("source").is_string() || fact.at("source").get<std::string>().empty()) {
-    throw std::runtime_error(where + "." + key + ": expected {\"value\": …, \"source\": \"…\"}");
-  }
-  return fact.at("value");
-}
-
-DType DTypeOf(const std::string& text, const std::string& where) {
-  auto dtype = ParseDType(text);
-  if (!dtype) throw std::runtime_error(where + ": unknown dtype '" + text + "'");
-  return *dtype;
-}
 
 std::map<DType, int64_t> DTypeInts(const nlohmann::json& value, const std::string& where) {
   std::map<DType, int64_t> out;
@@ -29,7 +14,7 @@ std::map<DType, int64_t> DTypeInts(const nlohmann::json& value, const std::strin
     if (!v.is_number_integer() || v.get<int64_t>() <= 0) {
       throw std::runtime_error(where + "." + name + ": expected a positive integer, got " + v.dump());
     }
-    out[DTypeOf(name, where)] = v.get<int64_t>();
+    out[ProfileDType(name, where)] = v.get<int64_t>();
   }
   return out;
 }
@@ -117,23 +102,23 @@ std::optional<RknnSubBlocks> RknnFacts::SubBlocks(int32_t type, const std::strin
 RknnFacts ParseRknnFacts(const nlohmann::json& doc, const std::map<std::string, std::string>& choices,
                          bool verified, const std::string& where) {
   RknnFacts f;
-  f.platform = Fact(doc, "platform", where).get<std::string>();
-  f.sdk = Fact(doc, "sdk", where).get<std::string>();
-  for (const auto& row : Fact(doc, "matmul_types", where)) {
+  f.platform = ProfileFact(doc, "platform", where).get<std::string>();
+  f.sdk = ProfileFact(doc, "sdk", where).get<std::string>();
+  for (const auto& row : ProfileFact(doc, "matmul_types", where)) {
     RknnMatmulType t;
     t.type = row.at("type").get<int32_t>();
     t.name = row.at("name").get<std::string>();
-    t.a = DTypeOf(row.at("a").get<std::string>(), where + ".matmul_types");
-    t.b = DTypeOf(row.at("b").get<std::string>(), where + ".matmul_types");
-    t.c = DTypeOf(row.at("c").get<std::string>(), where + ".matmul_types");
+    t.a = ProfileDType(row.at("a").get<std::string>(), where + ".matmul_types");
+    t.b = ProfileDType(row.at("b").get<std::string>(), where + ".matmul_types");
+    t.c = ProfileDType(row.at("c").get<std::string>(), where + ".matmul_types");
     f.types.push_back(t);
   }
   if (doc.contains("known_unsupported_types")) {
-    f.known_unsupported = Ints(Fact(doc, "known_unsupported_types", where), where);
+    f.known_unsupported = Ints(ProfileFact(doc, "known_unsupported_types", where), where);
   }
   if (!verified && !doc.contains("supported_types")) return f;  // tables not public (§8.2)
   f.has_tables = true;
-  f.supported_types = Ints(Fact(doc, "supported_types", where), where + ".supported_types");
+  f.supported_types = Ints(ProfileFact(doc, "supported_types", where), where + ".supported_types");
   for (int32_t type : f.supported_types) {
     if (!f.FindType(type)) {
       throw std::runtime_error(where + ".supported_types: type " + std::to_string(type) +
@@ -141,33 +126,33 @@ RknnFacts ParseRknnFacts(const nlohmann::json& doc, const std::map<std::string, 
     }
   }
   const auto& native = doc.at("native");
-  f.a_sub_k = DTypeInts(Fact(native, "a_sub_k", where + ".native"), where + ".native.a_sub_k");
-  for (const auto& [name, v] : Fact(native, "b_sub_n_k", where + ".native").items()) {
+  f.a_sub_k = DTypeInts(ProfileFact(native, "a_sub_k", where + ".native"), where + ".native.a_sub_k");
+  for (const auto& [name, v] : ProfileFact(native, "b_sub_n_k", where + ".native").items()) {
     if (!v.is_array() || v.size() != 2) {
       throw std::runtime_error(where + ".native.b_sub_n_k." + name + ": expected [subN, subK]");
     }
-    f.b_sub_n_k[DTypeOf(name, where)] = {v[0].get<int64_t>(), v[1].get<int64_t>()};
+    f.b_sub_n_k[ProfileDType(name, where)] = {v[0].get<int64_t>(), v[1].get<int64_t>()};
   }
-  f.c_sub_n = DTypeInts(Fact(native, "c_sub_n", where + ".native"), where + ".native.c_sub_n");
+  f.c_sub_n = DTypeInts(ProfileFact(native, "c_sub_n", where + ".native"), where + ".native.c_sub_n");
   const auto& limits = doc.at("limits");
-  const auto& k_max = Fact(limits, "k_max", where + ".limits");
+  const auto& k_max = ProfileFact(limits, "k_max", where + ".limits");
   if (!k_max.is_null()) f.k_max = k_max.get<int64_t>();
-  f.header_k_max = Fact(limits, "header_k_max", where + ".limits").get<int64_t>();
-  f.k_align = DTypeInts(Fact(limits, "k_align", where + ".limits"), where + ".limits.k_align");
-  f.n_align = DTypeInts(Fact(limits, "n_align", where + ".limits"), where + ".limits.n_align");
-  f.n_max = DTypeInts(Fact(limits, "n_max", where + ".limits"), where + ".limits.n_max");
+  f.header_k_max = ProfileFact(limits, "header_k_max", where + ".limits").get<int64_t>();
+  f.k_align = DTypeInts(ProfileFact(limits, "k_align", where + ".limits"), where + ".limits.k_align");
+  f.n_align = DTypeInts(ProfileFact(limits, "n_align", where + ".limits"), where + ".limits.n_align");
+  f.n_max = DTypeInts(ProfileFact(limits, "n_max", where + ".limits"), where + ".limits.n_max");
   f.header_k_align =
-      DTypeInts(Fact(limits, "header_k_align", where + ".limits"), where + ".limits.header_k_align");
+      DTypeInts(ProfileFact(limits, "header_k_align", where + ".limits"), where + ".limits.header_k_align");
   f.header_n_align =
-      DTypeInts(Fact(limits, "header_n_align", where + ".limits"), where + ".limits.header_n_align");
-  f.k_segment = Fact(doc, "k_segment", where).get<int64_t>();
+      DTypeInts(ProfileFact(limits, "header_n_align", where + ".limits"), where + ".limits.header_n_align");
+  f.k_segment = ProfileFact(doc, "k_segment", where).get<int64_t>();
   if (f.k_segment < 0) throw std::runtime_error(where + ".k_segment: must be >= 0");
-  const std::string nibble = Fact(doc, "int4_nibble", where).get<std::string>();
+  const std::string nibble = ProfileFact(doc, "int4_nibble", where).get<std::string>();
   auto order = ParseNibbleOrder(nibble);
   if (!order) throw std::runtime_error(where + ".int4_nibble: unknown order '" + nibble + "'");
   f.norm_nibble = *order;
-  f.tp_norm = Fact(doc, "tp_norm", where).get<bool>();
-  const auto& per_channel = Fact(doc, "per_channel_types", where);
+  f.tp_norm = ProfileFact(doc, "tp_norm", where).get<bool>();
+  const auto& per_channel = ProfileFact(doc, "per_channel_types", where);
   if (!per_channel.is_null()) f.per_channel_types = Ints(per_channel, where + ".per_channel_types");
 
   const std::string native_b = ChoiceValue(choices, "rknn.int4.native_b_nibble", NibbleOrderName(f.norm_nibble));
