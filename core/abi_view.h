@@ -69,6 +69,15 @@ class CaseView {
   const npuconf_case* c_;
 };
 
+// What a C++ port's routine returns: an npuconf_call_result and, when that is
+// not ANSWERED, a note for the runner.
+struct PortAnswer {
+  int32_t result;
+  std::string message;
+};
+inline PortAnswer Answered() { return {NPUCONF_CALL_ANSWERED, {}}; }
+inline PortAnswer BadCase(std::string why) { return {NPUCONF_CALL_BAD_CASE, std::move(why)}; }
+
 // Writes `shape` as an output's storage shape; false if it exceeds NPUCONF_MAX_RANK.
 inline bool SetOutputShape(npuconf_tensor* out, const Shape& shape) {
   if (!out || !out->dims || shape.size() > NPUCONF_MAX_RANK) return false;

@@ -243,49 +243,42 @@ int32_t MutantCall(const npuconf_case* c, int64_t* vendor_status, char* message,
   return ReferenceCall(c, vendor_status, message, message_bytes);
 }
 
-template <Bug kBug>
-const npuconf_port* MutantTable(const char* name) {
-  static const npuconf_port port = {NPUCONF_PORT_ABI_VERSION, name, "0.1.0-mutant",
-                                    ReferencePort()->claims, &MutantCall<kBug>};
-  return &port;
-}
-
 }  // namespace
 
 void AddCannMutants(std::vector<Mutant>* out) {
   const std::vector<Mutant> mutants = {
       {"nz-padding-unwritten", "nd_to_nz leaves the FRACTAL_NZ padding as it found it",
        "cann.nd_to_nz.padding_is_zero", "ascend910b",
-       MutantTable<Bug::kNzPaddingUnwritten>("mutant:nz-padding-unwritten")},
+       MutantPort<&MutantCall<Bug::kNzPaddingUnwritten>>("mutant:nz-padding-unwritten")},
       {"int8-c0-16", "nd_to_nz uses C0 = 16 for INT8/UINT8 instead of 32",
-       "cann.nd_to_nz.matches_oracle", "ascend910b", MutantTable<Bug::kInt8C0Is16>("mutant:int8-c0-16")},
+       "cann.nd_to_nz.matches_oracle", "ascend910b", MutantPort<&MutantCall<Bug::kInt8C0Is16>>("mutant:int8-c0-16")},
       {"int4-high-nibble", "nd_to_nz stores the even INT4 element in the high nibble",
        "cann.nd_to_nz.matches_oracle", "ascend910b",
-       MutantTable<Bug::kInt4EvenHighNibble>("mutant:int4-high-nibble")},
+       MutantPort<&MutantCall<Bug::kInt4EvenHighNibble>>("mutant:int4-high-nibble")},
       {"v2-legacy-rule", "V2 aligns k to 16 for every dtype (the legacy rule)",
        "cann.calculate_matmul_weight_size_v2.matches_oracle", "ascend910b",
-       MutantTable<Bug::kV2LegacyRule>("mutant:v2-legacy-rule")},
+       MutantPort<&MutantCall<Bug::kV2LegacyRule>>("mutant:v2-legacy-rule")},
       {"batch-dims-aligned", "the size routines align the batch dims to 16 too",
        "cann.calculate_matmul_weight_size.matches_oracle", "ascend910b",
-       MutantTable<Bug::kBatchDimsAligned>("mutant:batch-dims-aligned")},
+       MutantPort<&MutantCall<Bug::kBatchDimsAligned>>("mutant:batch-dims-aligned")},
       {"v2-zero-dims-accepted", "V2 gives size 0 for a zero dim instead of 161002",
        "cann.calculate_matmul_weight_size_v2.rejects_invalid", "ascend910b",
-       MutantTable<Bug::kV2AcceptsZeroDims>("mutant:v2-zero-dims-accepted")},
+       MutantPort<&MutantCall<Bug::kV2AcceptsZeroDims>>("mutant:v2-zero-dims-accepted")},
       {"v2-wrong-check-order", "V2 checks the null pointers before the SoC gate",
        "cann.calculate_matmul_weight_size_v2.rejects_invalid", "ascend910",
-       MutantTable<Bug::kV2NullBeforeSocCheck>("mutant:v2-wrong-check-order")},
+       MutantPort<&MutantCall<Bug::kV2NullBeforeSocCheck>>("mutant:v2-wrong-check-order")},
       {"rank7-accepted", "the size routines accept rank 7",
        "cann.calculate_matmul_weight_size.rejects_invalid", "ascend910b",
-       MutantTable<Bug::kRankSevenAccepted>("mutant:rank7-accepted")},
+       MutantPort<&MutantCall<Bug::kRankSevenAccepted>>("mutant:rank7-accepted")},
       {"trans-writes-past-capacity", "TransMatmulWeight zero-fills 32 bytes past the buffer",
        "cann.trans_matmul_weight.no_write_past_capacity", "ascend910b",
-       MutantTable<Bug::kTransWritesPastCapacity>("mutant:trans-writes-past-capacity")},
+       MutantPort<&MutantCall<Bug::kTransWritesPastCapacity>>("mutant:trans-writes-past-capacity")},
       {"unpack-blocks-transposed", "nz_to_nd reads the fractal blocks N1-major",
        "cann.nz_to_nd.matches_oracle", "ascend910b",
-       MutantTable<Bug::kUnpackBlocksTransposed>("mutant:unpack-blocks-transposed")},
+       MutantPort<&MutantCall<Bug::kUnpackBlocksTransposed>>("mutant:unpack-blocks-transposed")},
       {"trans-empty-rejected", "TransMatmulWeight rejects an empty tensor (the doc's reading, not the code's)",
        "cann.trans_matmul_weight.rejects_invalid", "ascend910b",
-       MutantTable<Bug::kTransEmptyRejected>("mutant:trans-empty-rejected")},
+       MutantPort<&MutantCall<Bug::kTransEmptyRejected>>("mutant:trans-empty-rejected")},
   };
   out->insert(out->end(), mutants.begin(), mutants.end());
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "npuconf/port.h"
+#include "reference/reference_port.h"
 
 namespace npuconf {
 
@@ -17,6 +18,14 @@ struct Mutant {
   std::string profile;      // a profile on which it shows
   const npuconf_port* port;
 };
+
+// The port table of one mutant: the reference port's claims, answered by `kCall`.
+template <int32_t (*kCall)(const npuconf_case*, int64_t*, char*, uint64_t)>
+const npuconf_port* MutantPort(const char* name) {
+  static const npuconf_port port = {NPUCONF_PORT_ABI_VERSION, name, "0.1.0-mutant",
+                                    ReferencePort()->claims, kCall};
+  return &port;
+}
 
 const std::vector<Mutant>& Mutants();
 const Mutant* FindMutant(const std::string& name);

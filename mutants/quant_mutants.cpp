@@ -187,44 +187,37 @@ int32_t MutantCall(const npuconf_case* c, int64_t* status, char* message, uint64
   return result;
 }
 
-template <Bug kBug>
-const npuconf_port* MutantTable(const char* name) {
-  static const npuconf_port port = {NPUCONF_PORT_ABI_VERSION, name, "0.1.0-mutant", ReferencePort()->claims,
-                                    &MutantCall<kBug>};
-  return &port;
-}
-
 }  // namespace
 
 void AddQuantMutants(std::vector<Mutant>* out) {
   const std::vector<Mutant> mutants = {
       {"gather-one-rounding", "GatherDequantInt8 rounds (q - zp) * s once instead of after each fp16 op",
        "cann.gather_dequant_int8.documented_cases", "ascend910b",
-       MutantTable<Bug::kGatherOneRounding>("mutant:gather-one-rounding")},
+       MutantPort<&MutantCall<Bug::kGatherOneRounding>>("mutant:gather-one-rounding")},
       {"gather-fp32-output", "GatherDequantInt8 writes the fp32 result where y is FLOAT16",
        "cann.gather_dequant_int8.matches_oracle", "ascend910b",
-       MutantTable<Bug::kGatherFp32Output>("mutant:gather-fp32-output")},
+       MutantPort<&MutantCall<Bug::kGatherFp32Output>>("mutant:gather-fp32-output")},
       {"antiquant-offset-subtracted", "antiquant subtracts antiquantOffset (the zero-point sign) instead of adding it",
        "cann.antiquant.matches_oracle", "ascend910b",
-       MutantTable<Bug::kAntiquantOffsetSubtracted>("mutant:antiquant-offset-subtracted")},
+       MutantPort<&MutantCall<Bug::kAntiquantOffsetSubtracted>>("mutant:antiquant-offset-subtracted")},
       {"antiquant-int4-high-nibble", "antiquant reads the even INT4 element from the high nibble",
        "cann.antiquant.matches_oracle", "ascend910b",
-       MutantTable<Bug::kAntiquantInt4HighNibble>("mutant:antiquant-int4-high-nibble")},
+       MutantPort<&MutantCall<Bug::kAntiquantInt4HighNibble>>("mutant:antiquant-int4-high-nibble")},
       {"antiquant-int4-unsigned", "antiquant reads INT4 nibbles as unsigned 0..15",
        "cann.antiquant.matches_oracle", "ascend910b",
-       MutantTable<Bug::kAntiquantInt4Unsigned>("mutant:antiquant-int4-unsigned")},
+       MutantPort<&MutantCall<Bug::kAntiquantInt4Unsigned>>("mutant:antiquant-int4-unsigned")},
       {"antiquant-neighbour-group-scale", "antiquant counts floor(k/gs) groups: the short last group uses its neighbour's scale",
        "cann.antiquant.matches_oracle", "ascend910b",
-       MutantTable<Bug::kAntiquantNeighbourGroupScale>("mutant:antiquant-neighbour-group-scale")},
+       MutantPort<&MutantCall<Bug::kAntiquantNeighbourGroupScale>>("mutant:antiquant-neighbour-group-scale")},
       {"rknn-group-order-swapped", "RKNN per-group params read n*(K/gs)+g where the profile's order is g*N+n",
        "rknn.dequant_b.matches_oracle", "rk3588",
-       MutantTable<Bug::kRknnGroupOrderSwapped>("mutant:rknn-group-order-swapped")},
+       MutantPort<&MutantCall<Bug::kRknnGroupOrderSwapped>>("mutant:rknn-group-order-swapped")},
       {"rknn-group-boundary-off-by-one", "RKNN per-group: the last row of each group takes the next group's param",
        "rknn.dequant_b.group_isolation", "rk3588",
-       MutantTable<Bug::kRknnGroupBoundaryOffByOne>("mutant:rknn-group-boundary-off-by-one")},
+       MutantPort<&MutantCall<Bug::kRknnGroupBoundaryOffByOne>>("mutant:rknn-group-boundary-off-by-one")},
       {"rknn-nonzero-zp-accepted", "RKNN B accepts a non-zero zero point (runtime 2.3.2 rejects it)",
        "rknn.dequant_b.rejects_invalid", "rk3588",
-       MutantTable<Bug::kRknnNonzeroZpAccepted>("mutant:rknn-nonzero-zp-accepted")},
+       MutantPort<&MutantCall<Bug::kRknnNonzeroZpAccepted>>("mutant:rknn-nonzero-zp-accepted")},
   };
   out->insert(out->end(), mutants.begin(), mutants.end());
 }

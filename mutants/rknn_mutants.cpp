@@ -239,41 +239,34 @@ int32_t MutantCall(const npuconf_case* c, int64_t* status, char* message, uint64
   return e.Call(status, message, message_bytes);
 }
 
-template <Bug kBug>
-const npuconf_port* MutantTable(const char* name) {
-  static const npuconf_port port = {NPUCONF_PORT_ABI_VERSION, name, "0.1.0-mutant", ReferencePort()->claims,
-                                    &MutantCall<kBug>};
-  return &port;
-}
-
 }  // namespace
 
 void AddRknnMutants(std::vector<Mutant>* out) {
   const std::vector<Mutant> mutants = {
       {"rknn-int4-nibble-swapped", "int4_pack puts the even element in the other nibble than the profile's order (§2.4)",
-       "rknn.int4_pack.matches_oracle", "rk3588", MutantTable<Bug::kNibbleSwapped>("mutant:rknn-int4-nibble-swapped")},
+       "rknn.int4_pack.matches_oracle", "rk3588", MutantPort<&MutantCall<Bug::kNibbleSwapped>>("mutant:rknn-int4-nibble-swapped")},
       {"rknn-subk-subn-swapped", "NATIVE B tiles are [subK, subN] instead of [subN, subK] (§2.1)",
-       "rknn.b_norm_to_native.matches_oracle", "rk3588", MutantTable<Bug::kSubKSubNSwapped>("mutant:rknn-subk-subn-swapped")},
+       "rknn.b_norm_to_native.matches_oracle", "rk3588", MutantPort<&MutantCall<Bug::kSubKSubNSwapped>>("mutant:rknn-subk-subn-swapped")},
       {"rknn-no-k-segmentation", "B NORM -> NATIVE never splits K into segments (§3.3)", "rknn.b_norm_to_native.segmentation",
-       "rk3588", MutantTable<Bug::kNoKSegmentation>("mutant:rknn-no-k-segmentation")},
+       "rk3588", MutantPort<&MutantCall<Bug::kNoKSegmentation>>("mutant:rknn-no-k-segmentation")},
       {"rknn-segment-4096-on-rk3588", "B is segmented every 4096 K rows on RK3588 (RK3576's length; §3.3)",
-       "rknn.b_norm_to_native.segmentation", "rk3588", MutantTable<Bug::kSegmentLength4096>("mutant:rknn-segment-4096-on-rk3588")},
+       "rknn.b_norm_to_native.segmentation", "rk3588", MutantPort<&MutantCall<Bug::kSegmentLength4096>>("mutant:rknn-segment-4096-on-rk3588")},
       {"rknn-segments-padded-together", "the last K segment is padded to a full L rows instead of on its own (§3.3)",
        "rknn.b_norm_to_native.segmentation", "rk3588",
-       MutantTable<Bug::kSegmentsPaddedTogether>("mutant:rknn-segments-padded-together")},
+       MutantPort<&MutantCall<Bug::kSegmentsPaddedTogether>>("mutant:rknn-segments-padded-together")},
       {"rknn-tp-norm-read-as-norm", "TP_NORM B [N,K] is read as NORM [K,N] (§1.3, §2.1)", "rknn.b_tp_norm_to_native.matches_oracle",
-       "rk3588", MutantTable<Bug::kTpNormReadAsNorm>("mutant:rknn-tp-norm-read-as-norm")},
+       "rk3588", MutantPort<&MutantCall<Bug::kTpNormReadAsNorm>>("mutant:rknn-tp-norm-read-as-norm")},
       {"rknn-c-blocked-with-a-subk", "NATIVE C is blocked by A's subK instead of C's subN (§2.1, §2.2)",
-       "rknn.c_norm_to_native.matches_oracle", "rk3588", MutantTable<Bug::kCBlockedWithASubK>("mutant:rknn-c-blocked-with-a-subk")},
+       "rknn.c_norm_to_native.matches_oracle", "rk3588", MutantPort<&MutantCall<Bug::kCBlockedWithASubK>>("mutant:rknn-c-blocked-with-a-subk")},
       {"rknn-m-padded", "NATIVE A pads M to a multiple of 4 (M is never padded, §2.1)", "rknn.a_norm_to_native.matches_oracle",
-       "rk3588", MutantTable<Bug::kMPadded>("mutant:rknn-m-padded")},
+       "rk3588", MutantPort<&MutantCall<Bug::kMPadded>>("mutant:rknn-m-padded")},
       {"rknn-padding-not-zero", "B NORM -> NATIVE leaves the padding as it found it (§2.1: filled with 0)",
-       "rknn.b_norm_to_native.padding_is_zero", "rk3588", MutantTable<Bug::kPaddingNotZero>("mutant:rknn-padding-not-zero")},
+       "rknn.b_norm_to_native.padding_is_zero", "rk3588", MutantPort<&MutantCall<Bug::kPaddingNotZero>>("mutant:rknn-padding-not-zero")},
       {"rknn-per-group-norm-accepted", "create accepts per-group B quant with NORM layouts and any group size (§5.4, §7.3)",
-       "rknn.matmul_create.rejects_invalid", "rk3588", MutantTable<Bug::kPerGroupNormAccepted>("mutant:rknn-per-group-norm-accepted")},
+       "rknn.matmul_create.rejects_invalid", "rk3588", MutantPort<&MutantCall<Bug::kPerGroupNormAccepted>>("mutant:rknn-per-group-norm-accepted")},
       {"rknn-dynamic-capacity-first-shape", "dynamic shape sizes each buffer for the first shape, not the largest (§4.3)",
        "rknn.matmul_create_dynamic.capacity_ge_every_shape", "rk3588",
-       MutantTable<Bug::kDynamicCapacityFirstShape>("mutant:rknn-dynamic-capacity-first-shape")},
+       MutantPort<&MutantCall<Bug::kDynamicCapacityFirstShape>>("mutant:rknn-dynamic-capacity-first-shape")},
   };
   out->insert(out->end(), mutants.begin(), mutants.end());
 }

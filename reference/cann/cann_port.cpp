@@ -12,13 +12,7 @@
 namespace npuconf::cann {
 namespace {
 
-struct Answer {
-  int32_t result;
-  std::string message;
-};
-
-Answer Answered() { return {NPUCONF_CALL_ANSWERED, {}}; }
-Answer BadCase(std::string why) { return {NPUCONF_CALL_BAD_CASE, std::move(why)}; }
+using Answer = PortAnswer;
 
 // `shape` param: an int list, or null for tensorShape == nullptr.
 Answer SizeCall(const CaseView& view, const CannFacts& facts, bool v2, int64_t* status) {

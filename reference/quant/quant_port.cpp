@@ -12,13 +12,7 @@
 namespace npuconf::quant {
 namespace {
 
-struct Answer {
-  int32_t result;
-  std::string message;
-};
-
-Answer Answered() { return {NPUCONF_CALL_ANSWERED, {}}; }
-Answer BadCase(std::string why) { return {NPUCONF_CALL_BAD_CASE, std::move(why)}; }
+using Answer = PortAnswer;
 
 Shape Dims(const npuconf_tensor* t) {
   if (!t || t->rank < 0 || !t->dims) return {};

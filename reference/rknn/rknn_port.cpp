@@ -11,13 +11,7 @@
 namespace npuconf::rknn {
 namespace {
 
-struct Answer {
-  int32_t result;
-  std::string message;
-};
-
-Answer Answered() { return {NPUCONF_CALL_ANSWERED, {}}; }
-Answer BadCase(std::string why) { return {NPUCONF_CALL_BAD_CASE, std::move(why)}; }
+using Answer = PortAnswer;
 Answer Rejected(int64_t* status) {
   *status = kRknnErrParamInvalid;
   return Answered();
