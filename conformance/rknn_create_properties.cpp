@@ -252,7 +252,7 @@ rc::Gen<Case> DynamicGen(const PropertyContext& ctx) {
 const std::vector<std::string> kCreateChoices = {
     "rknn.limits.align_unit", "rknn.limits.k_max", "rknn.types.table_3_6_row7", "rknn.native.mixed_b_layout",
     "rknn.native.c_sub_n_other_outputs", "rknn.segment.b_dims", "rknn.tp_norm.dtypes", "rknn.quant.group_size",
-    "rknn.quant.per_group_type"};
+    "rknn.quant.per_group_type", "rknn.tp_norm.b_dims", "rknn.quant.type_encoding"};
 
 }  // namespace
 
