@@ -69,16 +69,14 @@ Verdict SafeCheck(const Property& property, const PropertyContext& ctx, const Ca
   }
 }
 
-void RandomPhase(const Port& port, const Property& property, const PropertyContext& ctx,
+void RandomPhase(const Property& property, const PropertyContext& ctx,
                  const RunOptions& options, report::PropertyResult* result) {
   const std::string id = property.name + "@" + ctx.profile.name;
   std::optional<Case> last_failure;
   std::string last_message;
-  int ran = 0;
   auto generator = property.generator(ctx);
   auto testable = [&] {
     const Case c = *generator;
-    ++ran;
     const Verdict verdict = SafeCheck(property, ctx, c);
     if (verdict.kind == Verdict::Kind::kSkip) RC_DISCARD(verdict.message);
     if (verdict.failed()) {
@@ -100,7 +98,6 @@ void RandomPhase(const Port& port, const Property& property, const PropertyConte
   SilentListener listener;
   const rc::detail::TestResult outcome = rc::detail::checkProperty(
       rc::detail::toProperty(testable), metadata, params, listener, reproduce_map);
-  (void)port;
   rc::detail::SuccessResult success;
   rc::detail::FailureResult failure;
   rc::detail::GaveUpResult gave_up;
@@ -126,7 +123,6 @@ void RandomPhase(const Port& port, const Property& property, const PropertyConte
     result->outcome = report::Outcome::kFail;
     result->message = "RapidCheck error: " + error.description;
   }
-  (void)ran;
 }
 
 report::PropertyResult RunOne(const Port& port, const Property& property,
@@ -168,7 +164,7 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
       }
     }
     if (result.outcome == report::Outcome::kPass && property.generator && options.cases > 0) {
-      RandomPhase(port, property, ctx, options, &result);
+      RandomPhase(property, ctx, options, &result);
     }
   }
   result.seconds =
