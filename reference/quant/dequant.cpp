@@ -221,15 +221,9 @@ bool Quantize(const float* x, const QuantGeometry& g, const float* scale, const 
               QType qtype, NibbleOrder nibbles, uint8_t* q) {
   if (!g.Valid() || !x || !scale || !q) return false;
   const int32_t lo = QMin(qtype), hi = QMax(qtype);
-  const int64_t groups = g.Groups();
   for (int64_t r = 0; r < g.rows; ++r) {
-    const int64_t group = g.granularity == Granularity::kPerGroup ? r / g.group_size : 0;
     for (int64_t c = 0; c < g.cols; ++c) {
-      int64_t p = 0;
-      if (g.granularity == Granularity::kPerChannel) p = c;
-      if (g.granularity == Granularity::kPerGroup) {
-        p = g.order == GroupOrder::kGroupMajor ? group * g.cols + c : c * groups + group;
-      }
+      const int64_t p = g.ParamIndex(r, c);
       const double zp = zero_point ? zero_point[p] : 0.0;
       const double v = std::nearbyint(static_cast<double>(x[r * g.cols + c]) / scale[p] + zp);
       const int32_t clipped =
@@ -245,15 +239,9 @@ bool ChooseParams(const float* x, const QuantGeometry& g, QType qtype, bool symm
   if (!g.Valid() || !x || !scale || (symmetric && qtype == QType::kUint8)) return false;
   const int64_t count = g.ParamCount();
   std::vector<double> lo(static_cast<size_t>(count), 0.0), hi(static_cast<size_t>(count), 0.0);
-  const int64_t groups = g.Groups();
   for (int64_t r = 0; r < g.rows; ++r) {
-    const int64_t group = g.granularity == Granularity::kPerGroup ? r / g.group_size : 0;
     for (int64_t c = 0; c < g.cols; ++c) {
-      int64_t p = 0;
-      if (g.granularity == Granularity::kPerChannel) p = c;
-      if (g.granularity == Granularity::kPerGroup) {
-        p = g.order == GroupOrder::kGroupMajor ? group * g.cols + c : c * groups + group;
-      }
+      const int64_t p = g.ParamIndex(r, c);
       const double v = x[r * g.cols + c];
       lo[p] = std::min(lo[p], v);
       hi[p] = std::max(hi[p], v);

@@ -36,6 +36,14 @@ struct QuantGeometry {
 
   int64_t Groups() const;      // ceil(rows / group_size), 1 unless per-group
   int64_t ParamCount() const;  // 1, cols, or Groups()·cols
+  // Index of the scale / zp that element (r, c) uses: 0 per-tensor, c per-channel,
+  // per-group g·cols + c (kGroupMajor, spec rknn.md §5.2) or c·Groups() + g.
+  int64_t ParamIndex(int64_t r, int64_t c) const {
+    if (granularity == Granularity::kPerChannel) return c;
+    if (granularity != Granularity::kPerGroup) return 0;
+    const int64_t group = r / group_size;
+    return order == GroupOrder::kGroupMajor ? group * cols + c : c * Groups() + group;
+  }
   // rows > 0, cols > 0, group_size > 0 for per-group, and every count fits int64.
   bool Valid() const;
 };

@@ -81,12 +81,7 @@ int64_t RknnDequantB(const RknnDequantArgs& a, std::string* error) {
           const int32_t nib = high ? (a.b[e >> 1] >> 4) : (a.b[e >> 1] & 0xF);
           q = nib >= 8 ? nib - 16 : nib;
         }
-        int64_t p = 0;
-        if (g.granularity == Granularity::kPerChannel) p = c;
-        if (g.granularity == Granularity::kPerGroup) {
-          const int64_t grp = r / g.group_size;
-          p = g.order == GroupOrder::kGroupMajor ? grp * a.n + c : c * g.Groups() + grp;
-        }
+        const int64_t p = g.ParamIndex(r, c);
         a.y[e] = static_cast<float>(static_cast<int64_t>(q) - a.zp[p]) * a.scale[p];
       }
     }
