@@ -19,6 +19,7 @@ uint64_t ElementBits(std::span<const uint8_t> data, DType dtype, int64_t e) {
 
 std::optional<int64_t> FirstMismatch(std::span<const uint8_t> got, std::span<const uint8_t> want,
                                      DType dtype, int64_t count) {
+  if (count <= 0) return std::nullopt;
   const int bits = Bits(dtype);
   if (bits >= 8) {
     const size_t bytes = static_cast<size_t>(count) * static_cast<size_t>(bits / 8);

@@ -191,8 +191,10 @@ Answer Port::Call(const Invocation& inv) const {
     const OutputSpec& spec = inv.outputs[i];
     buffers.push_back(std::make_shared<GuardedBuffer>(spec.capacity_bytes));
     GuardedBuffer& buffer = *buffers.back();
-    std::memcpy(buffer.data(), spec.initial.data(),
-                std::min<uint64_t>(spec.initial.size(), spec.capacity_bytes));
+    if (!spec.initial.empty()) {
+      std::memcpy(buffer.data(), spec.initial.data(),
+                  std::min<uint64_t>(spec.initial.size(), spec.capacity_bytes));
+    }
     dims[i].fill(-1);
     npuconf_tensor t{};
     t.name = spec.name.c_str();

@@ -22,6 +22,7 @@ constexpr int64_t kRealIndices = 64;
 
 double Ulp16(double y) {
   const double a = std::fabs(y);
+  if (!std::isfinite(a)) return a;  // inf / NaN: no ulp
   if (a < 0x1.0p-14) return 0x1.0p-24;
   return std::ldexp(1.0, static_cast<int>(std::floor(std::log2(a))) - 10);
 }
