@@ -141,7 +141,7 @@ Invocation GenDataCase(const Case& c) {
 
 Shape DefaultScaleShape(const std::string& mode, int64_t k, int64_t n, int64_t gs) {
   if (mode == "per_tensor") return {1};
-  if (mode == "per_group" && gs > 0) return {(k + gs - 1) / gs, n};
+  if (mode == "per_group" && gs > 0) return {k / gs + (k % gs != 0), n};
   return {n};
 }
 

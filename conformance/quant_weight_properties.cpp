@@ -72,7 +72,7 @@ WeightView ViewOf(const PropertyContext& ctx, const Case& c, const Invocation& i
       v.zero.push_back(zp);
     }
   }
-  v.groups = v.group_size > 0 ? (v.rows + v.group_size - 1) / v.group_size : 1;
+  v.groups = v.group_size > 0 ? v.rows / v.group_size + (v.rows % v.group_size != 0) : 1;
   v.q = oracle::quant::DecodeQ(inv.Input(v.weight_input.c_str())->bytes, v.qdtype, v.rows * v.cols, v.even_high);
   v.map = oracle::quant::ParamIndexMap(v.rows, v.cols, v.group_size, static_cast<int64_t>(v.scale.size()),
                                        v.groups_major);

@@ -1,5 +1,6 @@
 #include "oracles/cann/fractal_nz_oracle.h"
 
+#include <algorithm>
 #include <cstring>
 #include <unsupported/Eigen/CXX11/Tensor>
 
@@ -20,11 +21,14 @@ struct Dims {
 
 Dims DimsOf(const Shape& nd_shape, int64_t c0) {
   const size_t rank = nd_shape.size();
-  Index batch = 1;
-  for (size_t i = 0; i + 2 < rank; ++i) batch *= nd_shape[i];
+  // Saturating: callers that convert data have checked the sizes; the storage
+  // shape of any shape must still be computable without overflow.
+  __int128 batch = 1;
+  for (size_t i = 0; i + 2 < rank; ++i) batch = std::min<__int128>(batch * nd_shape[i], INT64_MAX);
   const Index k = nd_shape[rank - 1];
   const Index n = rank >= 2 ? nd_shape[rank - 2] : 1;
-  return {batch, n, k, (n + kH0 - 1) / kH0, (k + c0 - 1) / c0, c0};
+  auto ceil_div = [](Index x, Index a) { return x / a + (x % a != 0 ? 1 : 0); };
+  return {static_cast<Index>(batch), n, k, ceil_div(n, kH0), ceil_div(k, c0), c0};
 }
 
 // Packed nibbles → one value per byte: byte b gives elements 2b (low) and

@@ -161,7 +161,7 @@ std::vector<int64_t> ParamIndexMap(int64_t rows, int64_t cols, int64_t group_siz
   } else if (group_size <= 0) {
     idx = c.replicate(rows, 1);
   } else {
-    const int64_t groups = (rows + group_size - 1) / group_size;
+    const int64_t groups = rows / group_size + (rows % group_size != 0);
     const Eigen::Array<int64_t, Dynamic, 1> g =
         Eigen::Array<int64_t, Dynamic, 1>::LinSpaced(rows, 0, rows - 1) / group_size;
     idx = groups_major ? Index(g.replicate(1, cols) * cols + c.replicate(rows, 1))
@@ -178,7 +178,7 @@ Expectation ExpectAntiquant(const AntiquantCall& c) {
                                                     : INT64_MAX;
   const int64_t gs = c.group_size;
   const Shape s = c.scale_shape.value_or(Shape{});
-  const int64_t groups = gs > 0 && c.k > 0 ? (c.k + gs - 1) / gs : 1;
+  const int64_t groups = gs > 0 && c.k > 0 ? c.k / gs + (c.k % gs != 0) : 1;
   bool shape_ok = false;
   if (s.size() == 1) shape_ok = gs == 0 && (s[0] == 1 || s[0] == c.n);
   if (s.size() == 2) {

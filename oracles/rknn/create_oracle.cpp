@@ -91,7 +91,7 @@ CreateExpectation ExpectCreate(const RknnFacts& facts, const Info& info, const R
   e.b_logical_bytes = SizeBytes(K * N, t->b);
   e.c_logical_bytes = SizeBytes(M * N, t->c);
   if (info.AC_layout == 1) {
-    const int64_t k1 = (info.K + s.a_sub_k - 1) / s.a_sub_k, n1 = (info.N + s.c_sub_n - 1) / s.c_sub_n;
+    const int64_t k1 = info.K / s.a_sub_k + (info.K % s.a_sub_k != 0), n1 = info.N / s.c_sub_n + (info.N % s.c_sub_n != 0);
     e.A = {{k1, info.M, s.a_sub_k}, SizeBytes(__int128{k1} * M * s.a_sub_k, t->a), TensorType(t->a)};
     e.C = {{n1, info.M, s.c_sub_n}, SizeBytes(__int128{n1} * M * s.c_sub_n, t->c), TensorType(t->c)};
   } else {

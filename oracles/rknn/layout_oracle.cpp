@@ -12,7 +12,7 @@ using Tensor = Eigen::Tensor<T, R, Eigen::RowMajor, Index>;
 template <typename T, int R>
 using ConstMap = Eigen::TensorMap<const Tensor<const T, R>>;
 
-Index Up(Index x, Index a) { return (x + a - 1) / a; }
+Index Up(Index x, Index a) { return x / a + (x % a != 0 ? 1 : 0); }  // ceil, x ≥ 0, no overflow
 
 template <typename T>
 std::vector<T> Words(const Bytes& bytes, Index count) {

@@ -64,7 +64,7 @@ int64_t CannAntiquant(const AntiquantArgs& a, std::string* error) {
   if (gs != 0 && gs < 32) return Invalid(error, "antiquantGroupSize < 32 (§4.3 rule 4)");
   if (gs != 0 && gs + 1 > a.k) return Invalid(error, "antiquantGroupSize + 1 > k (§4.3 rule 5)");
   const Shape& s = *a.scale_shape;
-  const int64_t groups = gs > 0 ? (a.k + gs - 1) / gs : 1;
+  const int64_t groups = gs > 0 ? a.k / gs + (a.k % gs != 0) : 1;
   bool shape_ok = false;
   if (s.size() == 1) {
     shape_ok = gs == 0 && (s[0] == 1 || s[0] == a.n);
