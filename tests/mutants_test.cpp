@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include "conformance/property.h"
+#include "conformance/harness/property.h"
 #include "mutants/mutants.h"
 #include "test_util.h"
 

@@ -1,0 +1,357 @@
+#include "cli/cli.h"
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "conformance/harness/routines.h"
+#include "conformance/harness/runner.h"
+#include "core/real_shapes.h"
+#include "core/status.h"
+#include "mutants/mutants.h"
+#include "reference/reference_port.h"
+
+namespace npuconf {
+namespace {
+
+struct PortChoice {
+  std::unique_ptr<Port> port;
+  int exit_code = kExitConformant;  // non-zero: could not be had
+  std::string error;
+};
+
+// "reference", "mutant:NAME", or a path to a shared library.
+PortChoice OpenPort(const std::string& arg) {
+  PortChoice choice;
+  if (arg == "reference") {
+    choice.port = std::make_unique<Port>(ReferencePort());
+  } else if (arg.rfind("mutant:", 0) == 0) {
+    const Mutant* mutant = FindMutant(arg.substr(7));
+    if (!mutant) {
+      choice.exit_code = kExitBadUsage;
+      choice.error = "unknown mutant '" + arg.substr(7) + "' (npuconf list ports)";
+    } else {
+      choice.port = std::make_unique<Port>(mutant->port);
+    }
+  } else if (arg.find('/') != std::string::npos || arg.find(".so") != std::string::npos) {
+    choice.port = Port::LoadLibrary(arg, &choice.error);
+    if (!choice.port) choice.exit_code = kExitPortFailure;
+  } else {
+    choice.exit_code = kExitBadUsage;
+    choice.error = "unknown port '" + arg + "': use reference, mutant:NAME or a path to a .so";
+  }
+  return choice;
+}
+
+std::string Digest(std::span<const uint8_t> bytes) {
+  uint64_t hash = 1469598103934665603ull;
+  for (uint8_t b : bytes) {
+    hash ^= b;
+    hash *= 1099511628211ull;
+  }
+  std::ostringstream out;
+  out << std::hex << std::setw(16) << std::setfill('0') << hash;
+  return out.str();
+}
+
+std::string Preview(std::span<const uint8_t> bytes, size_t max_bytes = 32) {
+  std::ostringstream out;
+  out << std::hex << std::setfill('0');
+  for (size_t i = 0; i < std::min(bytes.size(), max_bytes); ++i) {
+    out << (i ? " " : "") << std::setw(2) << static_cast<int>(bytes[i]);
+  }
+  if (bytes.size() > max_bytes) out << " …";
+  return out.str();
+}
+
+void PrintAnswer(const Invocation& inv, const Answer& answer, std::ostream& out) {
+  out << "case: " << inv.c.ToText() << "\n";
+  if (answer.call_result != NPUCONF_CALL_ANSWERED) {
+    out << "port: " << (answer.call_result == NPUCONF_CALL_UNCLAIMED ? "unclaimed" : "bad case")
+        << (answer.message.empty() ? "" : ": " + answer.message) << "\n";
+    return;
+  }
+  out << "status: " << answer.status;
+  if (inv.c.routine.rfind("cann.", 0) == 0) out << " (" << cann::StatusName(answer.status) << ")";
+  out << "\n";
+  for (size_t i = 0; i < answer.outputs.size(); ++i) {
+    const OutputResult& o = answer.outputs[i];
+    out << "output " << o.name << ": ";
+    if (o.null) {
+      out << "null pointer\n";
+      continue;
+    }
+    const auto contents = o.contents();
+    if (o.name == "weight_tensor_size" && answer.status == 0) {
+      uint64_t size = 0;
+      std::memcpy(&size, contents.data(), sizeof(size));
+      out << size << " elements";
+    } else {
+      out << contents.size() << " bytes capacity, dims "
+          << (o.rank < 0 ? std::string("(not written)") : ToString(o.dims)) << ", fnv1a "
+          << Digest(contents) << ", first bytes " << Preview(contents);
+    }
+    out << (o.guards_intact ? "" : ", WROTE PAST CAPACITY") << "\n";
+  }
+}
+
+// Builds a case from `ROUTINE key=value …`; exit code 2 with a message on error.
+int ParseCase(const std::vector<std::string>& words, Case* c, const Profile** profile,
+              std::ostream& err) {
+  if (words.empty()) {
+    err << "npuconf: a case needs a routine (npuconf list routines)\n";
+    return kExitBadUsage;
+  }
+  c->routine = words[0];
+  if (!FindRoutine(c->routine)) {
+    err << "npuconf: unknown routine '" << c->routine << "' (npuconf list routines)\n";
+    return kExitBadUsage;
+  }
+  const std::string error = ParseCaseArgs({words.begin() + 1, words.end()}, c);
+  if (!error.empty()) {
+    err << "npuconf: " << error << "\n";
+    return kExitBadUsage;
+  }
+  if (c->profile.empty()) {
+    err << "npuconf: the case needs profile=NAME (npuconf list profiles)\n";
+    return kExitBadUsage;
+  }
+  *profile = FindProfile(c->profile);
+  if (!*profile) {
+    err << "npuconf: unknown profile '" << c->profile << "' (npuconf list profiles)\n";
+    return kExitBadUsage;
+  }
+  return kExitConformant;
+}
+
+// A key the routine does not document is most likely a typo ("sed=5"): say so.
+// Not an error: a port may take extra params of its own.
+void NoteUndocumentedKeys(const Case& c, std::ostream& err) {
+  const RoutineInfo* routine = FindRoutine(c.routine);
+  if (!routine) return;
+  for (const auto& [key, value] : c.params) {
+    if (routine->params.find(key + "=") == std::string::npos) {
+      err << "npuconf: note: '" << key << "' is not a documented param of " << c.routine
+          << " (npuconf list routines)\n";
+    }
+  }
+}
+
+int List(const std::string& what, std::ostream& out, std::ostream& err) {
+  if (what == "profiles") {
+    for (const auto& p : BuiltinProfiles()) {
+      out << std::left << std::setw(14) << p.name << " " << std::setw(5) << p.family << " "
+          << p.title << (p.verified ? "" : " [unverified]") << "\n";
+      for (const auto& c : p.choices) {
+        out << "    choice " << c.name << " = " << c.value << "  (readings:";
+        for (const auto& r : c.readings) out << " " << r;
+        out << "; " << c.source << ")\n";
+      }
+    }
+  } else if (what == "routines") {
+    for (const auto& r : Routines()) {
+      out << r.id << (r.vendor_name.empty() ? "" : "  (" + r.vendor_name + ")") << "\n    params: "
+          << r.params << "\n    outputs: " << r.outputs << "\n";
+    }
+  } else if (what == "properties") {
+    for (const auto& p : Catalogue()) out << std::left << std::setw(58) << p.name << " " << p.description << "\n";
+  } else if (what == "ports") {
+    out << "reference                          the built-in reference port\n";
+    for (const auto& m : Mutants()) {
+      out << std::left << std::setw(34) << ("mutant:" + m.name) << " " << m.bug << " (caught by "
+          << m.caught_by << ")\n";
+    }
+  } else {
+    err << "npuconf: unknown list '" << what << "' (profiles, routines, properties, ports)\n";
+    return kExitBadUsage;
+  }
+  return kExitConformant;
+}
+
+}  // namespace
+
+int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
+  CLI::App app{"npuconf: conformance suite for NPU tensor layout, size and dequant routines"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string(NPUCONF_SUITE_VERSION));
+
+  std::string port_arg = "reference";
+  RunOptions options;
+  std::string out_dir = "npuconf-report";
+  std::string real_shapes_file;
+  bool no_real_shapes = false;
+  bool quiet = false;
+  auto* run = app.add_subcommand("run", "Run the properties on a port and write the reports");
+  run->add_option("--port", port_arg, "reference (default), mutant:NAME, or path/to/port.so");
+  run->add_option("--profile", options.profiles, "Profile name or glob; repeatable (default: all)");
+  run->add_option("--routine", options.routine_glob, "Only routines matching this glob");
+  run->add_option("--property", options.property_glob, "Only properties matching this glob");
+  run->add_option("--seed", options.seed, "Seed of the random cases")->capture_default_str();
+  run->add_option("--cases", options.cases, "Random cases per property and profile")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  run->add_option("--out", out_dir, "Directory for report.json, junit.xml, report.md")
+      ->capture_default_str();
+  run->add_flag("--no-real-shapes", no_real_shapes, "Leave out the real model shapes");
+  run->add_option("--real-shapes", real_shapes_file, "model_shapes.json-style file to use instead");
+  run->add_option("--rc-reproduce", options.rc_reproduce,
+                  "Replay a RapidCheck reproduce string from a report (with --property)");
+  run->add_flag("--quiet", quiet, "No progress line or summary table");
+
+  std::string list_what = "properties";
+  auto* list = app.add_subcommand("list", "List profiles, routines, properties or ports");
+  list->add_option("what", list_what, "profiles | routines | properties | ports");
+
+  std::vector<std::string> case_words;
+  auto* one_case = app.add_subcommand("case", "Answer one case on a port: ROUTINE key=value ...");
+  one_case->add_option("--port", port_arg, "reference (default), mutant:NAME, or path/to/port.so");
+  one_case->add_option("words", case_words, "ROUTINE profile=NAME key=value ...")->required();
+
+  std::string property_name;
+  std::vector<std::string> check_words;
+  auto* check = app.add_subcommand("check", "Check one property on one case: PROPERTY ROUTINE key=value ...");
+  check->add_option("--port", port_arg, "reference (default), mutant:NAME, or path/to/port.so");
+  check->add_option("property", property_name, "Property name (npuconf list properties)")->required();
+  check->add_option("words", check_words, "ROUTINE profile=NAME key=value ...")->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    out << app.help();
+    return kExitConformant;
+  } catch (const CLI::CallForVersion&) {
+    out << NPUCONF_SUITE_VERSION << "\n";
+    return kExitConformant;
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) {
+      app.exit(e, out, err);
+      return kExitConformant;
+    }
+    err << "npuconf: " << e.what() << "\n";
+    return kExitBadUsage;
+  }
+
+  if (*list) return List(list_what, out, err);
+
+  PortChoice choice = OpenPort(port_arg);
+  if (!choice.port) {
+    err << "npuconf: " << choice.error << "\n";
+    return choice.exit_code;
+  }
+  const Port& port = *choice.port;
+
+  try {
+    if (*one_case || *check) {
+      Case c;
+      const Profile* profile = nullptr;
+      const int parsed = ParseCase(*one_case ? case_words : check_words, &c, &profile, err);
+      if (parsed != kExitConformant) return parsed;
+      NoteUndocumentedKeys(c, err);
+      if (*one_case) {
+        const Invocation inv = Materialize(c, *profile);
+        const Answer answer = port.Call(inv);
+        PrintAnswer(inv, answer, out);
+        if (answer.call_result != NPUCONF_CALL_ANSWERED) {
+          err << "npuconf: port " << port.name() << " did not answer the case ("
+              << (answer.call_result == NPUCONF_CALL_UNCLAIMED ? "not claimed" : "refused as malformed")
+              << ")\n";
+          return kExitBadUsage;
+        }
+        return kExitConformant;
+      }
+      const Property* property = FindProperty(property_name);
+      if (!property) {
+        err << "npuconf: unknown property '" << property_name << "' (npuconf list properties)\n";
+        return kExitBadUsage;
+      }
+      if (property->routine != c.routine) {
+        err << "npuconf: property " << property->name << " checks " << property->routine
+            << ", not " << c.routine << "\n";
+        return kExitBadUsage;
+      }
+      const Verdict verdict = CheckOne(port, *property, *profile, c);
+      const char* word = verdict.kind == Verdict::Kind::kPass   ? "pass"
+                         : verdict.kind == Verdict::Kind::kSkip ? "skip"
+                                                                : "FAIL";
+      out << word << ": " << property->name << " on " << port.name() << ": " << c.ToText() << "\n";
+      if (!verdict.message.empty()) out << "  " << verdict.message << "\n";
+      return verdict.failed() ? kExitNonConformant : kExitConformant;
+    }
+
+    // run
+    if (!real_shapes_file.empty()) {
+      std::ifstream file(real_shapes_file);
+      if (!file) {
+        err << "npuconf: cannot read --real-shapes file '" << real_shapes_file << "'\n";
+        return kExitBadUsage;
+      }
+      try {
+        SetRealShapes(ParseRealShapes(nlohmann::json::parse(file)));
+      } catch (const std::exception& e) {
+        err << "npuconf: --real-shapes file '" << real_shapes_file << "': " << e.what() << "\n";
+        return kExitBadUsage;
+      }
+    }
+    std::string profile_error;
+    SelectProfiles(options.profiles, &profile_error);
+    if (!profile_error.empty()) {
+      err << "npuconf: " << profile_error << "\n";
+      return kExitBadUsage;
+    }
+    bool any_property = false;
+    for (const auto& p : Catalogue()) {
+      any_property |= GlobMatch(options.property_glob, p.name) && GlobMatch(options.routine_glob, p.routine);
+    }
+    if (!any_property) {
+      err << "npuconf: no property matches --routine '" << options.routine_glob << "' --property '"
+          << options.property_glob << "' (npuconf list properties)\n";
+      return kExitBadUsage;
+    }
+    // Fail on an unusable --out now, not after a run of several minutes.
+    {
+      std::error_code ec;
+      std::filesystem::create_directories(out_dir, ec);
+      const std::string probe = out_dir + "/.npuconf-write-test";
+      std::ofstream test(probe);
+      if (ec || !test) {
+        err << "npuconf: cannot write reports into --out '" << out_dir << "'\n";
+        return kExitBadUsage;
+      }
+      test.close();
+      std::filesystem::remove(probe, ec);
+    }
+    options.real_shapes = !no_real_shapes;
+    options.progress = !quiet;
+    // A port path in a reproduce command must work from any directory.
+    options.port_arg = port_arg.find('/') != std::string::npos
+                           ? std::filesystem::absolute(port_arg).lexically_normal().string()
+                           : port_arg;
+    options.program = argc > 0 ? argv[0] : "npuconf";
+    if (options.program.find('/') != std::string::npos) {
+      options.program = std::filesystem::absolute(options.program).lexically_normal().string();
+    }
+    report::RunReport result = RunSuite(port, options);
+    std::string command = "npuconf";
+    for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
+    result.command = command;
+    if (!quiet) out << report::SummaryTable(result);
+    const std::string write_error = report::WriteReports(result, out_dir);
+    if (!write_error.empty()) {
+      err << "npuconf: " << write_error << "\n";
+      return kExitBadUsage;
+    }
+    if (!quiet) out << "reports: " << out_dir << "/report.json, junit.xml, report.md\n";
+    return report::AnyFailure(result) ? kExitNonConformant : kExitConformant;
+  } catch (const CaseError& e) {
+    err << "npuconf: " << e.what() << "\n";
+    return kExitBadUsage;
+  } catch (const std::bad_alloc&) {
+    err << "npuconf: out of memory\n";
+    return kExitBadUsage;
+  }
+}
+
+}  // namespace npuconf

@@ -1,0 +1,138 @@
+// The CANN routines of the catalogue (spec cann.md §1–2): params, outputs, and
+// how their cases become buffers.
+#include "conformance/harness/routines.h"
+#include "core/prng.h"
+#include "oracles/cann/fractal_nz_oracle.h"
+
+namespace npuconf {
+namespace {
+
+const char kSeedDoc[] = "seed=N (input data from SplitMix64(N))";
+
+Invocation SizeCase(const Case& c) {
+  Invocation inv{c, {}, {}};
+  const ParamValue* shape = c.Find("shape");
+  if (!shape || (shape->kind != ParamValue::Kind::kIntList && shape->kind != ParamValue::Kind::kNull)) {
+    throw CaseError("case needs shape=[d0,d1,...] or shape=null");
+  }
+  if (c.routine == "cann.calculate_matmul_weight_size_v2") RequireDType(c, "dtype");
+  OutputSpec out{"weight_tensor_size", DType::kUint64, sizeof(uint64_t),
+                 OutputIsNull(c, "weight_tensor_size"), {}};
+  inv.outputs.push_back(out);
+  return inv;
+}
+
+// Capacity of the in-place buffer: the V2 size in elements (16×16 for 2-byte
+// floats, 16×32 otherwise; spec cann.md §1.2) times the element size — what
+// the vendor docs tell a caller to allocate (§2.1). An invalid shape still gets
+// room for its ND data, so rejections can be checked for "untouched".
+Invocation TransCase(const Case& c) {
+  Invocation inv{c, {}, {}};
+  const Shape shape = RequireShape(c, "shape");
+  const DType dtype = RequireDType(c, "dtype");
+  uint64_t capacity = 0;
+  bool any_negative = false;
+  for (int64_t d : shape) any_negative |= d < 0;
+  if (!any_negative) {
+    auto nd_elems = NumElements(shape);
+    if (!nd_elems) throw CaseError("shape " + ToString(shape) + " overflows int64");
+    capacity = ElemBytes(dtype, *nd_elems, shape);
+    const bool half = dtype == DType::kFloat16 || dtype == DType::kBf16;
+    if (shape.size() >= 2) {
+      if (auto v2 = oracle::cann::PaddedWeightElems(shape, half ? 16 : 32)) {
+        capacity = std::max(capacity, ElemBytes(dtype, *v2, shape));
+      }
+    }
+  }
+  OutputSpec out{"mm_weight_ref", dtype, capacity, OutputIsNull(c, "mm_weight_ref"), {}};
+  auto nd_elems = NumElements(shape);
+  if (!any_negative && nd_elems) {
+    out.initial = RandomBytes(Seed(c), ElemBytes(dtype, *nd_elems, shape));
+  }
+  inv.outputs.push_back(std::move(out));
+  return inv;
+}
+
+Invocation LayoutCase(const Case& c, const Profile& profile, bool to_nz) {
+  Invocation inv{c, {}, {}};
+  const Shape shape = RequireShape(c, "shape");
+  const DType dtype = RequireDType(c, "dtype");
+  if (const ParamValue* c0_param = c.Find("c0")) {
+    if (c0_param->kind != ParamValue::Kind::kInt || c0_param->i <= 0 || c0_param->i > 4096 ||
+        (Bits(dtype) == 4 && c0_param->i % 2 != 0)) {
+      throw CaseError("c0=" + c0_param->ToText() + " is not a C0 (a positive integer up to 4096, "
+                      "even for INT4)");
+    }
+  }
+  const int64_t c0 = CaseC0(c, profile);
+  if (c0 <= 0) throw CaseError("no C0 for dtype " + std::string(Name(dtype)) + "; pass c0=N");
+  // The storage shape [B…, C1, N1, 16, C0] has rank + 2 dims (rank 1: 4).
+  if (shape.size() + 2 > NPUCONF_MAX_RANK) {
+    throw CaseError("shape " + ToString(shape) + " of rank " + std::to_string(shape.size()) +
+                    ": its FRACTAL_NZ storage rank exceeds NPUCONF_MAX_RANK (" +
+                    std::to_string(NPUCONF_MAX_RANK) + ")");
+  }
+  auto storage = oracle::cann::NzStorageShape(shape, c0);
+  if (!storage) throw CaseError("shape " + ToString(shape) + " has no FRACTAL_NZ form");
+  auto nd_elems = NumElements(shape);
+  auto nz_elems = NumElements(*storage);
+  if (!nd_elems || !nz_elems) throw CaseError("shape " + ToString(shape) + " overflows int64");
+  const uint64_t nd_bytes = ElemBytes(dtype, *nd_elems, shape);
+  const uint64_t nz_bytes = ElemBytes(dtype, *nz_elems, *storage);
+  if (to_nz) {
+    inv.inputs.push_back({"nd", dtype, shape, RandomBytes(Seed(c), nd_bytes)});
+    inv.outputs.push_back({"nz", dtype, nz_bytes, false, {}});
+  } else {
+    // Random bytes in the padding too: an unpack must ignore it.
+    inv.inputs.push_back({"nz", dtype, *storage, RandomBytes(Seed(c), nz_bytes)});
+    inv.outputs.push_back({"nd", dtype, nd_bytes, false, {}});
+  }
+  return inv;
+}
+
+}  // namespace
+
+void AddCannRoutines(std::vector<RoutineInfo>* out) {
+  const std::vector<RoutineInfo> routines = {
+      {"cann.calculate_matmul_weight_size", "cann", "aclnnCalculateMatmulWeightSize",
+       "shape=[..]|null (tensorShape), weight_tensor_size=null for a null output",
+       "weight_tensor_size: UINT64 scalar, ELEMENTS of the FRACTAL_NZ weight (16x16 rule)"},
+      {"cann.calculate_matmul_weight_size_v2", "cann", "aclnnCalculateMatmulWeightSizeV2",
+       "shape=[..]|null, dtype=NAME (dataType), weight_tensor_size=null for a null output",
+       "weight_tensor_size: UINT64 scalar, ELEMENTS (16x16 for FLOAT16/BF16, else 16x32)"},
+      {"cann.trans_matmul_weight", "cann", "aclnnTransMatmulWeight",
+       std::string("shape=[..] (view), dtype=NAME, format=ND|FRACTAL_NZ, mm_weight_ref=null "
+                   "for a null tensor, ") + kSeedDoc,
+       "mm_weight_ref: in place; holds ND on entry, FRACTAL_NZ on success; dims = storage shape"},
+      {"cann.nd_to_nz", "cann", "",
+       std::string("shape=[..,n,k], dtype=NAME, c0=N (default: profile C0), ") + kSeedDoc,
+       "nz: [B..,C1,N1,16,C0] bytes, padding 0; dims = storage shape"},
+      {"cann.nz_to_nd", "cann", "",
+       std::string("shape=[..,n,k] (the ND shape), dtype=NAME, c0=N, ") + kSeedDoc,
+       "nd: the ND bytes, padding of the NZ input dropped"},
+  };
+  out->insert(out->end(), routines.begin(), routines.end());
+}
+
+int64_t CaseC0(const Case& c, const Profile& profile) {
+  if (auto c0 = c.Int("c0")) return *c0;
+  auto dtype = c.DTypeParam("dtype");
+  if (!dtype || !profile.cann) return 0;
+  auto it = profile.cann->nz_c0.find(*dtype);
+  return it == profile.cann->nz_c0.end() ? 0 : it->second;
+}
+
+Invocation MaterializeCann(const Case& c, const Profile& profile) {
+  if (!profile.cann) {
+    throw CaseError("routine " + c.routine + " needs a CANN profile, not '" + profile.name + "'");
+  }
+  if (c.routine == "cann.calculate_matmul_weight_size" ||
+      c.routine == "cann.calculate_matmul_weight_size_v2") {
+    return SizeCase(c);
+  }
+  if (c.routine == "cann.trans_matmul_weight") return TransCase(c);
+  if (c.routine == "cann.nd_to_nz") return LayoutCase(c, profile, true);
+  return LayoutCase(c, profile, false);
+}
+
+}  // namespace npuconf

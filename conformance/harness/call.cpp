@@ -1,0 +1,44 @@
+#include "conformance/harness/call.h"
+
+#include <algorithm>
+
+#include "conformance/harness/routines.h"
+
+namespace npuconf {
+
+bool Called::Written(const std::string& name) const {
+  for (size_t i = 0; i < inv.outputs.size() && i < answer.outputs.size(); ++i) {
+    if (inv.outputs[i].name != name) continue;
+    const Bytes before = inv.outputs[i].Before();
+    const auto after = answer.outputs[i].contents();
+    return !std::equal(before.begin(), before.end(), after.begin(), after.end());
+  }
+  return false;
+}
+
+std::optional<Verdict> CallPort(const PropertyContext& ctx, Invocation inv, Called* out) {
+  out->inv = std::move(inv);
+  out->answer = ctx.port.Call(out->inv);
+  if (out->answer.call_result == NPUCONF_CALL_UNCLAIMED) {
+    return Verdict::Fail("port claims " + out->inv.c.routine + " on " + ctx.profile.name +
+                         " but answered 'unclaimed': " + out->answer.message);
+  }
+  if (out->answer.call_result != NPUCONF_CALL_ANSWERED) {
+    return Verdict::Fail("port refused the case as malformed (call result " +
+                         std::to_string(out->answer.call_result) + "): " + out->answer.message);
+  }
+  return std::nullopt;
+}
+
+std::optional<Verdict> CallPort(const PropertyContext& ctx, const Case& c, Called* out) {
+  return CallPort(ctx, Materialize(c, ctx.profile), out);
+}
+
+std::optional<Verdict> CheckGuards(const OutputResult& out) {
+  if (out.guards_intact) return std::nullopt;
+  return Verdict::Fail("wrote outside output '" + out.name + "' (capacity " +
+                       std::to_string(out.buffer->capacity_bytes()) + " bytes): guard byte at offset " +
+                       std::to_string(out.first_bad_offset) + " changed");
+}
+
+}  // namespace npuconf

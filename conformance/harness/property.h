@@ -1,0 +1,65 @@
+// A property: a named invariant of one routine, checked on explicit cases
+// first and then on generated ones (DESIGN.md "Properties"). Everything a
+// property needs reaches it through a PropertyContext: the port under test,
+// the profile, and the port's claimed choices.
+#pragma once
+
+#include <rapidcheck.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "conformance/ports/port_client.h"
+#include "core/case.h"
+#include "core/profile.h"
+
+namespace npuconf {
+
+struct Verdict {
+  enum class Kind { kPass, kFail, kSkip };
+  Kind kind = Kind::kPass;
+  std::string message;
+
+  static Verdict Pass() { return {}; }
+  static Verdict Fail(std::string why) { return {Kind::kFail, std::move(why)}; }
+  // The case lies outside the domain the vendor defines and the port claims.
+  static Verdict Skip(std::string why) { return {Kind::kSkip, std::move(why)}; }
+  bool failed() const { return kind == Kind::kFail; }
+};
+
+struct PropertyContext {
+  const Port& port;
+  const Profile& profile;
+  // Every profile of this run, in order: a case that is the same on several
+  // profiles (a layout on real model shapes) runs on the first that allows it.
+  const std::vector<const Profile*>& run_profiles;
+  bool real_shapes = true;
+};
+
+struct Property {
+  std::string name;     // family.routine.property
+  std::string routine;  // the routine whose claim decides "not claimed"
+  std::vector<std::string> also_needs;  // further routines the check calls
+  std::string description;
+  std::vector<std::string> choices;  // profile choices the verdicts depend on
+  // Empty, or why the property has no case on this profile (e.g. V2 returns
+  // 361001 for every call on a SoC it does not support).
+  std::function<std::string(const Profile&)> not_applicable;
+  std::function<std::vector<Case>(const PropertyContext&)> explicit_cases;
+  std::function<rc::Gen<Case>(const PropertyContext&)> generator;  // empty: explicit only
+  std::function<Verdict(const PropertyContext&, const Case&)> check;
+};
+
+// Every property of the suite, in catalogue order.
+const std::vector<Property>& Catalogue();
+const Property* FindProperty(const std::string& name);
+
+// Families register their properties here (conformance/cann_properties.cpp, …).
+void AddCannSizeProperties(std::vector<Property>* out);
+void AddCannLayoutProperties(std::vector<Property>* out);
+void AddRknnCreateProperties(std::vector<Property>* out);  // conformance/rknn_create_properties.cpp
+void AddRknnLayoutProperties(std::vector<Property>* out);  // conformance/rknn_layout_properties.cpp
+void AddQuantProperties(std::vector<Property>* out);  // conformance/quant_*_properties.cpp
+
+}  // namespace npuconf

@@ -1,0 +1,256 @@
+#include "conformance/harness/runner.h"
+
+#include <fnmatch.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <iostream>
+#include <optional>
+
+#include "conformance/harness/routines.h"
+#include "rapidcheck/detail/Configuration.h"
+#include "rapidcheck/detail/Property.h"
+#include "rapidcheck/detail/TestListener.h"
+
+namespace npuconf {
+namespace {
+
+// Quotes a word for a POSIX shell when it holds anything but safe characters
+// (brackets would glob).
+std::string ShellWord(const std::string& word) {
+  if (word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.:=,/+@") ==
+      std::string::npos) {
+    return word;
+  }
+  std::string out = "'";
+  for (char ch : word) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
+uint64_t Fnv1a(const std::string& text, uint64_t seed) {
+  uint64_t hash = 1469598103934665603ull ^ seed;
+  for (unsigned char ch : text) {
+    hash ^= ch;
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
+class SilentListener : public rc::detail::TestListener {
+ public:
+  void onTestCaseFinished(const rc::detail::CaseDescription&) override {}
+  void onShrinkTried(const rc::detail::CaseDescription&, bool) override {}
+  void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
+};
+
+std::vector<report::ChoiceUsed> ChoicesOf(const Property& property, const Profile& profile) {
+  std::vector<report::ChoiceUsed> out;
+  for (const auto& name : property.choices) {
+    if (const Choice* choice = profile.FindChoice(name)) {
+      out.push_back({choice->name, choice->value, choice->readings, choice->source});
+    }
+  }
+  return out;
+}
+
+bool PortClaimsAll(const Port& port, const Property& property, const std::string& profile) {
+  if (!port.Claims(property.routine, profile)) return false;
+  for (const auto& routine : property.also_needs) {
+    if (!port.Claims(routine, profile)) return false;
+  }
+  return true;
+}
+
+Verdict SafeCheck(const Property& property, const PropertyContext& ctx, const Case& c) {
+  try {
+    return property.check(ctx, c);
+  } catch (const CaseError& e) {
+    return Verdict::Fail(std::string("the suite built a malformed case: ") + e.what());
+  }
+}
+
+void RandomPhase(const Property& property, const PropertyContext& ctx,
+                 const RunOptions& options, report::PropertyResult* result) {
+  const std::string id = property.name + "@" + ctx.profile.name;
+  std::optional<Case> last_failure;
+  std::string last_message;
+  auto generator = property.generator(ctx);
+  auto testable = [&] {
+    const Case c = *generator;
+    const Verdict verdict = SafeCheck(property, ctx, c);
+    if (verdict.kind == Verdict::Kind::kSkip) RC_DISCARD(verdict.message);
+    if (verdict.failed()) {
+      last_failure = c;
+      last_message = verdict.message;
+      RC_FAIL(verdict.message);
+    }
+  };
+  rc::detail::TestMetadata metadata{id, property.name};
+  rc::detail::TestParams params;
+  params.seed = Fnv1a(id, options.seed);
+  params.maxSuccess = options.cases;
+  params.maxSize = 100;
+  params.maxDiscardRatio = 10;
+  std::unordered_map<std::string, rc::detail::Reproduce> reproduce_map;
+  if (!options.rc_reproduce.empty()) {
+    reproduce_map = rc::detail::configFromString(options.rc_reproduce).reproduce;
+  }
+  SilentListener listener;
+  const rc::detail::TestResult outcome = rc::detail::checkProperty(
+      rc::detail::toProperty(testable), metadata, params, listener, reproduce_map);
+  rc::detail::SuccessResult success;
+  rc::detail::FailureResult failure;
+  rc::detail::GaveUpResult gave_up;
+  rc::detail::Error error;
+  if (outcome.match(success)) {
+    result->random_cases = success.numSuccess;
+  } else if (outcome.match(failure)) {
+    result->outcome = report::Outcome::kFail;
+    result->random_cases = failure.numSuccess + 1;
+    result->message = last_message.empty() ? failure.description : last_message;
+    if (last_failure) {
+      result->counterexample = last_failure->ToText();
+      result->reproduce = ReproduceCommand(options.program, options.port_arg, property.name, *last_failure);
+    }
+    rc::detail::Configuration config;
+    config.reproduce[id] = failure.reproduce;
+    result->rapidcheck_reproduce = rc::detail::configToMinimalString(config);
+  } else if (outcome.match(gave_up)) {
+    result->outcome = report::Outcome::kGaveUp;
+    result->random_cases = gave_up.numSuccess;
+    result->message = "gave up: " + gave_up.description;
+  } else if (outcome.match(error)) {
+    result->outcome = report::Outcome::kFail;
+    result->message = "RapidCheck error: " + error.description;
+  }
+}
+
+report::PropertyResult RunOne(const Port& port, const Property& property,
+                              const PropertyContext& ctx, const RunOptions& options) {
+  report::PropertyResult result;
+  result.property = property.name;
+  result.routine = property.routine;
+  result.profile = ctx.profile.name;
+  result.description = property.description;
+  result.seed = options.seed;
+  result.choices = ChoicesOf(property, ctx.profile);
+  const auto start = std::chrono::steady_clock::now();
+  if (!ctx.profile.verified) {
+    result.outcome = report::Outcome::kNotCovered;
+    result.message = "profile facts are not public; nothing is checked against invented numbers";
+  } else if (std::string why = property.not_applicable ? property.not_applicable(ctx.profile) : "";
+             !why.empty()) {
+    result.outcome = report::Outcome::kNotApplicable;
+    result.message = why;
+  } else if (!PortClaimsAll(port, property, ctx.profile.name)) {
+    result.outcome = report::Outcome::kNotClaimed;
+    result.message = "port does not claim " + property.routine + " on " + ctx.profile.name;
+  } else {
+    if (options.rc_reproduce.empty() && property.explicit_cases) {
+      for (const Case& c : property.explicit_cases(ctx)) {
+        const Verdict verdict = SafeCheck(property, ctx, c);
+        if (verdict.kind == Verdict::Kind::kSkip) {
+          ++result.explicit_skipped;
+          continue;
+        }
+        ++result.explicit_cases;
+        if (verdict.failed()) {
+          result.outcome = report::Outcome::kFail;
+          result.message = verdict.message;
+          result.counterexample = c.ToText();
+          result.reproduce = ReproduceCommand(options.program, options.port_arg, property.name, c);
+          break;
+        }
+      }
+    }
+    if (result.outcome == report::Outcome::kPass && property.generator && options.cases > 0) {
+      RandomPhase(property, ctx, options, &result);
+    }
+  }
+  result.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace
+
+bool GlobMatch(const std::string& pattern, const std::string& text) {
+  return fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
+}
+
+std::vector<const Profile*> SelectProfiles(const std::vector<std::string>& names,
+                                           std::string* error) {
+  std::vector<const Profile*> out;
+  if (names.empty()) {
+    for (const auto& profile : BuiltinProfiles()) out.push_back(&profile);
+    return out;
+  }
+  for (const auto& name : names) {
+    bool any = false;
+    for (const auto& profile : BuiltinProfiles()) {
+      if (GlobMatch(name, profile.name)) {
+        out.push_back(&profile);
+        any = true;
+      }
+    }
+    if (!any) {
+      *error = "unknown profile '" + name + "' (npuconf list profiles)";
+      return {};
+    }
+  }
+  return out;
+}
+
+std::string ReproduceCommand(const std::string& program, const std::string& port_arg,
+                             const std::string& property, const Case& c) {
+  std::string command = ShellWord(program) + " check --port " + ShellWord(port_arg) + " " + ShellWord(property) +
+                        " " + ShellWord(c.routine);
+  if (!c.profile.empty()) command += " " + ShellWord("profile=" + c.profile);
+  for (const auto& [key, value] : c.params) command += " " + ShellWord(key + "=" + value.ToText());
+  return command;
+}
+
+Verdict CheckOne(const Port& port, const Property& property, const Profile& profile,
+                 const Case& c) {
+  std::vector<const Profile*> profiles = {&profile};
+  PropertyContext ctx{port, profile, profiles, true};
+  return property.check(ctx, c);
+}
+
+report::RunReport RunSuite(const Port& port, const RunOptions& options) {
+  report::RunReport run;
+  run.suite_version = NPUCONF_SUITE_VERSION;
+  run.port_name = port.name();
+  run.port_version = port.version();
+  run.seed = options.seed;
+  run.cases = options.cases;
+  std::string error;
+  const std::vector<const Profile*> profiles = SelectProfiles(options.profiles, &error);
+  for (const Profile* p : profiles) run.profiles.push_back(p->name);
+
+  std::vector<std::pair<const Property*, const Profile*>> work;
+  for (const auto& property : Catalogue()) {
+    if (!GlobMatch(options.property_glob, property.name) ||
+        !GlobMatch(options.routine_glob, property.routine)) {
+      continue;
+    }
+    for (const Profile* profile : profiles) {
+      const std::string family = property.name.substr(0, property.name.find('.'));
+      if (profile->family == family) work.emplace_back(&property, profile);
+    }
+  }
+  const bool tty = isatty(STDERR_FILENO);
+  for (size_t i = 0; i < work.size(); ++i) {
+    const auto& [property, profile] = work[i];
+    if (options.progress) {
+      std::cerr << (tty ? "\r\033[K" : "") << "[" << i + 1 << "/" << work.size() << "] "
+                << property->name << " @ " << profile->name << (tty ? "" : "\n") << std::flush;
+    }
+    PropertyContext ctx{port, *profile, profiles, options.real_shapes};
+    run.results.push_back(RunOne(port, *property, ctx, options));
+  }
+  if (options.progress && tty) std::cerr << "\r\033[K" << std::flush;
+  return run;
+}
+
+}  // namespace npuconf

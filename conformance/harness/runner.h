@@ -1,0 +1,50 @@
+// The runner: for every property × profile, explicit cases first, then
+// RapidCheck through its programmatic API, so every outcome, counterexample,
+// shrunk case and reproducer is data for the reports.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "conformance/ports/port_client.h"
+#include "conformance/harness/property.h"
+#include "reports/report.h"
+
+namespace npuconf {
+
+inline constexpr uint64_t kDefaultSeed = 20261129;
+inline constexpr int kDefaultCases = 100;
+
+struct RunOptions {
+  uint64_t seed = kDefaultSeed;
+  int cases = kDefaultCases;
+  std::string routine_glob = "*";
+  std::string property_glob = "*";
+  std::vector<std::string> profiles;  // empty: every built-in profile
+  bool real_shapes = true;            // real model shapes among the explicit cases
+  bool progress = false;              // a progress line on stderr
+  std::string port_arg = "reference";  // as given to --port, for reproduce commands
+  std::string program = "npuconf";     // how the binary was invoked (argv[0])
+  std::string rc_reproduce;           // replay a RapidCheck reproduce string
+};
+
+// fnmatch-style: '*' any run, '?' one character.
+bool GlobMatch(const std::string& pattern, const std::string& text);
+
+// The profiles a run covers, in order; an unknown name is reported in *error.
+std::vector<const Profile*> SelectProfiles(const std::vector<std::string>& names,
+                                           std::string* error);
+
+report::RunReport RunSuite(const Port& port, const RunOptions& options);
+
+// One property on one case (`npuconf check`); CaseError propagates.
+Verdict CheckOne(const Port& port, const Property& property, const Profile& profile,
+                 const Case& c);
+
+// The shell command that replays `property` on `c` through `port_arg`.
+std::string ReproduceCommand(const std::string& program, const std::string& port_arg,
+                             const std::string& property, const Case& c);
+
+}  // namespace npuconf

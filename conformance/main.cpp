@@ -1,5 +1,0 @@
-#include <iostream>
-
-#include "conformance/cli.h"
-
-int main(int argc, char** argv) { return npuconf::RunCli(argc, argv, std::cout, std::cerr); }

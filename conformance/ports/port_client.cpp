@@ -1,0 +1,240 @@
+#include "conformance/ports/port_client.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <csignal>
+#include <cstring>
+
+#include "core/status.h"
+
+namespace npuconf {
+namespace {
+
+// What the port was answering when it crashed, for the signal handler.
+char g_current_case[4096] = {0};
+
+void OnPortCrash(int signal_number) {
+  const char prefix[] = "npuconf: the port crashed (signal ";
+  char digits[8];
+  int n = 0;
+  for (int s = signal_number; s > 0 && n < 7; s /= 10) digits[n++] = static_cast<char>('0' + s % 10);
+  ssize_t ignored = write(STDERR_FILENO, prefix, sizeof(prefix) - 1);
+  while (n > 0) ignored = write(STDERR_FILENO, &digits[--n], 1);
+  const char middle[] = ") while answering: npuconf case ";
+  ignored = write(STDERR_FILENO, middle, sizeof(middle) - 1);
+  ignored = write(STDERR_FILENO, g_current_case, strnlen(g_current_case, sizeof(g_current_case)));
+  ignored = write(STDERR_FILENO, "\n", 1);
+  (void)ignored;
+  _exit(kExitPortFailure);
+}
+
+class CrashGuard {
+ public:
+  explicit CrashGuard(const std::string& case_text) {
+    std::strncpy(g_current_case, case_text.c_str(), sizeof(g_current_case) - 1);
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) {
+      struct sigaction action {};
+      action.sa_handler = OnPortCrash;
+      sigemptyset(&action.sa_mask);
+      sigaction(sig, &action, &previous_[Slot(sig)]);
+    }
+  }
+  ~CrashGuard() {
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) {
+      sigaction(sig, &previous_[Slot(sig)], nullptr);
+    }
+  }
+
+ private:
+  static int Slot(int sig) {
+    switch (sig) {
+      case SIGSEGV: return 0;
+      case SIGBUS: return 1;
+      case SIGFPE: return 2;
+      case SIGILL: return 3;
+      default: return 4;
+    }
+  }
+  struct sigaction previous_[5] {};
+};
+
+bool MatchField(const std::string& pattern, const std::string& value) {
+  return pattern == "*" || pattern == value;
+}
+
+}  // namespace
+
+const InputTensor* Invocation::Input(const std::string& input_name) const {
+  for (const auto& input : inputs) {
+    if (input.name == input_name) return &input;
+  }
+  return nullptr;
+}
+
+Bytes OutputSpec::Before() const {
+  Bytes before(capacity_bytes, kSentinelByte);
+  std::copy(initial.begin(), initial.begin() + std::min<uint64_t>(initial.size(), capacity_bytes),
+            before.begin());
+  return before;
+}
+
+const OutputResult* Answer::Output(const std::string& output_name) const {
+  for (const auto& output : outputs) {
+    if (output.name == output_name) return &output;
+  }
+  return nullptr;
+}
+
+Port::Port(const npuconf_port* table, std::string display_name)
+    : table_(table), name_(display_name.empty() ? table->name : std::move(display_name)) {}
+
+Port::~Port() {
+  if (library_) dlclose(library_);
+}
+
+std::unique_ptr<Port> Port::LoadLibrary(const std::string& path, std::string* error) {
+  void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!library) {
+    *error = "cannot load port library '" + path + "': " + dlerror();
+    return nullptr;
+  }
+  auto entry = reinterpret_cast<npuconf_port_entry_fn>(dlsym(library, "npuconf_port_entry"));
+  if (!entry) {
+    *error = "port library '" + path + "' does not export npuconf_port_entry";
+    dlclose(library);
+    return nullptr;
+  }
+  const npuconf_port* table = entry(NPUCONF_PORT_ABI_VERSION);
+  if (!table || table->abi_version != NPUCONF_PORT_ABI_VERSION || !table->call || !table->name) {
+    *error = "port library '" + path + "' does not speak port ABI version " +
+             std::to_string(NPUCONF_PORT_ABI_VERSION);
+    dlclose(library);
+    return nullptr;
+  }
+  auto port = std::make_unique<Port>(table);
+  port->library_ = library;
+  return port;
+}
+
+std::vector<std::string> Port::claims() const {
+  std::vector<std::string> out;
+  for (const char* const* claim = table_->claims; claim && *claim; ++claim) out.emplace_back(*claim);
+  return out;
+}
+
+bool Port::Claims(const std::string& routine, const std::string& profile) const {
+  for (const auto& claim : claims()) {
+    if (claim.rfind("choice:", 0) == 0) continue;
+    const size_t colon = claim.find(':');
+    if (colon == std::string::npos) continue;
+    if (MatchField(claim.substr(0, colon), routine) &&
+        MatchField(claim.substr(colon + 1), profile)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::optional<std::string> Port::ClaimedChoice(const std::string& choice_name) const {
+  const std::string prefix = "choice:" + choice_name + "=";
+  for (const auto& claim : claims()) {
+    if (claim.rfind(prefix, 0) == 0) return claim.substr(prefix.size());
+  }
+  return std::nullopt;
+}
+
+Answer Port::Call(const Invocation& inv) const {
+  // Params: keep every string and list alive for the duration of the call.
+  std::vector<npuconf_param> params;
+  params.reserve(inv.c.params.size());
+  for (const auto& [key, value] : inv.c.params) {
+    npuconf_param p{};
+    p.key = key.c_str();
+    switch (value.kind) {
+      case ParamValue::Kind::kNull: p.kind = NPUCONF_PARAM_NULL; break;
+      case ParamValue::Kind::kInt: p.kind = NPUCONF_PARAM_INT; p.i = value.i; break;
+      case ParamValue::Kind::kFloat: p.kind = NPUCONF_PARAM_FLOAT; p.f = value.f; break;
+      case ParamValue::Kind::kString: p.kind = NPUCONF_PARAM_STRING; p.s = value.s.c_str(); break;
+      case ParamValue::Kind::kIntList:
+        p.kind = NPUCONF_PARAM_INT_LIST;
+        p.ints = value.ints.data();
+        p.n_ints = value.ints.size();
+        break;
+    }
+    params.push_back(p);
+  }
+  // Inputs are copied so a port that writes to them cannot change the case.
+  std::vector<Bytes> input_copies;
+  std::vector<Shape> input_shapes;
+  std::vector<npuconf_tensor> inputs;
+  input_copies.reserve(inv.inputs.size());
+  input_shapes.reserve(inv.inputs.size());
+  for (const auto& input : inv.inputs) {
+    input_copies.push_back(input.bytes);
+    input_shapes.push_back(input.shape);
+    npuconf_tensor t{};
+    t.name = input.name.c_str();
+    t.data = input_copies.back().data();
+    t.bytes = input_copies.back().size();
+    t.dtype = static_cast<int32_t>(input.dtype);
+    t.rank = static_cast<int32_t>(input.shape.size());
+    t.dims = input_shapes.back().data();
+    inputs.push_back(t);
+  }
+  std::vector<std::shared_ptr<GuardedBuffer>> buffers;
+  std::vector<std::array<int64_t, NPUCONF_MAX_RANK>> dims(inv.outputs.size());
+  std::vector<npuconf_tensor> outputs;
+  for (size_t i = 0; i < inv.outputs.size(); ++i) {
+    const OutputSpec& spec = inv.outputs[i];
+    buffers.push_back(std::make_shared<GuardedBuffer>(spec.capacity_bytes));
+    GuardedBuffer& buffer = *buffers.back();
+    if (!spec.initial.empty()) {
+      std::memcpy(buffer.data(), spec.initial.data(),
+                  std::min<uint64_t>(spec.initial.size(), spec.capacity_bytes));
+    }
+    dims[i].fill(-1);
+    npuconf_tensor t{};
+    t.name = spec.name.c_str();
+    t.data = spec.null ? nullptr : buffer.data();
+    t.bytes = spec.null ? 0 : spec.capacity_bytes;
+    t.dtype = static_cast<int32_t>(spec.dtype);
+    t.rank = -1;
+    t.dims = dims[i].data();
+    outputs.push_back(t);
+  }
+  Answer answer;
+  answer.outputs.resize(inv.outputs.size());
+  npuconf_case c{};
+  c.routine = inv.c.routine.c_str();
+  c.profile = inv.c.profile.c_str();
+  c.params = params.data();
+  c.n_params = params.size();
+  c.inputs = inputs.data();
+  c.n_inputs = inputs.size();
+  c.outputs = outputs.data();
+  c.n_outputs = outputs.size();
+
+  char message[1024] = {0};
+  {
+    CrashGuard guard(inv.c.ToText());
+    answer.call_result = table_->call(&c, &answer.status, message, sizeof(message));
+  }
+  answer.message = message;
+  for (size_t i = 0; i < inv.outputs.size(); ++i) {
+    OutputResult& out = answer.outputs[i];
+    out.name = inv.outputs[i].name;
+    out.null = inv.outputs[i].null;
+    out.buffer = buffers[i];
+    out.guards_intact = buffers[i]->GuardsIntact(&out.first_bad_offset);
+    out.rank = outputs[i].rank;
+    if (out.rank >= 0 && out.rank <= NPUCONF_MAX_RANK) {
+      out.dims.assign(dims[i].begin(), dims[i].begin() + out.rank);
+    }
+  }
+  return answer;
+}
+
+}  // namespace npuconf

@@ -1,0 +1,302 @@
+// The dequant routines of the catalogue (spec cann.md §3–4, rknn.md §5): params,
+// outputs, and how their cases become buffers. Params that are data (scales,
+// zero points, weights) come from the case's seed through a named distribution
+// (`scales=`, `zps=`), or verbatim from int-list params (`table=[..]`,
+// `scale_bits=[..]`, …) for the spec tables, so every case replays from its text.
+#include <algorithm>
+#include <cstring>
+
+#include "conformance/quant/support.h"
+#include "conformance/harness/routines.h"
+#include "core/float16.h"
+
+namespace npuconf {
+namespace {
+
+using namespace quant_props;
+
+int64_t RequireInt(const Case& c, const char* key) {
+  auto v = c.Int(key);
+  if (!v) throw CaseError("case needs " + std::string(key) + "=N");
+  return *v;
+}
+
+bool Missing(const Case& c, const std::string& input) {
+  return c.String("missing").value_or("") == input;
+}
+
+// Seeds of the independent data streams of one case.
+uint64_t SubSeed(const Case& c, uint64_t stream) { return Seed(c) * 0x9E3779B97F4A7C15ull + stream; }
+
+template <typename T>
+Bytes AsBytes(const std::vector<T>& values) {
+  Bytes out(values.size() * sizeof(T));
+  if (!out.empty()) std::memcpy(out.data(), values.data(), out.size());
+  return out;
+}
+
+uint64_t CheckedCount(int64_t a, int64_t b, const Case& c) {
+  if (a < 0 || b < 0) return 0;
+  auto n = CheckedMul(a, b);
+  if (!n || *n > static_cast<int64_t>(kMaxCaseBytes)) throw CaseError("case " + c.ToText() + " is too large");
+  return static_cast<uint64_t>(*n);
+}
+
+std::vector<uint16_t> Bits16Of(const std::vector<double>& values, DType dtype) {
+  std::vector<uint16_t> out;
+  for (double v : values) out.push_back(Bits16(v, dtype));
+  return out;
+}
+
+std::vector<uint16_t> IntListAs16(const Shape& values) {
+  std::vector<uint16_t> out;
+  for (int64_t v : values) out.push_back(static_cast<uint16_t>(v));
+  return out;
+}
+
+// ---- cann.gather_dequant_int8 -------------------------------------------------------
+
+Invocation GatherCase(const Case& c) {
+  Invocation inv{c, {}, {}};
+  const int64_t vocab = RequireInt(c, "vocab");
+  const int64_t embed = RequireInt(c, "embed");
+  Shape index_shape = c.IntList("indices_shape").value_or(Shape{1, 30});  // gen_data.py: [1, 30]
+  std::vector<int32_t> indices;
+  if (auto explicit_indices = c.IntList("indices")) {
+    for (int64_t v : *explicit_indices) indices.push_back(static_cast<int32_t>(v));
+    if (!c.IntList("indices_shape")) index_shape = {static_cast<int64_t>(indices.size())};
+  }
+  const auto n_indices = NumElements(index_shape);
+  if (!n_indices || *n_indices > (int64_t{1} << 26)) throw CaseError("indices_shape is too large");
+  if (indices.empty()) indices = IndexValues(SubSeed(c, 1), *n_indices, vocab);
+  if (static_cast<int64_t>(indices.size()) != *n_indices) {
+    throw CaseError("indices=[..] must hold prod(indices_shape) values");
+  }
+  if (auto bad = c.Int("bad_index"); bad && !indices.empty()) {
+    indices[Seed(c) % indices.size()] = static_cast<int32_t>(*bad);
+  }
+  const uint64_t table_elems = CheckedCount(vocab, embed, c);
+  Bytes table;
+  if (auto values = c.IntList("table")) {
+    if (values->size() != table_elems) throw CaseError("table=[..] must hold vocab·embed values");
+    for (int64_t v : *values) table.push_back(static_cast<uint8_t>(v));
+  } else {
+    table = RandomBytes(SubSeed(c, 2), table_elems);
+  }
+  const int64_t scale_len = c.Int("scale_len").value_or(vocab);
+  const int64_t zp_len = c.Int("zero_point_len").value_or(vocab);
+  if (scale_len < 0 || zp_len < 0) throw CaseError("scale_len / zero_point_len must be >= 0");
+  std::vector<uint16_t> scale = c.IntList("scale_bits")
+                                    ? IntListAs16(*c.IntList("scale_bits"))
+                                    : Bits16Of(ScaleValues(SubSeed(c, 3), scale_len,
+                                                           c.String("scales").value_or("mixed")),
+                                               DType::kFloat16);
+  std::vector<uint16_t> zp = c.IntList("zero_point_bits")
+                                 ? IntListAs16(*c.IntList("zero_point_bits"))
+                                 : Bits16Of(ZeroPointValues(SubSeed(c, 4), zp_len,
+                                                            c.String("zps").value_or("mixed"), 0, 255),
+                                            DType::kFloat16);
+  if (!Missing(c, "table")) inv.inputs.push_back({"table", DType::kUint8, {vocab, embed}, std::move(table)});
+  if (!Missing(c, "indices")) inv.inputs.push_back({"indices", DType::kInt32, index_shape, AsBytes(indices)});
+  const int64_t scale_count = static_cast<int64_t>(scale.size());
+  const int64_t zp_count = static_cast<int64_t>(zp.size());
+  if (!Missing(c, "scale")) inv.inputs.push_back({"scale", DType::kFloat16, {scale_count}, AsBytes(scale)});
+  if (!Missing(c, "zero_point")) {
+    inv.inputs.push_back({"zero_point", DType::kFloat16, {zp_count}, AsBytes(zp)});
+  }
+  // y: indices.shape ++ [E] fp16 (spec cann.md §3.2).
+  const uint64_t y_bytes = CheckedCount(*n_indices, std::max<int64_t>(embed, 0), c) * 2;
+  inv.outputs.push_back({"y", DType::kFloat16, y_bytes, OutputIsNull(c, "y"), {}});
+  return inv;
+}
+
+// ---- cann.gather_dequant_int8_quantize -------------------------------------------------
+
+Invocation GenDataCase(const Case& c) {
+  Invocation inv{c, {}, {}};
+  const int64_t vocab = RequireInt(c, "vocab");
+  const int64_t embed = RequireInt(c, "embed");
+  const uint64_t count = CheckedCount(vocab, embed, c);
+  std::vector<float> weight;
+  if (auto bits = c.IntList("weight_bits")) {
+    if (bits->size() != count) throw CaseError("weight_bits=[..] must hold vocab·embed values");
+    for (int64_t b : *bits) {
+      const uint32_t word = static_cast<uint32_t>(b);
+      float f;
+      std::memcpy(&f, &word, 4);
+      weight.push_back(f);
+    }
+  } else {
+    weight = WeightValues(SubSeed(c, 5), static_cast<int64_t>(count), c.String("weights").value_or("normal"));
+  }
+  inv.inputs.push_back({"weight", DType::kFloat, {vocab, embed}, AsBytes(weight)});
+  const uint64_t v = static_cast<uint64_t>(std::max<int64_t>(vocab, 0));
+  inv.outputs.push_back({"table", DType::kUint8, count, false, {}});
+  inv.outputs.push_back({"scale", DType::kFloat16, v * 2, false, {}});
+  inv.outputs.push_back({"zero_point", DType::kFloat16, v * 2, false, {}});
+  return inv;
+}
+
+// ---- cann.antiquant ----------------------------------------------------------------
+
+Shape DefaultScaleShape(const std::string& mode, int64_t k, int64_t n, int64_t gs) {
+  if (mode == "per_tensor") return {1};
+  if (mode == "per_group" && gs > 0) return {k / gs + (k % gs != 0), n};
+  return {n};
+}
+
+Invocation AntiquantCase(const Case& c) {
+  Invocation inv{c, {}, {}};
+  const int64_t k = RequireInt(c, "k");
+  const int64_t n = RequireInt(c, "n");
+  const DType weight_dtype = RequireDType(c, "weight_dtype");
+  const DType x_dtype = RequireDType(c, "x_dtype");
+  const int64_t gs = c.Int("group_size").value_or(0);
+  const std::string mode = c.String("mode").value_or(gs > 0 ? "per_group" : "per_channel");
+  const Shape scale_shape = c.IntList("scale_shape").value_or(DefaultScaleShape(mode, k, n, gs));
+  const bool has_offset = c.Int("offset").value_or(1) != 0;
+  const Shape offset_shape = c.IntList("offset_shape").value_or(scale_shape);
+  const uint64_t count = CheckedCount(k, n, c);
+  Bytes weight;
+  if (auto values = c.IntList("weight")) {
+    if (values->size() != count) throw CaseError("weight=[..] must hold k·n values");
+    std::vector<int32_t> q(values->begin(), values->end());
+    weight = oracle::quant::EncodeQ(q, weight_dtype);
+  } else {
+    weight = RandomBytes(SubSeed(c, 6), weight_dtype == DType::kInt8 ? count : (count + 1) / 2);
+  }
+  // Values of dtype I (FLOAT16/BF16); anything else asked for is stored as fp16 bits.
+  const DType value_dtype = x_dtype == DType::kBf16 ? DType::kBf16 : DType::kFloat16;
+  const auto scale_count = NumElements(scale_shape);
+  const auto offset_count = NumElements(offset_shape);
+  if (!scale_count || !offset_count || *scale_count > (int64_t{1} << 26) ||
+      *offset_count > (int64_t{1} << 26)) {
+    throw CaseError("scale_shape / offset_shape must be small and non-negative");
+  }
+  std::vector<uint16_t> scale = c.IntList("scale_bits")
+                                    ? IntListAs16(*c.IntList("scale_bits"))
+                                    : Bits16Of(ScaleValues(SubSeed(c, 7), *scale_count,
+                                                           c.String("scales").value_or("mixed")),
+                                               value_dtype);
+  std::vector<uint16_t> offset = c.IntList("offset_bits")
+                                     ? IntListAs16(*c.IntList("offset_bits"))
+                                     : Bits16Of(ZeroPointValues(SubSeed(c, 8), *offset_count,
+                                                                c.String("zps").value_or("mixed"), -8, 8),
+                                                value_dtype);
+  if (!Missing(c, "weight")) inv.inputs.push_back({"weight", weight_dtype, {k, n}, std::move(weight)});
+  if (!Missing(c, "scale")) inv.inputs.push_back({"scale", value_dtype, scale_shape, AsBytes(scale)});
+  if (has_offset) inv.inputs.push_back({"offset", value_dtype, offset_shape, AsBytes(offset)});
+  inv.outputs.push_back({"y", value_dtype, count * 2, OutputIsNull(c, "y"), {}});
+  return inv;
+}
+
+// ---- rknn.dequant_b --------------------------------------------------------------------
+
+int64_t RknnParamCount(int64_t quant_type, int64_t k, int64_t n, int64_t gs) {
+  if (quant_type == 2 || quant_type == 3) return n;
+  if ((quant_type == 4 || quant_type == 5) && gs > 0 && k >= 0 && n >= 0) return k / gs * n;
+  return 1;
+}
+
+Invocation RknnCase(const Case& c, const Profile& profile) {
+  Invocation inv{c, {}, {}};
+  const int64_t k = RequireInt(c, "k");
+  const int64_t n = RequireInt(c, "n");
+  const DType dtype = RequireDType(c, "dtype");
+  const int64_t quant_type = RequireInt(c, "quant_type");
+  const int64_t gs = c.Int("group_size").value_or(0);
+  const int64_t params = RknnParamCount(quant_type, k, n, gs);
+  const int64_t scale_len = c.Int("scale_len").value_or(params);
+  const int64_t zp_len = c.Int("zp_len").value_or(params);
+  if (scale_len < 0 || zp_len < 0 || scale_len > (int64_t{1} << 26) || zp_len > (int64_t{1} << 26)) {
+    throw CaseError("scale_len / zp_len out of range");
+  }
+  const uint64_t count = CheckedCount(k, n, c);
+  Bytes b;
+  if (auto values = c.IntList("b")) {
+    if (values->size() != count) throw CaseError("b=[..] must hold k·n values");
+    // Packed in the profile's NORM B nibble order (spec rknn.md §2.4).
+    const bool even_high = profile.rknn && profile.rknn->norm_nibble == NibbleOrder::kHighFirst;
+    b = oracle::quant::EncodeQ(std::vector<int32_t>(values->begin(), values->end()), dtype, even_high);
+  } else if (auto fill = c.Int("b_fill")) {
+    b = oracle::quant::EncodeQ(std::vector<int32_t>(count, static_cast<int32_t>(*fill)), dtype);
+  } else {
+    b = RandomBytes(SubSeed(c, 9), dtype == DType::kInt4 ? (count + 1) / 2 : count);
+  }
+  std::vector<float> scale;
+  if (auto bits = c.IntList("scale_bits")) {
+    for (int64_t word : *bits) {
+      const uint32_t w = static_cast<uint32_t>(word);
+      float f;
+      std::memcpy(&f, &w, 4);
+      scale.push_back(f);
+    }
+  } else {
+    for (double v : ScaleValues(SubSeed(c, 10), scale_len, c.String("scales").value_or("mixed"))) {
+      scale.push_back(static_cast<float>(v));
+    }
+  }
+  std::vector<int32_t> zp;
+  for (double v : ZeroPointValues(SubSeed(c, 11), zp_len, c.String("zps").value_or("zero"), -8, 8)) {
+    zp.push_back(static_cast<int32_t>(std::lround(v)));
+  }
+  if (auto one = c.Int("nonzero_zp"); one && !zp.empty()) zp[Seed(c) % zp.size()] = static_cast<int32_t>(*one);
+  inv.inputs.push_back({"b", dtype, {k, n}, std::move(b)});
+  inv.inputs.push_back({"scale", DType::kFloat, {static_cast<int64_t>(scale.size())}, AsBytes(scale)});
+  inv.inputs.push_back({"zp", DType::kInt32, {static_cast<int64_t>(zp.size())}, AsBytes(zp)});
+  inv.outputs.push_back({"y", DType::kFloat, count * 4, OutputIsNull(c, "y"), {}});
+  return inv;
+}
+
+const char kSeedDoc[] = "seed=N (data from SplitMix64(N))";
+
+}  // namespace
+
+void AddCannGatherRoutines(std::vector<RoutineInfo>* out) {
+  out->push_back({kGather, "cann", "GatherDequantInt8 (cann-recipes-harmony-infer, Kirin 9020)",
+                  std::string("vocab=V, embed=E, indices_shape=[..] (any rank, [] = rank 0; default [1,30]), "
+                              "scales=mixed|positive|ordinary|tiny|subnormal|huge|exact|index|ones, "
+                              "zps=mixed|zero|integer|fractional, bad_index=I, scale_len=L, zero_point_len=L, "
+                              "missing=table|indices|scale|zero_point, y=null; verbatim: table=[..], "
+                              "indices=[..], scale_bits=[..], zero_point_bits=[..] (fp16 bits); ") + kSeedDoc,
+                  "y: FLOAT16 indices.shape ++ [E] = RN16(RN16(q - zp) * scale) per gathered row"});
+  out->push_back({kGenData, "cann", "gen_data.py quantizer of GatherDequantInt8's test data",
+                  std::string("vocab=V, embed=E, weights=normal|uniform, weight_bits=[..] (fp32 bits); ") + kSeedDoc,
+                  "table: UINT8 [V,E]; scale, zero_point: FLOAT16 [V] (per-row asymmetric, spec cann.md §3.5)"});
+}
+
+void AddCannAntiquantRoutines(std::vector<RoutineInfo>* out) {
+  out->push_back({kAntiquant, "cann", "aclnnWeightQuantBatchMatmulV2 (antiquant of the weight)",
+                  std::string("k=K, n=N (logical; weight dims [k,n] for INT8, INT4 and the INT32 carrier), "
+                              "weight_dtype=INT8|INT4|INT32, x_dtype=FLOAT16|BF16, group_size=GS, "
+                              "mode=per_tensor|per_channel|per_group, scale_shape=[..], offset=0|1, "
+                              "offset_shape=[..], scales=KIND, zps=KIND, missing=weight|scale, y=null; "
+                              "verbatim: weight=[..] (q values), scale_bits=[..], offset_bits=[..]; ") + kSeedDoc,
+                  "y: x_dtype [k,n] = RN_I(RN_I(w + offset) * scale) (spec cann.md §4.5)"});
+}
+
+void AddRknnDequantRoutines(std::vector<RoutineInfo>* out) {
+  out->push_back({kRknnB, "rknn", "rknn_matmul_set_quant_params (B dequant as in the DEMO golden)",
+                  std::string("k=K, n=N, dtype=INT8|INT4 (NORM B, profile nibble order), quant_type=0..5 "
+                              "(rknn_matmul_quant_type), group_size=GS, scale_len=L, zp_len=L, scales=KIND, "
+                              "zps=zero|integer|mixed, nonzero_zp=V, group_order=g_major|n_major, "
+                              "zero_point=symmetric_only|asymmetric, y=null; verbatim: b=[..], b_fill=Q, "
+                              "scale_bits=[..] (fp32 bits); ") + kSeedDoc,
+                  "y: FLOAT [K,N] = fp32(q - zp) * scale, per-group params g*N+n (spec rknn.md §5)"});
+}
+
+Invocation MaterializeQuant(const Case& c, const Profile& profile) {
+  const bool cann_routine = c.routine.rfind("cann.", 0) == 0;
+  if (cann_routine && !profile.cann) {
+    throw CaseError("routine " + c.routine + " needs a CANN profile, not '" + profile.name + "'");
+  }
+  if (!cann_routine && profile.family != "rknn") {
+    throw CaseError("routine " + c.routine + " needs an RKNN profile, not '" + profile.name + "'");
+  }
+  if (c.routine == kGather) return GatherCase(c);
+  if (c.routine == kGenData) return GenDataCase(c);
+  if (c.routine == kAntiquant) return AntiquantCase(c);
+  return RknnCase(c, profile);
+}
+
+}  // namespace npuconf

@@ -1,0 +1,92 @@
+// Shared pieces of the dequant properties (cann.antiquant,
+// cann.gather_dequant_int8[_quantize], rknn.dequant_b): the deterministic
+// param data of a case (scales, zero points by named distribution), calling the
+// port, the oracle's answer for a materialized case, and bit compares that
+// treat every NaN as equal to every NaN.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "conformance/harness/call.h"
+#include "conformance/ports/port_client.h"
+#include "conformance/harness/property.h"
+#include "oracles/quant/quant_oracle.h"
+
+namespace npuconf::quant_props {
+
+inline constexpr char kGather[] = "cann.gather_dequant_int8";
+inline constexpr char kGenData[] = "cann.gather_dequant_int8_quantize";
+inline constexpr char kAntiquant[] = "cann.antiquant";
+inline constexpr char kRknnB[] = "rknn.dequant_b";
+
+// Choices (profile "choices" when present, else these defaults; see
+// docs in conformance/quant_routines.cpp).
+inline constexpr char kChoiceGatherValidation[] = "cann.gather_dequant.validation";
+inline constexpr char kChoiceGatherEmbed[] = "cann.gather_dequant.embed_dim";
+inline constexpr char kChoiceConstantRow[] = "cann.gather_dequant.constant_row";
+inline constexpr char kChoiceChannel2d[] = "cann.antiquant.channel_scale_2d";
+inline constexpr char kChoiceGroupOrder[] = "rknn.quant.group_order";
+inline constexpr char kChoiceZeroPoint[] = "rknn.quant.zero_point";
+inline constexpr char kChoiceGroupSize[] = "rknn.quant.group_size";
+
+// ---- deterministic data of a case ---------------------------------------------
+
+// `kind`: mixed (default), positive, ordinary, tiny, subnormal, huge, exact,
+// index (value i+1), ones. Magnitudes: ordinary 2^[-10,-2) random mantissa;
+// tiny 2^[-14,-11); subnormal k·2^-24 (fp16 subnormals); huge 2^[6,12); exact
+// 2^k, k in [-8, 2]. mixed draws a kind per value and makes 1 in 8 negative, so
+// neighbouring groups and channels never share a scale by construction.
+std::vector<double> ScaleValues(uint64_t seed, int64_t count, const std::string& kind);
+// `kind`: zero, integer (in [lo, hi]), fractional (k/8 steps and random fp16
+// mantissas in [lo-8, hi+8]), mixed (default).
+std::vector<double> ZeroPointValues(uint64_t seed, int64_t count, const std::string& kind,
+                                    int64_t lo, int64_t hi);
+// Float weights: normal (randn·0.1 like gen_data.py §3.5) or uniform [-1, 1).
+std::vector<float> WeightValues(uint64_t seed, int64_t count, const std::string& kind);
+uint16_t Bits16(double value, DType dtype);  // FLOAT16 or BF16, RNE from fp32
+double Value16(uint16_t bits, DType dtype);
+std::vector<int32_t> IndexValues(uint64_t seed, int64_t count, int64_t vocab);
+
+// ---- calling and comparing ----------------------------------------------------
+
+using npuconf::Called;
+// Materializes and calls; a Verdict when the port did not answer. A port that
+// answers "unclaimed" for a case that asks for a non-default reading of a choice
+// (`reading_param` set in the case) gets a Skip, not a Fail.
+std::optional<Verdict> CallQuantPort(const PropertyContext& ctx, const Case& c, Called* out);
+std::optional<Verdict> CallQuantPort(const PropertyContext& ctx, Invocation inv, Called* out);
+
+// The reading a property checks: the port's claimed choice, else the profile's
+// value, else `fallback`.
+std::string Reading(const PropertyContext& ctx, const std::string& choice, const std::string& fallback);
+
+std::string StatusText(const std::string& routine, int64_t status);
+// Output bytes unchanged from what the runner handed in.
+std::optional<Verdict> CheckUntouched(const Called& k, const std::string& why);
+
+// First element whose 16-bit (fp16/bf16) or 32-bit (fp32) value differs; NaN
+// equals NaN whatever its payload.
+std::optional<int64_t> FirstDiff16(const uint8_t* got, const std::vector<uint16_t>& want, DType dtype);
+std::optional<int64_t> FirstDiff32(const uint8_t* got, const std::vector<float>& want);
+std::string Hex16(uint16_t bits);
+std::string Hex32(float value);
+
+std::vector<uint16_t> Words16(const std::vector<uint8_t>& bytes);
+std::vector<uint16_t> Words16(const uint8_t* data, int64_t count);
+
+// ---- the oracle's view of a materialized case -----------------------------------
+
+oracle::quant::AntiquantCall AntiquantCallOf(const Case& c, const Invocation& inv, const Profile& profile);
+oracle::quant::RknnCall RknnCallOf(const PropertyContext& ctx, const Case& c, const Invocation& inv);
+oracle::quant::GatherCall GatherCallOf(const Invocation& inv, const Case& c);
+std::vector<int32_t> IndicesOf(const Invocation& inv);
+
+// Registration of each routine's properties (conformance/quant_*_properties.cpp).
+void AddGatherProperties(std::vector<Property>* out);
+void AddAntiquantProperties(std::vector<Property>* out);
+void AddRknnDequantProperties(std::vector<Property>* out);
+
+}  // namespace npuconf::quant_props

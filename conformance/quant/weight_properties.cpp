@@ -1,0 +1,627 @@
+// Properties of the weight dequants: the antiquant of aclnnWeightQuantBatchMatmulV2
+// (spec cann.md §4) and RKNN Matmul B (spec rknn.md §5). Both map a [rows, cols]
+// q tensor through one param per tensor / channel / group; the invariants that
+// hold for both (monotone in q, group isolation, quantize round trip) are
+// written once over that view.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+
+#include "conformance/quant/support.h"
+#include "conformance/harness/routines.h"
+#include "core/float16.h"
+#include "core/prng.h"
+#include "core/status.h"
+#include "generators/quant.h"
+
+namespace npuconf::quant_props {
+namespace {
+
+// ---- the common view of a materialized case ---------------------------------------
+
+struct WeightView {
+  int64_t rows = 0, cols = 0;
+  DType out = DType::kFloat;   // FLOAT16 / BF16 (per-step) or FLOAT (fp32 once)
+  DType qdtype = DType::kInt8;
+  bool even_high = false;
+  std::string weight_input;    // "weight" / "b"
+  std::vector<int32_t> q;
+  std::vector<int64_t> map;    // element → param
+  std::vector<double> scale, zero;  // per param: y = (q − zero) · scale
+  int64_t groups = 1, group_size = 0;
+  bool groups_major = true;
+};
+
+bool IsAntiquant(const Case& c) { return c.routine == kAntiquant; }
+
+WeightView ViewOf(const PropertyContext& ctx, const Case& c, const Invocation& inv) {
+  WeightView v;
+  v.rows = *c.Int("k");
+  v.cols = *c.Int("n");
+  if (IsAntiquant(c)) {
+    const DType x = *c.DTypeParam("x_dtype");
+    v.out = x;
+    v.qdtype = *c.DTypeParam("weight_dtype");
+    v.weight_input = "weight";
+    const InputTensor& s = *inv.Input("scale");
+    const auto scale = Words16(s.bytes);
+    const InputTensor* o = inv.Input("offset");
+    const auto offset = o ? Words16(o->bytes) : std::vector<uint16_t>{};
+    v.group_size = c.Int("group_size").value_or(0);
+    for (size_t i = 0; i < scale.size(); ++i) {
+      v.scale.push_back(Value16(scale[i], x));
+      v.zero.push_back(o ? -Value16(offset[i], x) : 0.0);  // offset = −zero point (§4.1)
+    }
+  } else {
+    const auto call = RknnCallOf(ctx, c, inv);
+    v.out = DType::kFloat;
+    v.qdtype = call.b_dtype;
+    v.even_high = call.even_high;
+    v.weight_input = "b";
+    v.groups_major = !call.n_major;
+    v.group_size = call.quant_type >= 4 ? call.group_size : 0;
+    const InputTensor& s = *inv.Input("scale");
+    const InputTensor& z = *inv.Input("zp");
+    for (size_t i = 0; i + 4 <= s.bytes.size(); i += 4) {
+      float f;
+      int32_t zp;
+      std::memcpy(&f, s.bytes.data() + i, 4);
+      std::memcpy(&zp, z.bytes.data() + i, 4);
+      v.scale.push_back(f);
+      v.zero.push_back(zp);
+    }
+  }
+  v.groups = v.group_size > 0 ? v.rows / v.group_size + (v.rows % v.group_size != 0) : 1;
+  v.q = oracle::quant::DecodeQ(inv.Input(v.weight_input.c_str())->bytes, v.qdtype, v.rows * v.cols, v.even_high);
+  v.map = oracle::quant::ParamIndexMap(v.rows, v.cols, v.group_size, static_cast<int64_t>(v.scale.size()),
+                                       v.groups_major);
+  return v;
+}
+
+double OutValue(const OutputResult& y, const WeightView& v, int64_t e) {
+  if (v.out == DType::kFloat) {
+    float f;
+    std::memcpy(&f, y.contents().data() + 4 * e, 4);
+    return f;
+  }
+  return Value16(Words16(y.contents().data() + 2 * e, 1)[0], v.out);
+}
+
+std::string Bits(const OutputResult& y, const WeightView& v, int64_t e) {
+  if (v.out == DType::kFloat) return Hex32(static_cast<float>(OutValue(y, v, e)));
+  return Hex16(Words16(y.contents().data() + 2 * e, 1)[0]);
+}
+
+// "y[k=70, n=5] (group 2, param 133)"
+std::string Where(const WeightView& v, int64_t e) {
+  const int64_t r = e / v.cols, c = e % v.cols;
+  std::string text = "y[k=" + std::to_string(r) + ", n=" + std::to_string(c) + "]";
+  if (v.group_size > 0) text += " (group " + std::to_string(r / v.group_size) + ", param " + std::to_string(v.map[e]) + ")";
+  else if (v.scale.size() > 1) text += " (channel " + std::to_string(c) + ")";
+  return text;
+}
+
+double UlpOf(double y, DType dtype) {
+  const double a = std::fabs(y);
+  const int mant = dtype == DType::kFloat ? 23 : dtype == DType::kBf16 ? 7 : 10;
+  const int min_exp = dtype == DType::kFloat16 ? -14 : -126;
+  const int exp = a > 0 ? std::max(static_cast<int>(std::floor(std::log2(a))), min_exp) : min_exp;
+  return std::ldexp(1.0, exp - mant);
+}
+
+double RoundTo(double x, DType dtype) {
+  if (dtype == DType::kFloat) return static_cast<float>(x);
+  return Value16(Bits16(static_cast<float>(x), dtype), dtype);
+}
+
+constexpr int64_t kRknnSucc = 0;  // RKNN_SUCC (spec rknn.md §1.10)
+int64_t SuccessOf(const Case& c) { return IsAntiquant(c) ? cann::kAclnnSuccess : kRknnSucc; }
+
+// ---- matches_oracle, rejects_invalid, guards --------------------------------------------
+
+oracle::quant::Expectation Expect(const PropertyContext& ctx, const Case& c, const Invocation& inv) {
+  if (IsAntiquant(c)) return oracle::quant::ExpectAntiquant(AntiquantCallOf(c, inv, ctx.profile));
+  return oracle::quant::ExpectRknn(RknnCallOf(ctx, c, inv));
+}
+
+enum class Aspect { kOracle, kRejects, kGuards };
+
+Verdict CheckWeight(const PropertyContext& ctx, const Case& c, Aspect aspect) {
+  Called k;
+  if (auto v = CallQuantPort(ctx, c, &k)) return *v;
+  const OutputResult& y = *k.answer.Output("y");
+  if (auto v = CheckGuards(y)) return *v;
+  if (aspect == Aspect::kGuards) return Verdict::Pass();
+  const auto expect = Expect(ctx, c, k.inv);
+  if (k.answer.status != expect.status) {
+    return Verdict::Fail("status " + StatusText(c.routine, k.answer.status) + ", expected " +
+                         StatusText(c.routine, expect.status) + ": " + expect.rule);
+  }
+  if (expect.status != SuccessOf(c)) return CheckUntouched(k, expect.rule).value_or(Verdict::Pass());
+  const WeightView v = ViewOf(ctx, c, k.inv);
+  std::optional<int64_t> diff;
+  std::string want_text;
+  if (IsAntiquant(c)) {
+    const auto call = AntiquantCallOf(c, k.inv, ctx.profile);
+    const InputTensor* o = k.inv.Input("offset");
+    const auto want = oracle::quant::Antiquant(call, k.inv.Input("weight")->bytes, Words16(k.inv.Input("scale")->bytes),
+                                               o ? Words16(o->bytes) : std::vector<uint16_t>{});
+    diff = FirstDiff16(y.contents().data(), want, v.out);
+    if (diff) want_text = Hex16(want[*diff]);
+  } else {
+    const auto call = RknnCallOf(ctx, c, k.inv);
+    std::vector<float> scale(v.scale.begin(), v.scale.end());
+    std::vector<int32_t> zp(v.zero.begin(), v.zero.end());
+    const auto want = oracle::quant::RknnDequantB(call, k.inv.Input("b")->bytes, scale, zp);
+    diff = FirstDiff32(y.contents().data(), want);
+    if (diff) want_text = Hex32(want[*diff]);
+  }
+  if (diff) {
+    return Verdict::Fail(Where(v, *diff) + " = " + Bits(y, v, *diff) + ", expected " + want_text + " (q " +
+                         std::to_string(v.q[*diff]) + ", scale " + std::to_string(v.scale[v.map[*diff]]) +
+                         ", zero point " + std::to_string(v.zero[v.map[*diff]]) + ")");
+  }
+  if (y.rank != 2 || y.dims != Shape{v.rows, v.cols}) {
+    return Verdict::Fail("y dims " + (y.rank < 0 ? std::string("not reported") : ToString(y.dims)) + ", expected " +
+                         ToString(Shape{v.rows, v.cols}));
+  }
+  return Verdict::Pass();
+}
+
+// ---- the common invariants ---------------------------------------------------------------
+
+// For a positive scale, y is non-decreasing in q within every (group, channel).
+Verdict CheckMonotone(const PropertyContext& ctx, const Case& c) {
+  Called k;
+  if (auto v = CallQuantPort(ctx, c, &k)) return *v;
+  if (k.answer.status != SuccessOf(c)) return Verdict::Fail("status " + StatusText(c.routine, k.answer.status));
+  if (!k.Written("y")) return Verdict::Fail("status SUCCESS but y was not written");
+  const WeightView v = ViewOf(ctx, c, k.inv);
+  const OutputResult& y = *k.answer.Output("y");
+  std::vector<std::vector<int64_t>> by_param(v.scale.size());
+  for (int64_t e = 0; e < v.rows * v.cols; ++e) by_param[v.map[e]].push_back(e);
+  for (size_t p = 0; p < by_param.size(); ++p) {
+    if (!(v.scale[p] > 0)) continue;
+    auto& elems = by_param[p];
+    std::stable_sort(elems.begin(), elems.end(), [&](int64_t a, int64_t b) { return v.q[a] < v.q[b]; });
+    for (size_t j = 1; j < elems.size(); ++j) {
+      const double lo = OutValue(y, v, elems[j - 1]), hi = OutValue(y, v, elems[j]);
+      if (lo > hi) {
+        return Verdict::Fail(Where(v, elems[j - 1]) + " (q " + std::to_string(v.q[elems[j - 1]]) + ") = " +
+                             std::to_string(lo) + " > " + Where(v, elems[j]) + " (q " + std::to_string(v.q[elems[j]]) +
+                             ") = " + std::to_string(hi) + " with scale " + std::to_string(v.scale[p]) + " > 0");
+      }
+    }
+  }
+  return Verdict::Pass();
+}
+
+// Changing param p's scale changes only the elements that use p (and at least
+// one of them when the oracle says so).
+Verdict CheckGroupIsolation(const PropertyContext& ctx, const Case& c) {
+  Called before;
+  if (auto v = CallQuantPort(ctx, c, &before)) return *v;
+  if (before.answer.status != SuccessOf(c)) return Verdict::Fail("status " + StatusText(c.routine, before.answer.status));
+  const WeightView v = ViewOf(ctx, c, before.inv);
+  const int64_t p = static_cast<int64_t>(Seed(c) % v.scale.size());
+  Invocation changed = before.inv;
+  InputTensor& s = const_cast<InputTensor&>(*changed.Input("scale"));
+  const double new_scale = v.scale[p] == 1.0 ? 2.0 : 1.0;
+  if (v.out == DType::kFloat) {
+    const float f = static_cast<float>(new_scale);
+    std::memcpy(s.bytes.data() + 4 * p, &f, 4);
+  } else {
+    const uint16_t bits = Bits16(new_scale, v.out);
+    std::memcpy(s.bytes.data() + 2 * p, &bits, 2);
+  }
+  Called after;
+  if (auto verdict = CallQuantPort(ctx, std::move(changed), &after)) return *verdict;
+  const OutputResult& y0 = *before.answer.Output("y");
+  const OutputResult& y1 = *after.answer.Output("y");
+  const int64_t width = v.out == DType::kFloat ? 4 : 2;
+  bool any_changed = false, should_change = false;
+  for (int64_t e = 0; e < v.rows * v.cols; ++e) {
+    const bool same = std::memcmp(y0.contents().data() + width * e, y1.contents().data() + width * e, width) == 0;
+    if (v.map[e] != p && !same) {
+      return Verdict::Fail("changing only the scale of param " + std::to_string(p) + " changed " + Where(v, e) +
+                           ", which belongs to param " + std::to_string(v.map[e]) + ": " + Bits(y0, v, e) + " -> " +
+                           Bits(y1, v, e));
+    }
+    if (v.map[e] == p) {
+      any_changed |= !same;
+      const double t = v.q[e] - v.zero[p];
+      should_change |= std::isfinite(t) && t != 0 && RoundTo(RoundTo(t, v.out) * v.scale[p], v.out) !=
+                                                         RoundTo(RoundTo(t, v.out) * new_scale, v.out);
+    }
+  }
+  if (should_change && !any_changed) {
+    return Verdict::Fail("changing the scale of param " + std::to_string(p) + " (" + std::to_string(v.scale[p]) +
+                         " -> " + std::to_string(new_scale) + ") changed none of its elements");
+  }
+  return Verdict::Pass();
+}
+
+// Floats w near grid points of each param, quantized by the suite
+// (q = clip(RNE(w/s + zp))), dequantized by the port:
+// |y − w| ≤ |s|/2 + [per-step: |RN(q − zp) − (q − zp)|·|s|] + ulp(y)/2.
+Verdict CheckRoundTrip(const PropertyContext& ctx, const Case& c) {
+  Invocation inv = Materialize(c, ctx.profile);
+  const WeightView v = ViewOf(ctx, c, inv);
+  const int32_t lo = v.qdtype == DType::kInt8 ? -128 : -8, hi = v.qdtype == DType::kInt8 ? 127 : 7;
+  SplitMix64 rng(Seed(c) ^ 0xA7ull);
+  std::vector<double> w(v.q.size());
+  std::vector<int32_t> q(v.q.size());
+  for (size_t e = 0; e < v.q.size(); ++e) {
+    const double s = v.scale[v.map[e]], z = v.zero[v.map[e]];
+    const double u = static_cast<double>(rng.Next() >> 11) * 0x1.0p-53 * 0.98 - 0.49;
+    const double target = std::clamp<double>(std::round(z) + v.q[e] / 2, lo, hi);
+    w[e] = (target - z + u) * s;
+    q[e] = static_cast<int32_t>(std::clamp<double>(std::nearbyint(w[e] / s + z), lo, hi));
+  }
+  auto& weight = const_cast<InputTensor&>(*inv.Input(v.weight_input));
+  weight.bytes = oracle::quant::EncodeQ(q, v.qdtype, v.even_high);
+  Called k;
+  if (auto verdict = CallQuantPort(ctx, std::move(inv), &k)) return *verdict;
+  if (k.answer.status != SuccessOf(c)) return Verdict::Fail("status " + StatusText(c.routine, k.answer.status));
+  const OutputResult& y = *k.answer.Output("y");
+  for (size_t e = 0; e < q.size(); ++e) {
+    const double s = v.scale[v.map[e]], z = v.zero[v.map[e]];
+    if (std::nearbyint(w[e] / s + z) != q[e]) continue;  // clipped
+    const double got = OutValue(y, v, static_cast<int64_t>(e));
+    const double t_exact = q[e] - z;
+    if (!std::isfinite(RoundTo(RoundTo(t_exact, v.out) * s, v.out))) continue;  // overflows the output type
+    const double t = q[e] - z;
+    const double step = v.out == DType::kFloat ? 0.0 : std::fabs(RoundTo(t, v.out) - t);
+    const double bound = std::fabs(s) / 2 + step * std::fabs(s) + UlpOf(got, v.out) / 2 + 1e-12 * std::fabs(w[e]);
+    if (!(std::fabs(got - w[e]) <= bound)) {
+      return Verdict::Fail(Where(v, static_cast<int64_t>(e)) + ": w = " + std::to_string(w[e]) + " quantized to q " +
+                           std::to_string(q[e]) + " dequantizes to " + Bits(y, v, static_cast<int64_t>(e)) +
+                           ", off by " + std::to_string(std::fabs(got - w[e])) + " > bound " + std::to_string(bound) +
+                           " (scale " + std::to_string(s) + ", zero point " + std::to_string(z) + ")");
+    }
+  }
+  return Verdict::Pass();
+}
+
+// ---- antiquant cases -----------------------------------------------------------------
+
+std::string AntiquantNotApplicable(const Profile& p) {
+  if (!p.cann) return "not a CANN profile";
+  if (p.cann->npu_arch == "DAV_2201" || p.cann->npu_arch == "DAV_3510" || p.cann->npu_arch == "DAV_2002") return "";
+  return p.cann->npu_arch + " has no aclnnWeightQuantBatchMatmulV2: every call returns 361001 (spec cann.md §4.1a "
+                            "step 1), checked by cann.antiquant.rejects_invalid";
+}
+
+// Random weights stay at most this many elements (k·n), whatever the dims.
+constexpr int64_t kMaxWeightElems = int64_t{1} << 18;
+
+struct AntiquantDraw {
+  int64_t k, n, gs;
+  DType weight, x;
+  std::string mode, scales, zps;
+  bool offset, two_d;
+  int64_t seed;
+};
+
+rc::Gen<Case> ValidAntiquant(const PropertyContext& ctx, bool per_group_only, bool positive) {
+  const std::string name = ctx.profile.name;
+  const bool p310 = ctx.profile.cann && ctx.profile.cann->npu_arch == "DAV_2002";
+  return rc::gen::mapcat(
+      // k and n reach the documented limit 65535 (spec cann.md §4.3) too; the
+      // other dim is then cut so that k·n stays ≤ 2^18 elements.
+      rc::gen::tuple(rc::gen::weightedOneOf<int64_t>({{3, rc::gen::inRange<int64_t>(1, 40)}, {3, gen::DimNear(32, 6)},
+                                                      {1, rc::gen::inRange<int64_t>(40, 300)},
+                                                      {1, rc::gen::inRange<int64_t>(300, 65536)}}),
+                     rc::gen::weightedOneOf<int64_t>({{6, rc::gen::inRange<int64_t>(1, 24)},
+                                                      {1, rc::gen::inRange<int64_t>(24, 8192)}}),
+                     rc::gen::element(DType::kInt8, DType::kInt4, DType::kInt32),
+                     rc::gen::element(DType::kFloat16, DType::kBf16),
+                     per_group_only ? rc::gen::just<std::string>("per_group")
+                                    : rc::gen::element<std::string>("per_tensor", "per_channel", "per_group"),
+                     positive ? gen::PositiveScaleKind() : gen::ScaleKind(), gen::ZeroPointKind(),
+                     rc::gen::arbitrary<bool>(), rc::gen::arbitrary<bool>(), gen::DataSeed()),
+      [=](const auto& t) {
+        AntiquantDraw d{std::get<0>(t), std::get<1>(t), 0, std::get<2>(t), std::get<3>(t), std::get<4>(t),
+                        std::get<5>(t), std::get<6>(t), std::get<7>(t), std::get<8>(t), std::get<9>(t)};
+        d.n = std::max<int64_t>(1, std::min(d.n, kMaxWeightElems / std::max<int64_t>(d.k, 1)));
+        if (d.weight == DType::kInt4) d.n *= 2;
+        if (d.weight == DType::kInt32) d.n *= 8;
+        if (d.mode == "per_group" && d.k < 33) d.k += 33;  // gs ∈ [32, k−1] needs k ≥ 33
+        return rc::gen::map(d.mode == "per_group" ? gen::AntiquantGroupSize(d.k) : rc::gen::just<int64_t>(0),
+                            [=](int64_t gs) {
+                              Case c(kAntiquant, name);
+                              c.Set("k", d.k).Set("n", d.n).Set("weight_dtype", d.weight).Set("x_dtype", d.x);
+                              c.Set("group_size", gs).Set("mode", d.mode).Set("offset", int64_t{d.offset});
+                              c.Set("scales", d.scales).Set("zps", d.zps).Set("seed", d.seed);
+                              if (d.two_d && d.mode == "per_tensor") c.Set("scale_shape", Shape{1, 1});
+                              if (d.two_d && d.mode == "per_channel" && !p310) c.Set("scale_shape", Shape{1, d.n});
+                              return c;
+                            });
+      });
+}
+
+// One rule broken at a time (§4.2–4.4), or an unsupported arch (every case).
+rc::Gen<Case> InvalidAntiquant(const PropertyContext& ctx) {
+  return rc::gen::mapcat(ValidAntiquant(ctx, false, false), [](Case c) {
+    return rc::gen::map(rc::gen::inRange(0, 12), [c0 = c](int how) {
+      Case c = c0;
+      const int64_t k = *c.Int("k"), n = *c.Int("n");
+      const int64_t gs = c.Int("group_size").value_or(0);
+      switch (how) {
+        case 0: c.Set("group_size", int64_t{-32}); break;
+        case 1: c.Set("group_size", int64_t{48}).Set("mode", "per_group"); break;
+        case 2: c.Set("group_size", ((k + 31) / 32) * 32).Set("mode", "per_group"); break;  // ≥ k
+        case 3: c.Set("scale_shape", Shape{n + 1}); break;
+        case 4: c.Set("scale_shape", gs > 0 ? Shape{(k + gs - 1) / gs + 1, n} : Shape{2, n}); break;
+        case 5: c.Set("offset", int64_t{1}).Set("offset_shape", Shape{n, 2}); break;
+        case 6: c.Set("weight_dtype", "INT4").Set("n", n | 1).params.erase("scale_shape"); break;
+        case 7: c.Set("weight_dtype", "INT32").Set("n", n * 8 + 4).params.erase("scale_shape"); break;
+        case 8: c.Set("x_dtype", "INT8"); break;
+        case 9: c.Set("missing", (c.Int("seed").value_or(0) % 2) ? "weight" : "scale"); break;
+        case 10: c.SetNull("y"); break;
+        default: c.Set("k", int64_t{0}).Set("group_size", int64_t{0}).Set("mode", "per_channel").params.erase("scale_shape"); break;
+      }
+      if (how == 3 && n == 0) c.Set("scale_shape", Shape{2});
+      return c;
+    });
+  });
+}
+
+// spec cann.md §4.3 examples (k = 64: gs 32 OK, gs 64 → 161002; k = 65: gs 64
+// OK with scale (2, n); gs = 48 → 161002) and the §4.2 per-tensor/per-channel shapes.
+struct AntiquantRow {
+  const char* id;
+  int64_t k, gs;
+  Shape scale_shape;
+  int64_t status;
+};
+const std::vector<AntiquantRow>& AntiquantRows() {
+  static const std::vector<AntiquantRow> rows = {
+      {"§4.3 k=64 gs=32", 64, 32, {2, 16}, cann::kAclnnSuccess},
+      {"§4.3 k=64 gs=64", 64, 64, {1, 16}, cann::kAclnnErrParamInvalid},
+      {"§4.3 k=65 gs=64 scale (2,n)", 65, 64, {2, 16}, cann::kAclnnSuccess},
+      {"§4.3 gs=48", 65, 48, {2, 16}, cann::kAclnnErrParamInvalid},
+      {"§4.2 per-tensor (1,)", 64, 0, {1}, cann::kAclnnSuccess},
+      {"§4.2 per-tensor (1,1)", 64, 0, {1, 1}, cann::kAclnnSuccess},
+      {"§4.2 per-channel (n,)", 64, 0, {16}, cann::kAclnnSuccess},
+      {"§4.2 1-D scale with gs > 0", 64, 32, {16}, cann::kAclnnErrParamInvalid},
+  };
+  return rows;
+}
+
+Case AntiquantRowCase(const AntiquantRow& row, const Profile& profile) {
+  Case c(kAntiquant, profile.name);
+  c.Set("k", row.k).Set("n", int64_t{16}).Set("weight_dtype", "INT8").Set("x_dtype", "FLOAT16");
+  c.Set("group_size", row.gs).Set("scale_shape", row.scale_shape).Set("seed", int64_t{1});
+  return c;
+}
+
+Verdict CheckAntiquantDocumented(const PropertyContext& ctx, const Case& c) {
+  for (const auto& row : AntiquantRows()) {
+    if (!(AntiquantRowCase(row, ctx.profile) == c)) continue;
+    const int64_t want = AntiquantNotApplicable(ctx.profile).empty() ? row.status : cann::kAclnnErrRuntimeError;
+    Called k;
+    if (auto v = CallQuantPort(ctx, c, &k)) return *v;
+    if (k.answer.status != want) {
+      return Verdict::Fail("status " + StatusText(kAntiquant, k.answer.status) + ", spec cann.md " + row.id +
+                           " gives " + StatusText(kAntiquant, want));
+    }
+    return Verdict::Pass();
+  }
+  return Verdict::Fail("not a documented case of spec cann.md §4.2/§4.3: " + c.ToText());
+}
+
+// ---- RKNN cases -----------------------------------------------------------------------
+
+rc::Gen<Case> ValidRknn(const PropertyContext& ctx, bool per_group_only, bool positive) {
+  const std::string name = ctx.profile.name;
+  const bool only32 = ctx.profile.rknn && ctx.profile.rknn->group_size_rule == "32_only";
+  const std::string zero_point = Reading(ctx, kChoiceZeroPoint, "symmetric_only");
+  return rc::gen::map(
+      // K up to 2048 groups and N up to 4096 too; N is then cut so that K·N stays
+      // ≤ 2^18 elements.
+      rc::gen::tuple(rc::gen::weightedOneOf<int64_t>({{4, rc::gen::inRange<int64_t>(1, 9)},
+                                                      {1, rc::gen::inRange<int64_t>(9, 2049)}}),
+                     rc::gen::weightedOneOf<int64_t>({{4, rc::gen::inRange<int64_t>(1, 40)},
+                                                      {1, rc::gen::inRange<int64_t>(40, 4097)}}),
+                     rc::gen::element(DType::kInt8, DType::kInt4),
+                     per_group_only ? rc::gen::element<int64_t>(4, 5) : rc::gen::inRange<int64_t>(0, 6),
+                     only32 ? rc::gen::just<int64_t>(32) : gen::RknnGroupSize(),
+                     positive ? gen::PositiveScaleKind() : gen::ScaleKind(),
+                     rc::gen::element<std::string>("zero", "integer"), gen::DataSeed()),
+      [=](const std::tuple<int64_t, int64_t, DType, int64_t, int64_t, std::string, std::string, int64_t>& t) {
+        const int64_t gs = std::get<4>(t);
+        const int64_t quant_type = std::get<3>(t);
+        Case c(kRknnB, name);
+        const int64_t k = std::get<0>(t) * (quant_type >= 4 ? gs : 7);
+        const int64_t n = std::max<int64_t>(1, std::min(std::get<1>(t), kMaxWeightElems / k));
+        c.Set("k", k).Set("n", n);
+        c.Set("dtype", std::get<2>(t)).Set("quant_type", quant_type).Set("scales", std::get<5>(t));
+        if (quant_type >= 4) c.Set("group_size", gs);
+        if (zero_point == "asymmetric") c.Set("zps", std::get<6>(t));
+        c.Set("seed", std::get<7>(t));
+        return c;
+      });
+}
+
+rc::Gen<Case> InvalidRknn(const PropertyContext& ctx) {
+  const bool asym = Reading(ctx, kChoiceZeroPoint, "symmetric_only") == "asymmetric";
+  return rc::gen::mapcat(ValidRknn(ctx, false, false), [asym](Case c) {
+    return rc::gen::map(rc::gen::inRange(0, 8), [c0 = c, asym](int how) {
+      Case c = c0;
+      const int64_t k = *c.Int("k");
+      switch (how) {
+        case 0: c.Set("scale_len", int64_t{0}); break;
+        case 1: c.Set("scale_len", (c.Int("seed").value_or(0) % 2) ? int64_t{2} : int64_t{1} + *c.Int("n")); break;
+        case 2: c.Set("zp_len", int64_t{3}); break;
+        case 3: c.Set("quant_type", int64_t{4}).Set("group_size", k + 1); break;  // K not a multiple
+        case 4: c.Set("quant_type", int64_t{4}).Set("group_size", int64_t{0}); break;
+        case 5: c.Set("quant_type", (c.Int("seed").value_or(0) % 2) ? int64_t{6} : int64_t{-1}); break;
+        case 6: if (!asym) { c.Set("nonzero_zp", int64_t{1}); break; } [[fallthrough]];
+        default: c.Set("dtype", "INT16"); break;
+      }
+      return c;
+    });
+  });
+}
+
+// spec rknn.md §7.3 (and §5.1–5.4): expected status, and for the index row the
+// value of y[70][5] under each reading of the group order.
+struct RknnRow {
+  const char* id;
+  int64_t k, n, quant_type, gs;
+  std::optional<int64_t> scale_len;
+  std::optional<int64_t> nonzero_zp;
+  const char* group_order;  // "" or a reading
+  int64_t status;
+  std::optional<double> y_70_5;
+};
+const std::vector<RknnRow>& RknnRows() {
+  static const std::vector<RknnRow> rows = {
+      {"§7.3 per-group length K=128 N=64 gs=32 -> 256", 128, 64, 4, 32, 256, {}, "", 0, {}},
+      {"§7.3 per-group length 255", 128, 64, 4, 32, 255, {}, "", -5, {}},
+      {"§7.3 per-group index B[70][5] -> 133 (g*N+n)", 128, 64, 4, 32, {}, {}, "g_major", 0, 134.0},
+      {"§7.3 per-group index B[70][5] -> 22 (n*(K/gs)+g)", 128, 64, 4, 32, {}, {}, "n_major", 0, 23.0},
+      {"§7.3 K=96 gs=64", 96, 64, 4, 64, {}, {}, "", -5, {}},
+      {"§7.3 nonzero zp", 128, 64, 0, 0, {}, 1, "", -5, {}},
+      {"§7.3 default per-layer scale 1.0 zp 0", 128, 64, 0, 0, {}, {}, "", 0, 1.0},
+  };
+  return rows;
+}
+
+Case RknnRowCase(const RknnRow& row, const Profile& profile) {
+  Case c(kRknnB, profile.name);
+  c.Set("k", row.k).Set("n", row.n).Set("dtype", "INT8").Set("quant_type", row.quant_type);
+  if (row.gs) c.Set("group_size", row.gs);
+  if (row.scale_len) c.Set("scale_len", *row.scale_len);
+  if (row.nonzero_zp) c.Set("nonzero_zp", *row.nonzero_zp);
+  if (*row.group_order) c.Set("group_order", row.group_order);
+  c.Set("scales", row.y_70_5 && *row.y_70_5 > 1 ? "index" : "ones");
+  c.Set("b_fill", int64_t{1});  // every q = 1: y = the scale used
+  return c;
+}
+
+Verdict CheckRknnDocumented(const PropertyContext& ctx, const Case& c) {
+  for (const auto& row : RknnRows()) {
+    if (!(RknnRowCase(row, ctx.profile) == c)) continue;
+    if (row.nonzero_zp && Reading(ctx, kChoiceZeroPoint, "symmetric_only") == "asymmetric") {
+      return Verdict::Skip("holds under rknn.quant.zero_point = symmetric_only");
+    }
+    Called k;
+    if (auto v = CallQuantPort(ctx, c, &k)) return *v;
+    if (k.answer.status != row.status) {
+      return Verdict::Fail("status " + StatusText(kRknnB, k.answer.status) + ", spec rknn.md " + row.id + " gives " +
+                           StatusText(kRknnB, row.status));
+    }
+    if (row.y_70_5) {
+      float got;
+      std::memcpy(&got, k.answer.Output("y")->contents().data() + 4 * (70 * row.n + 5), 4);
+      if (got != *row.y_70_5) {
+        return Verdict::Fail("spec rknn.md " + std::string(row.id) + ": y[70][5] = " + std::to_string(got) +
+                             " (scale index " + std::to_string(static_cast<int64_t>(got) - 1) + "), expected " +
+                             std::to_string(*row.y_70_5) + " (scale index " +
+                             std::to_string(static_cast<int64_t>(*row.y_70_5) - 1) + ")");
+      }
+    }
+    return Verdict::Pass();
+  }
+  return Verdict::Fail("not a documented case of spec rknn.md §7.3: " + c.ToText());
+}
+
+std::string RknnNotApplicable(const Profile& p) { return p.family == "rknn" ? "" : "not an RKNN profile"; }
+
+const std::vector<std::string> kAntiquantChoices = {kChoiceChannel2d};
+const std::vector<std::string> kRknnChoices = {kChoiceGroupOrder, kChoiceZeroPoint, kChoiceGroupSize};
+
+}  // namespace
+
+void AddAntiquantProperties(std::vector<Property>* out) {
+  const std::string a = kAntiquant;
+  auto valid = [](const PropertyContext& ctx) { return ValidAntiquant(ctx, false, false); };
+  auto grouped = [](const PropertyContext& ctx) { return ValidAntiquant(ctx, true, false); };
+  auto positive = [](const PropertyContext& ctx) { return ValidAntiquant(ctx, false, true); };
+  auto documented = [](const PropertyContext& ctx) {
+    std::vector<Case> cases;
+    for (const auto& row : AntiquantRows()) cases.push_back(AntiquantRowCase(row, ctx.profile));
+    return cases;
+  };
+  auto check = [](Aspect aspect) {
+    return [aspect](const PropertyContext& ctx, const Case& c) { return CheckWeight(ctx, c, aspect); };
+  };
+  out->push_back({a + ".documented_cases", a, {}, "the group-size and scale-shape examples of spec cann.md §4.2-4.3",
+                  kAntiquantChoices, nullptr, documented, nullptr, CheckAntiquantDocumented});
+  out->push_back({a + ".matches_oracle", a, {},
+                  "W' = RN_I(RN_I(w + offset) * scale) equals the Eigen oracle bit for bit: INT8/INT4/INT32 carrier, "
+                  "FLOAT16/BF16, per-tensor/channel/group, short last group",
+                  kAntiquantChoices, AntiquantNotApplicable, documented, valid, check(Aspect::kOracle)});
+  out->push_back({a + ".rejects_invalid", a, {},
+                  "361001 off DAV_2201/3510/2002, 161001 for null weight/scale/y, 161002 for the group-size, shape, "
+                  "dtype and int4 rules of §4.2-4.4; y untouched",
+                  kAntiquantChoices, nullptr, nullptr, InvalidAntiquant, check(Aspect::kRejects)});
+  out->push_back({a + ".group_isolation", a, {},
+                  "changing one (group, channel) scale changes exactly the outputs of that group and channel",
+                  kAntiquantChoices, AntiquantNotApplicable, nullptr, grouped, CheckGroupIsolation});
+  out->push_back({a + ".dequant_monotone", a, {}, "for a positive scale, W' is non-decreasing in w per group/channel",
+                  kAntiquantChoices, AntiquantNotApplicable, nullptr, positive, CheckMonotone});
+  out->push_back({a + ".quantize_round_trip", a, {},
+                  "w quantized by the suite and dequantized by the port is within |s|/2 plus the two RN_I roundings",
+                  kAntiquantChoices, AntiquantNotApplicable, nullptr, positive, CheckRoundTrip});
+  out->push_back({a + ".no_write_past_capacity", a, {}, "nothing is written outside y, valid or not (guard bytes)",
+                  kAntiquantChoices, nullptr, nullptr,
+                  [](const PropertyContext& ctx) {
+                    return rc::gen::weightedOneOf<Case>({{1, ValidAntiquant(ctx, false, false)}, {1, InvalidAntiquant(ctx)}});
+                  },
+                  check(Aspect::kGuards)});
+}
+
+void AddRknnDequantProperties(std::vector<Property>* out) {
+  const std::string r = kRknnB;
+  auto valid = [](const PropertyContext& ctx) { return ValidRknn(ctx, false, false); };
+  auto grouped = [](const PropertyContext& ctx) { return ValidRknn(ctx, true, false); };
+  auto positive = [](const PropertyContext& ctx) { return ValidRknn(ctx, false, true); };
+  auto documented = [](const PropertyContext& ctx) {
+    std::vector<Case> cases;
+    for (const auto& row : RknnRows()) cases.push_back(RknnRowCase(row, ctx.profile));
+    return cases;
+  };
+  auto check = [](Aspect aspect) {
+    return [aspect](const PropertyContext& ctx, const Case& c) { return CheckWeight(ctx, c, aspect); };
+  };
+  out->push_back({r + ".documented_cases", r, {},
+                  "spec rknn.md §7.3: per-group length, the B[70][5] param index under both orders, K % gs, zp != 0",
+                  kRknnChoices, RknnNotApplicable, documented, nullptr, CheckRknnDocumented});
+  out->push_back({r + ".matches_oracle", r, {},
+                  "y = fp32(q - zp) * s equals the Eigen oracle bit for bit: INT8/INT4 NORM B, per-layer/channel/group",
+                  kRknnChoices, RknnNotApplicable, documented, valid, check(Aspect::kOracle)});
+  out->push_back({r + ".rejects_invalid", r, {},
+                  "-5 for scale_len 0, lengths that do not fit the quant type, K % group_size != 0, quant_type "
+                  "outside 0..5, non-zero zp (symmetric_only), B dtype; y untouched",
+                  kRknnChoices, RknnNotApplicable, nullptr, InvalidRknn, check(Aspect::kRejects)});
+  out->push_back({r + ".group_isolation", r, {},
+                  "changing one per-group scale changes exactly the outputs of that group and column (order g*N+n)",
+                  kRknnChoices, RknnNotApplicable, nullptr, grouped, CheckGroupIsolation});
+  out->push_back({r + ".dequant_monotone", r, {}, "for a positive scale, y is non-decreasing in q per group/channel",
+                  kRknnChoices, RknnNotApplicable, nullptr, positive, CheckMonotone});
+  out->push_back({r + ".quantize_round_trip", r, {},
+                  "w quantized by the suite and dequantized by the port is within |s|/2 plus the fp32 rounding",
+                  kRknnChoices, RknnNotApplicable, nullptr, positive, CheckRoundTrip});
+  out->push_back({r + ".no_write_past_capacity", r, {}, "nothing is written outside y, valid or not (guard bytes)",
+                  kRknnChoices, RknnNotApplicable, nullptr,
+                  [](const PropertyContext& ctx) {
+                    return rc::gen::weightedOneOf<Case>({{1, ValidRknn(ctx, false, false)}, {1, InvalidRknn(ctx)}});
+                  },
+                  check(Aspect::kGuards)});
+}
+
+void AddQuantPropertiesImpl(std::vector<Property>* out) {
+  AddGatherProperties(out);
+  AddAntiquantProperties(out);
+  AddRknnDequantProperties(out);
+}
+
+}  // namespace npuconf::quant_props
+
+namespace npuconf {
+void AddQuantProperties(std::vector<Property>* out) { quant_props::AddQuantPropertiesImpl(out); }
+}  // namespace npuconf

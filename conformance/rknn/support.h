@@ -1,0 +1,70 @@
+// Shared pieces of the RKNN Matmul properties (spec rknn.md): routine ids, the
+// layout a case describes (from the ORACLE's geometry and the profile's facts),
+// calling the port, and failure messages that name the logical element and
+// the storage block.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "conformance/harness/call.h"
+#include "conformance/ports/port_client.h"
+#include "conformance/harness/property.h"
+#include "oracles/rknn/create_oracle.h"
+#include "oracles/rknn/layout_oracle.h"
+
+namespace npuconf::rknn_props {
+
+inline constexpr char kCreate[] = "rknn.matmul_create";
+inline constexpr char kDynamic[] = "rknn.matmul_create_dynamic";
+inline constexpr char kANorm2Native[] = "rknn.a_norm_to_native";
+inline constexpr char kANative2Norm[] = "rknn.a_native_to_norm";
+inline constexpr char kCNorm2Native[] = "rknn.c_norm_to_native";
+inline constexpr char kCNative2Norm[] = "rknn.c_native_to_norm";
+inline constexpr char kBNorm2Native[] = "rknn.b_norm_to_native";
+inline constexpr char kBNative2Norm[] = "rknn.b_native_to_norm";
+inline constexpr char kBTp2Native[] = "rknn.b_tp_norm_to_native";
+inline constexpr char kBNative2Tp[] = "rknn.b_native_to_tp_norm";
+inline constexpr char kInt4Pack[] = "rknn.int4_pack";
+inline constexpr char kInt4Unpack[] = "rknn.int4_unpack";
+
+enum class Matrix { kA, kB, kC };
+
+// One layout case made concrete: which matrix, its dtype and sub-blocks (case
+// overrides applied), the nibble orders, and both sides' names and shapes.
+struct LayoutCase {
+  Matrix matrix = Matrix::kA;
+  bool to_native = true;
+  bool tp = false;  // B given as TP_NORM [N, K]
+  RknnMatmulType type;
+  DType dtype = DType::kInt8;
+  int64_t M = 0, K = 0, N = 0;
+  int64_t sub = 0;  // A: subK; C: subN_C
+  oracle::rknn::BLayout b;  // B only
+  NibbleOrder plain_order = NibbleOrder::kLowFirst, native_order = NibbleOrder::kLowFirst;
+  std::string plain_name, native_name;  // "A" / "A_native", "B" / "B_tp" / "B_native"
+  Shape plain_dims, native_dims;
+  int64_t plain_elems = 0, native_elems = 0;
+  uint64_t plain_bytes = 0, native_bytes = 0;
+  std::string in_name() const { return to_native ? plain_name : native_name; }
+  std::string out_name() const { return to_native ? native_name : plain_name; }
+};
+
+bool IsLayoutRoutine(const std::string& routine);
+// Throws CaseError for a malformed case or a type the profile does not support.
+LayoutCase LayoutOf(const Case& c, const Profile& profile);
+// The inverse routine of a layout routine ("rknn.a_norm_to_native" → "rknn.a_native_to_norm").
+std::string InverseOf(const std::string& routine);
+
+// "B_native element 1234 (segment 0, N1 block 0, K1 block 2, row 5 of subN 32,
+// col 6 of subK 32) = B[k=70][n=5]" or "… = padding".
+std::string DescribeNative(const LayoutCase& l, int64_t e);
+// "B[k=70][n=5]" (TP_NORM: "B_tp[n=5][k=70]"), "A[m=1][k=3]", "C[m=0][n=9]".
+std::string DescribePlain(const LayoutCase& l, int64_t e);
+
+std::string StatusText(int64_t status);  // "-5 (RKNN_ERR_PARAM_INVALID)"
+
+oracle::rknn::Info InfoOf(const Case& c);
+oracle::rknn::Readings ReadingsOf(const Case& c);
+
+}  // namespace npuconf::rknn_props
