@@ -7,12 +7,10 @@
 #include <iostream>
 #include <sstream>
 
-#include "conformance/harness/routines.h"
+#include "cli/families.h"
 #include "conformance/harness/runner.h"
 #include "core/real_shapes.h"
 #include "core/status.h"
-#include "mutants/mutants.h"
-#include "reference/reference_port.h"
 
 namespace npuconf {
 namespace {
@@ -27,17 +25,17 @@ struct PortChoice {
 PortChoice OpenPort(const std::string& arg) {
   PortChoice choice;
   if (arg == "reference") {
-    choice.port = std::make_unique<Port>(ReferencePort());
+    choice.port = MakeReferencePort();
   } else if (arg.rfind("mutant:", 0) == 0) {
     const Mutant* mutant = FindMutant(arg.substr(7));
     if (!mutant) {
       choice.exit_code = kExitBadUsage;
       choice.error = "unknown mutant '" + arg.substr(7) + "' (npuconf list ports)";
     } else {
-      choice.port = std::make_unique<Port>(mutant->port);
+      choice.port = MakeMutantPort(*mutant);
     }
   } else if (arg.find('/') != std::string::npos || arg.find(".so") != std::string::npos) {
-    choice.port = Port::LoadLibrary(arg, &choice.error);
+    choice.port = InProcessPort::LoadLibrary(arg, &choice.error);
     if (!choice.port) choice.exit_code = kExitPortFailure;
   } else {
     choice.exit_code = kExitBadUsage;
@@ -106,13 +104,18 @@ int ParseCase(const std::vector<std::string>& words, Case* c, const Profile** pr
     return kExitBadUsage;
   }
   c->routine = words[0];
-  if (!FindRoutine(c->routine)) {
+  const Routine* routine = BuiltinSuite().FindRoutine(c->routine);
+  if (!routine) {
     err << "npuconf: unknown routine '" << c->routine << "' (npuconf list routines)\n";
     return kExitBadUsage;
   }
   const std::string error = ParseCaseArgs({words.begin() + 1, words.end()}, c);
   if (!error.empty()) {
     err << "npuconf: " << error << "\n";
+    return kExitBadUsage;
+  }
+  if (std::string invalid = ValidateCase(*routine->spec, c); !invalid.empty()) {
+    err << "npuconf: " << invalid << "\n";
     return kExitBadUsage;
   }
   if (c->profile.empty()) {
@@ -127,20 +130,39 @@ int ParseCase(const std::vector<std::string>& words, Case* c, const Profile** pr
   return kExitConformant;
 }
 
-// A key the routine does not document is most likely a typo ("sed=5"): say so.
-// Not an error: a port may take extra params of its own.
-void NoteUndocumentedKeys(const Case& c, std::ostream& err) {
-  const RoutineInfo* routine = FindRoutine(c.routine);
-  if (!routine) return;
-  for (const auto& [key, value] : c.params) {
-    if (routine->params.find(key + "=") == std::string::npos) {
-      err << "npuconf: note: '" << key << "' is not a documented param of " << c.routine
-          << " (npuconf list routines)\n";
+// One routine for a person: id, vendor API, params with type, unit and default,
+// inputs and outputs with units and compare modes.
+void PrintRoutine(const RoutineSpec& spec, std::ostream& out) {
+  out << spec.id << (spec.vendor_api.empty() ? "" : "  (" + spec.vendor_api + ")") << "  [" << spec.source << "]\n";
+  out << "    " << spec.summary << "\n";
+  for (const auto& p : spec.params) {
+    out << "    param  " << p.key << ": " << ToString(p.type);
+    if (!p.values.empty()) {
+      out << " {";
+      for (size_t i = 0; i < p.values.size(); ++i) out << (i ? "|" : "") << p.values[i];
+      out << "}";
     }
+    if (!p.unit.empty()) out << ", " << p.unit;
+    if (p.required) out << ", required";
+    if (p.nullable) out << ", may be null";
+    if (p.default_value) out << ", default " << p.default_value->ToText();
+    if (!p.default_doc.empty()) out << ", default " << p.default_doc;
+    out << " - " << p.doc << "\n";
+  }
+  for (const auto& t : spec.inputs) out << "    input  " << t.name << ": " << t.dtype << " " << t.shape << (t.doc.empty() ? "" : " - " + t.doc) << "\n";
+  for (const auto& t : spec.outputs) {
+    out << "    output " << t.name << ": " << t.dtype << " " << t.shape << (t.doc.empty() ? "" : " - " + t.doc);
+    if (!t.value_unit.empty()) out << "; values: " << t.value_unit;
+    if (t.nullable) out << "; may be null (" << t.name << "=null)";
+    out << "; compared " << t.compare.ToString() << "\n";
   }
 }
 
-int List(const std::string& what, std::ostream& out, std::ostream& err) {
+int List(const std::string& what, bool json, std::ostream& out, std::ostream& err) {
+  if (json && what != "routines") {
+    err << "npuconf: --json is available for 'list routines' only\n";
+    return kExitBadUsage;
+  }
   if (what == "profiles") {
     for (const auto& p : BuiltinProfiles()) {
       out << std::left << std::setw(14) << p.name << " " << std::setw(5) << p.family << " "
@@ -152,12 +174,17 @@ int List(const std::string& what, std::ostream& out, std::ostream& err) {
       }
     }
   } else if (what == "routines") {
-    for (const auto& r : Routines()) {
-      out << r.id << (r.vendor_name.empty() ? "" : "  (" + r.vendor_name + ")") << "\n    params: "
-          << r.params << "\n    outputs: " << r.outputs << "\n";
+    if (json) {
+      nlohmann::json doc = {{"schema", "npuconf-routines"}, {"schema_version", 1}, {"routines", nlohmann::json::array()}};
+      for (const RoutineSpec* spec : BuiltinSuite().specs()) doc["routines"].push_back(ToJson(*spec));
+      out << doc.dump(2) << "\n";
+    } else {
+      for (const RoutineSpec* spec : BuiltinSuite().specs()) PrintRoutine(*spec, out);
     }
   } else if (what == "properties") {
-    for (const auto& p : Catalogue()) out << std::left << std::setw(58) << p.name << " " << p.description << "\n";
+    for (const auto& p : BuiltinSuite().properties()) {
+      out << std::left << std::setw(58) << p.name << " " << p.description << "\n";
+    }
   } else if (what == "ports") {
     out << "reference                          the built-in reference port\n";
     for (const auto& m : Mutants()) {
@@ -202,8 +229,10 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   run->add_flag("--quiet", quiet, "No progress line or summary table");
 
   std::string list_what = "properties";
+  bool list_json = false;
   auto* list = app.add_subcommand("list", "List profiles, routines, properties or ports");
   list->add_option("what", list_what, "profiles | routines | properties | ports");
+  list->add_flag("--json", list_json, "routines as JSON (docs/routines.schema.json)");
 
   std::vector<std::string> case_words;
   auto* one_case = app.add_subcommand("case", "Answer one case on a port: ROUTINE key=value ...");
@@ -234,7 +263,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     return kExitBadUsage;
   }
 
-  if (*list) return List(list_what, out, err);
+  if (*list) return List(list_what, list_json, out, err);
 
   PortChoice choice = OpenPort(port_arg);
   if (!choice.port) {
@@ -244,14 +273,17 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   const Port& port = *choice.port;
 
   try {
+    if (*check && !BuiltinSuite().FindProperty(property_name)) {
+      err << "npuconf: unknown property '" << property_name << "' (npuconf list properties)\n";
+      return kExitBadUsage;
+    }
     if (*one_case || *check) {
       Case c;
       const Profile* profile = nullptr;
       const int parsed = ParseCase(*one_case ? case_words : check_words, &c, &profile, err);
       if (parsed != kExitConformant) return parsed;
-      NoteUndocumentedKeys(c, err);
       if (*one_case) {
-        const Invocation inv = Materialize(c, *profile);
+        const Invocation inv = BuiltinSuite().Materialize(c, *profile);
         const Answer answer = port.Call(inv);
         PrintAnswer(inv, answer, out);
         if (answer.call_result != NPUCONF_CALL_ANSWERED) {
@@ -262,7 +294,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
         }
         return kExitConformant;
       }
-      const Property* property = FindProperty(property_name);
+      const Property* property = BuiltinSuite().FindProperty(property_name);
       if (!property) {
         err << "npuconf: unknown property '" << property_name << "' (npuconf list properties)\n";
         return kExitBadUsage;
@@ -272,7 +304,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
             << ", not " << c.routine << "\n";
         return kExitBadUsage;
       }
-      const Verdict verdict = CheckOne(port, *property, *profile, c);
+      const Verdict verdict = CheckOne(BuiltinSuite(), port, *property, *profile, c);
       const char* word = verdict.kind == Verdict::Kind::kPass   ? "pass"
                          : verdict.kind == Verdict::Kind::kSkip ? "skip"
                                                                 : "FAIL";
@@ -302,7 +334,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       return kExitBadUsage;
     }
     bool any_property = false;
-    for (const auto& p : Catalogue()) {
+    for (const auto& p : BuiltinSuite().properties()) {
       any_property |= GlobMatch(options.property_glob, p.name) && GlobMatch(options.routine_glob, p.routine);
     }
     if (!any_property) {
@@ -333,7 +365,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     if (options.program.find('/') != std::string::npos) {
       options.program = std::filesystem::absolute(options.program).lexically_normal().string();
     }
-    report::RunReport result = RunSuite(port, options);
+    report::RunReport result = RunSuite(BuiltinSuite(), port, options);
     std::string command = "npuconf";
     for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
     result.command = command;

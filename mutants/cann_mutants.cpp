@@ -5,7 +5,7 @@
 #include "core/profile.h"
 #include "core/status.h"
 #include "mutants/mutants.h"
-#include "reference/reference_port.h"
+#include "reference/cann/cann_port.h"
 
 namespace npuconf {
 namespace {
@@ -149,7 +149,7 @@ int32_t MutantCall(const npuconf_case* c, int64_t* vendor_status, char* message,
                             routine == "cann.calculate_matmul_weight_size_v2";
   const bool v2 = routine == "cann.calculate_matmul_weight_size_v2";
   if (FindProfile(view.profile()) == nullptr) {
-    return ReferenceCall(c, vendor_status, message, message_bytes);
+    return cann::CannReferenceCall(c, vendor_status, message, message_bytes);
   }
   switch (kBug) {
     case Bug::kNzPaddingUnwritten:
@@ -193,7 +193,7 @@ int32_t MutantCall(const npuconf_case* c, int64_t* vendor_status, char* message,
       }
       break;
     case Bug::kTransWritesPastCapacity: {
-      const int32_t result = ReferenceCall(c, vendor_status, message, message_bytes);
+      const int32_t result = cann::CannReferenceCall(c, vendor_status, message, message_bytes);
       npuconf_tensor* out = view.Output("mm_weight_ref");
       if (routine == "cann.trans_matmul_weight" && out && out->data &&
           *vendor_status == kAclnnSuccess && out->bytes > 0) {
@@ -240,7 +240,7 @@ int32_t MutantCall(const npuconf_case* c, int64_t* vendor_status, char* message,
       }
       break;
   }
-  return ReferenceCall(c, vendor_status, message, message_bytes);
+  return cann::CannReferenceCall(c, vendor_status, message, message_bytes);
 }
 
 }  // namespace
@@ -249,36 +249,36 @@ void AddCannMutants(std::vector<Mutant>* out) {
   const std::vector<Mutant> mutants = {
       {"nz-padding-unwritten", "nd_to_nz leaves the FRACTAL_NZ padding as it found it",
        "cann.nd_to_nz.padding_is_zero", "ascend910b",
-       MutantPort<&MutantCall<Bug::kNzPaddingUnwritten>>("mutant:nz-padding-unwritten")},
+       &cann::CannReference(), &MutantCall<Bug::kNzPaddingUnwritten>},
       {"int8-c0-16", "nd_to_nz uses C0 = 16 for INT8/UINT8 instead of 32",
-       "cann.nd_to_nz.matches_oracle", "ascend910b", MutantPort<&MutantCall<Bug::kInt8C0Is16>>("mutant:int8-c0-16")},
+       "cann.nd_to_nz.matches_oracle", "ascend910b", &cann::CannReference(), &MutantCall<Bug::kInt8C0Is16>},
       {"int4-high-nibble", "nd_to_nz stores the even INT4 element in the high nibble",
        "cann.nd_to_nz.matches_oracle", "ascend910b",
-       MutantPort<&MutantCall<Bug::kInt4EvenHighNibble>>("mutant:int4-high-nibble")},
+       &cann::CannReference(), &MutantCall<Bug::kInt4EvenHighNibble>},
       {"v2-legacy-rule", "V2 aligns k to 16 for every dtype (the legacy rule)",
        "cann.calculate_matmul_weight_size_v2.matches_oracle", "ascend910b",
-       MutantPort<&MutantCall<Bug::kV2LegacyRule>>("mutant:v2-legacy-rule")},
+       &cann::CannReference(), &MutantCall<Bug::kV2LegacyRule>},
       {"batch-dims-aligned", "the size routines align the batch dims to 16 too",
        "cann.calculate_matmul_weight_size.matches_oracle", "ascend910b",
-       MutantPort<&MutantCall<Bug::kBatchDimsAligned>>("mutant:batch-dims-aligned")},
+       &cann::CannReference(), &MutantCall<Bug::kBatchDimsAligned>},
       {"v2-zero-dims-accepted", "V2 gives size 0 for a zero dim instead of 161002",
        "cann.calculate_matmul_weight_size_v2.rejects_invalid", "ascend910b",
-       MutantPort<&MutantCall<Bug::kV2AcceptsZeroDims>>("mutant:v2-zero-dims-accepted")},
+       &cann::CannReference(), &MutantCall<Bug::kV2AcceptsZeroDims>},
       {"v2-wrong-check-order", "V2 checks the null pointers before the SoC gate",
        "cann.calculate_matmul_weight_size_v2.rejects_invalid", "ascend910",
-       MutantPort<&MutantCall<Bug::kV2NullBeforeSocCheck>>("mutant:v2-wrong-check-order")},
+       &cann::CannReference(), &MutantCall<Bug::kV2NullBeforeSocCheck>},
       {"rank7-accepted", "the size routines accept rank 7",
        "cann.calculate_matmul_weight_size.rejects_invalid", "ascend910b",
-       MutantPort<&MutantCall<Bug::kRankSevenAccepted>>("mutant:rank7-accepted")},
+       &cann::CannReference(), &MutantCall<Bug::kRankSevenAccepted>},
       {"trans-writes-past-capacity", "TransMatmulWeight zero-fills 32 bytes past the buffer",
        "cann.trans_matmul_weight.no_write_past_capacity", "ascend910b",
-       MutantPort<&MutantCall<Bug::kTransWritesPastCapacity>>("mutant:trans-writes-past-capacity")},
+       &cann::CannReference(), &MutantCall<Bug::kTransWritesPastCapacity>},
       {"unpack-blocks-transposed", "nz_to_nd reads the fractal blocks N1-major",
        "cann.nz_to_nd.matches_oracle", "ascend910b",
-       MutantPort<&MutantCall<Bug::kUnpackBlocksTransposed>>("mutant:unpack-blocks-transposed")},
+       &cann::CannReference(), &MutantCall<Bug::kUnpackBlocksTransposed>},
       {"trans-empty-rejected", "TransMatmulWeight rejects an empty tensor (the doc's reading, not the code's)",
        "cann.trans_matmul_weight.rejects_invalid", "ascend910b",
-       MutantPort<&MutantCall<Bug::kTransEmptyRejected>>("mutant:trans-empty-rejected")},
+       &cann::CannReference(), &MutantCall<Bug::kTransEmptyRejected>},
   };
   out->insert(out->end(), mutants.begin(), mutants.end());
 }

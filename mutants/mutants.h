@@ -1,8 +1,11 @@
-// Deliberately wrong ports: each is the reference port with one realistic bug,
-// built in and selectable as `--port mutant:NAME`. The suite's own tests
-// require every one of them to fail the runner on the property that names it.
+// Deliberately wrong ports: each is the reference port with one realistic bug in
+// one family, selectable as `--port mutant:NAME` (cli/ assembles the port: the
+// mutant answers its family's routines, the reference answers the rest). The
+// suite's own tests require every one of them to fail the run on the property
+// that names it.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -11,28 +14,21 @@
 
 namespace npuconf {
 
+// The `call` of a port table (include/npuconf/port.h).
+using PortCallPtr = int32_t (*)(const npuconf_case* c, int64_t* status, char* message, uint64_t message_bytes);
+
 struct Mutant {
-  std::string name;         // "nz-padding-unwritten"
-  std::string bug;          // what is wrong, in a sentence
-  std::string caught_by;    // the property expected to catch it
-  std::string profile;      // a profile on which it shows
-  const npuconf_port* port;
+  std::string name;       // "nz-padding-unwritten"
+  std::string bug;        // what is wrong, in a sentence
+  std::string caught_by;  // the property expected to catch it
+  std::string profile;    // a profile on which it shows
+  const ReferenceFamily* family = nullptr;  // the routines `call` answers
+  PortCallPtr call = nullptr;
 };
 
-// The port table of one mutant: the reference port's claims, answered by `kCall`.
-template <int32_t (*kCall)(const npuconf_case*, int64_t*, char*, uint64_t)>
-const npuconf_port* MutantPort(const char* name) {
-  static const npuconf_port port = {NPUCONF_PORT_ABI_VERSION, name, "0.1.0-mutant",
-                                    ReferencePort()->claims, kCall};
-  return &port;
-}
-
-const std::vector<Mutant>& Mutants();
-const Mutant* FindMutant(const std::string& name);
-
-// Families register their mutants here (mutants/cann_mutants.cpp, …).
+// Each family's mutants (mutants/<family>_mutants.cpp), listed in cli/families.cpp.
 void AddCannMutants(std::vector<Mutant>* out);
-void AddRknnMutants(std::vector<Mutant>* out);  // mutants/rknn_mutants.cpp
-void AddQuantMutants(std::vector<Mutant>* out);  // mutants/quant_mutants.cpp
+void AddRknnMutants(std::vector<Mutant>* out);
+void AddQuantMutants(std::vector<Mutant>* out);
 
 }  // namespace npuconf

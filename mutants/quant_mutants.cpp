@@ -10,7 +10,7 @@
 #include "core/float16.h"
 #include "core/profile.h"
 #include "mutants/mutants.h"
-#include "reference/reference_port.h"
+#include "reference/quant/quant_port.h"
 
 namespace npuconf {
 namespace {
@@ -153,7 +153,7 @@ int32_t CallWithParam(const npuconf_case* c, const char* key, const char* value,
   npuconf_case copy = *c;
   copy.params = params.data();
   copy.n_params = params.size();
-  return ReferenceCall(&copy, status, message, message_bytes);
+  return quant::QuantReferenceCall(&copy, status, message, message_bytes);
 }
 
 template <Bug kBug>
@@ -164,7 +164,7 @@ int32_t MutantCall(const npuconf_case* c, int64_t* status, char* message, uint64
     // Treats every zp as valid: the asymmetric reading where the runtime rejects (§5.4).
     return CallWithParam(c, "zero_point", "asymmetric", status, message, message_bytes);
   }
-  const int32_t result = ReferenceCall(c, status, message, message_bytes);
+  const int32_t result = quant::QuantReferenceCall(c, status, message, message_bytes);
   if (result != NPUCONF_CALL_ANSWERED || *status != 0) return result;
   switch (kBug) {
     case Bug::kGatherOneRounding:
@@ -193,31 +193,31 @@ void AddQuantMutants(std::vector<Mutant>* out) {
   const std::vector<Mutant> mutants = {
       {"gather-one-rounding", "GatherDequantInt8 rounds (q - zp) * s once instead of after each fp16 op",
        "cann.gather_dequant_int8.documented_cases", "ascend910b",
-       MutantPort<&MutantCall<Bug::kGatherOneRounding>>("mutant:gather-one-rounding")},
+       &quant::QuantReference(), &MutantCall<Bug::kGatherOneRounding>},
       {"gather-fp32-output", "GatherDequantInt8 writes the fp32 result where y is FLOAT16",
        "cann.gather_dequant_int8.matches_oracle", "ascend910b",
-       MutantPort<&MutantCall<Bug::kGatherFp32Output>>("mutant:gather-fp32-output")},
+       &quant::QuantReference(), &MutantCall<Bug::kGatherFp32Output>},
       {"antiquant-offset-subtracted", "antiquant subtracts antiquantOffset (the zero-point sign) instead of adding it",
        "cann.antiquant.matches_oracle", "ascend910b",
-       MutantPort<&MutantCall<Bug::kAntiquantOffsetSubtracted>>("mutant:antiquant-offset-subtracted")},
+       &quant::QuantReference(), &MutantCall<Bug::kAntiquantOffsetSubtracted>},
       {"antiquant-int4-high-nibble", "antiquant reads the even INT4 element from the high nibble",
        "cann.antiquant.matches_oracle", "ascend910b",
-       MutantPort<&MutantCall<Bug::kAntiquantInt4HighNibble>>("mutant:antiquant-int4-high-nibble")},
+       &quant::QuantReference(), &MutantCall<Bug::kAntiquantInt4HighNibble>},
       {"antiquant-int4-unsigned", "antiquant reads INT4 nibbles as unsigned 0..15",
        "cann.antiquant.matches_oracle", "ascend910b",
-       MutantPort<&MutantCall<Bug::kAntiquantInt4Unsigned>>("mutant:antiquant-int4-unsigned")},
+       &quant::QuantReference(), &MutantCall<Bug::kAntiquantInt4Unsigned>},
       {"antiquant-neighbour-group-scale", "antiquant counts floor(k/gs) groups: the short last group uses its neighbour's scale",
        "cann.antiquant.matches_oracle", "ascend910b",
-       MutantPort<&MutantCall<Bug::kAntiquantNeighbourGroupScale>>("mutant:antiquant-neighbour-group-scale")},
+       &quant::QuantReference(), &MutantCall<Bug::kAntiquantNeighbourGroupScale>},
       {"rknn-group-order-swapped", "RKNN per-group params read n*(K/gs)+g where the profile's order is g*N+n",
        "rknn.dequant_b.matches_oracle", "rk3588",
-       MutantPort<&MutantCall<Bug::kRknnGroupOrderSwapped>>("mutant:rknn-group-order-swapped")},
+       &quant::QuantReference(), &MutantCall<Bug::kRknnGroupOrderSwapped>},
       {"rknn-group-boundary-off-by-one", "RKNN per-group: the last row of each group takes the next group's param",
        "rknn.dequant_b.group_isolation", "rk3588",
-       MutantPort<&MutantCall<Bug::kRknnGroupBoundaryOffByOne>>("mutant:rknn-group-boundary-off-by-one")},
+       &quant::QuantReference(), &MutantCall<Bug::kRknnGroupBoundaryOffByOne>},
       {"rknn-nonzero-zp-accepted", "RKNN B accepts a non-zero zero point (runtime 2.3.2 rejects it)",
        "rknn.dequant_b.rejects_invalid", "rk3588",
-       MutantPort<&MutantCall<Bug::kRknnNonzeroZpAccepted>>("mutant:rknn-nonzero-zp-accepted")},
+       &quant::QuantReference(), &MutantCall<Bug::kRknnNonzeroZpAccepted>},
   };
   out->insert(out->end(), mutants.begin(), mutants.end());
 }

@@ -11,7 +11,7 @@
 #include "core/abi_view.h"
 #include "core/profile.h"
 #include "mutants/mutants.h"
-#include "reference/reference_port.h"
+#include "reference/rknn/rknn_port.h"
 
 namespace npuconf {
 namespace {
@@ -59,7 +59,7 @@ class EditedCase {
     c_.n_params = params_.size();
     c_.inputs = inputs_.data();
     c_.n_inputs = inputs_.size();
-    return ReferenceCall(&c_, status, message, message_bytes);
+    return rknn::RknnReferenceCall(&c_, status, message, message_bytes);
   }
   npuconf_case& raw() { return c_; }
 
@@ -244,29 +244,29 @@ int32_t MutantCall(const npuconf_case* c, int64_t* status, char* message, uint64
 void AddRknnMutants(std::vector<Mutant>* out) {
   const std::vector<Mutant> mutants = {
       {"rknn-int4-nibble-swapped", "int4_pack puts the even element in the other nibble than the profile's order (§2.4)",
-       "rknn.int4_pack.matches_oracle", "rk3588", MutantPort<&MutantCall<Bug::kNibbleSwapped>>("mutant:rknn-int4-nibble-swapped")},
+       "rknn.int4_pack.matches_oracle", "rk3588", &rknn::RknnReference(), &MutantCall<Bug::kNibbleSwapped>},
       {"rknn-subk-subn-swapped", "NATIVE B tiles are [subK, subN] instead of [subN, subK] (§2.1)",
-       "rknn.b_norm_to_native.matches_oracle", "rk3588", MutantPort<&MutantCall<Bug::kSubKSubNSwapped>>("mutant:rknn-subk-subn-swapped")},
+       "rknn.b_norm_to_native.matches_oracle", "rk3588", &rknn::RknnReference(), &MutantCall<Bug::kSubKSubNSwapped>},
       {"rknn-no-k-segmentation", "B NORM -> NATIVE never splits K into segments (§3.3)", "rknn.b_norm_to_native.segmentation",
-       "rk3588", MutantPort<&MutantCall<Bug::kNoKSegmentation>>("mutant:rknn-no-k-segmentation")},
+       "rk3588", &rknn::RknnReference(), &MutantCall<Bug::kNoKSegmentation>},
       {"rknn-segment-4096-on-rk3588", "B is segmented every 4096 K rows on RK3588 (RK3576's length; §3.3)",
-       "rknn.b_norm_to_native.segmentation", "rk3588", MutantPort<&MutantCall<Bug::kSegmentLength4096>>("mutant:rknn-segment-4096-on-rk3588")},
+       "rknn.b_norm_to_native.segmentation", "rk3588", &rknn::RknnReference(), &MutantCall<Bug::kSegmentLength4096>},
       {"rknn-segments-padded-together", "the last K segment is padded to a full L rows instead of on its own (§3.3)",
        "rknn.b_norm_to_native.segmentation", "rk3588",
-       MutantPort<&MutantCall<Bug::kSegmentsPaddedTogether>>("mutant:rknn-segments-padded-together")},
+       &rknn::RknnReference(), &MutantCall<Bug::kSegmentsPaddedTogether>},
       {"rknn-tp-norm-read-as-norm", "TP_NORM B [N,K] is read as NORM [K,N] (§1.3, §2.1)", "rknn.b_tp_norm_to_native.matches_oracle",
-       "rk3588", MutantPort<&MutantCall<Bug::kTpNormReadAsNorm>>("mutant:rknn-tp-norm-read-as-norm")},
+       "rk3588", &rknn::RknnReference(), &MutantCall<Bug::kTpNormReadAsNorm>},
       {"rknn-c-blocked-with-a-subk", "NATIVE C is blocked by A's subK instead of C's subN (§2.1, §2.2)",
-       "rknn.c_norm_to_native.matches_oracle", "rk3588", MutantPort<&MutantCall<Bug::kCBlockedWithASubK>>("mutant:rknn-c-blocked-with-a-subk")},
+       "rknn.c_norm_to_native.matches_oracle", "rk3588", &rknn::RknnReference(), &MutantCall<Bug::kCBlockedWithASubK>},
       {"rknn-m-padded", "NATIVE A pads M to a multiple of 4 (M is never padded, §2.1)", "rknn.a_norm_to_native.matches_oracle",
-       "rk3588", MutantPort<&MutantCall<Bug::kMPadded>>("mutant:rknn-m-padded")},
+       "rk3588", &rknn::RknnReference(), &MutantCall<Bug::kMPadded>},
       {"rknn-padding-not-zero", "B NORM -> NATIVE leaves the padding as it found it (§2.1: filled with 0)",
-       "rknn.b_norm_to_native.padding_is_zero", "rk3588", MutantPort<&MutantCall<Bug::kPaddingNotZero>>("mutant:rknn-padding-not-zero")},
+       "rknn.b_norm_to_native.padding_is_zero", "rk3588", &rknn::RknnReference(), &MutantCall<Bug::kPaddingNotZero>},
       {"rknn-per-group-norm-accepted", "create accepts per-group B quant with NORM layouts and any group size (§5.4, §7.3)",
-       "rknn.matmul_create.rejects_invalid", "rk3588", MutantPort<&MutantCall<Bug::kPerGroupNormAccepted>>("mutant:rknn-per-group-norm-accepted")},
+       "rknn.matmul_create.rejects_invalid", "rk3588", &rknn::RknnReference(), &MutantCall<Bug::kPerGroupNormAccepted>},
       {"rknn-dynamic-capacity-first-shape", "dynamic shape sizes each buffer for the first shape, not the largest (§4.3)",
        "rknn.matmul_create_dynamic.capacity_ge_every_shape", "rk3588",
-       MutantPort<&MutantCall<Bug::kDynamicCapacityFirstShape>>("mutant:rknn-dynamic-capacity-first-shape")},
+       &rknn::RknnReference(), &MutantCall<Bug::kDynamicCapacityFirstShape>},
   };
   out->insert(out->end(), mutants.begin(), mutants.end());
 }

@@ -4,8 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include "conformance/harness/property.h"
-#include "mutants/mutants.h"
+#include "cli/families.h"
 #include "test_util.h"
 
 namespace npuconf {
@@ -17,7 +16,7 @@ using testing::RunShell;
 using testing::TempDir;
 
 std::string RoutineOf(const std::string& property_name) {
-  const Property* property = FindProperty(property_name);
+  const Property* property = BuiltinSuite().FindProperty(property_name);
   return property ? property->routine : "?";
 }
 
@@ -32,7 +31,7 @@ class MutantTest : public ::testing::TestWithParam<Mutant> {};
 
 TEST_P(MutantTest, FailsTheRunnerOnItsProperty) {
   const Mutant& mutant = GetParam();
-  ASSERT_NE(FindProperty(mutant.caught_by), nullptr) << "unknown property " << mutant.caught_by;
+  ASSERT_NE(BuiltinSuite().FindProperty(mutant.caught_by), nullptr) << "unknown property " << mutant.caught_by;
   TempDir out("mutant");
   const auto run = RunNpuconf("run --port mutant:" + mutant.name + " --profile " + mutant.profile +
                               " --routine '" + RoutineOf(mutant.caught_by) +

@@ -5,7 +5,7 @@
 #include "conformance/cann/cases.h"
 #include "conformance/cann/support.h"
 #include "verify/compare.h"
-#include "conformance/harness/routines.h"
+#include "conformance/harness/suite.h"
 #include "core/status.h"
 #include "generators/shapes.h"
 #include "oracles/cann/fractal_nz_oracle.h"
@@ -300,7 +300,7 @@ Verdict CheckRoundTrip(const PropertyContext& ctx, const Case& c) {
   const Layout l = LayoutOf(c, ctx.profile);
   Case back = c;
   back.routine = kUnpack;
-  Invocation inv = Materialize(back, ctx.profile);
+  Invocation inv = ctx.suite.Materialize(back, ctx.profile);
   inv.inputs[0].bytes = Head(packed.answer.Output("nz")->contents(), NzBytes(l));
   Called unpacked;
   if (auto v = CallPort(ctx, std::move(inv), &unpacked)) return *v;
@@ -322,7 +322,7 @@ const std::vector<std::string> kTransChoices = {"cann.trans.empty_tensor"};
 
 }  // namespace
 
-void AddCannLayoutProperties(std::vector<Property>* out) {
+void cann_props::AddLayoutProperties(std::vector<Property>* out) {
   // Real model shapes run in the matches_oracle properties only: they compare
   // every storage byte (padding included, which the oracle holds at 0) and the
   // guard bytes, so the padding and capacity properties would repeat them.

@@ -3,7 +3,7 @@
 
 #include "conformance/cann/cases.h"
 #include "conformance/cann/support.h"
-#include "conformance/harness/routines.h"
+#include "conformance/harness/materialize.h"
 #include "core/status.h"
 #include "generators/shapes.h"
 #include "oracles/cann/fractal_nz_oracle.h"
@@ -361,7 +361,7 @@ void AddFor(const std::string& routine, std::vector<Property>* out) {
 
 }  // namespace
 
-void AddCannSizeProperties(std::vector<Property>* out) {
+void cann_props::AddSizeProperties(std::vector<Property>* out) {
   AddFor(cann_props::kLegacy, out);
   AddFor(cann_props::kV2, out);
 }

@@ -1,6 +1,6 @@
 #include "conformance/cann/support.h"
 
-#include "conformance/harness/routines.h"
+#include "conformance/harness/materialize.h"
 #include "core/status.h"
 
 namespace npuconf::cann_props {

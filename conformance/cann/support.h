@@ -6,17 +6,25 @@
 #include <string>
 
 #include "conformance/harness/call.h"
-#include "conformance/ports/port_client.h"
+#include "conformance/ports/port.h"
 #include "conformance/harness/property.h"
+#include "core/routines/cann.h"
 #include "oracles/cann/validation_oracle.h"
 
 namespace npuconf::cann_props {
 
-inline constexpr char kLegacy[] = "cann.calculate_matmul_weight_size";
-inline constexpr char kV2[] = "cann.calculate_matmul_weight_size_v2";
-inline constexpr char kTrans[] = "cann.trans_matmul_weight";
-inline constexpr char kPack[] = "cann.nd_to_nz";
-inline constexpr char kUnpack[] = "cann.nz_to_nd";
+inline constexpr const char* kLegacy = routines::cann::kCalculateMatmulWeightSize;
+inline constexpr const char* kV2 = routines::cann::kCalculateMatmulWeightSizeV2;
+inline constexpr const char* kTrans = routines::cann::kTransMatmulWeight;
+inline constexpr const char* kPack = routines::cann::kNdToNz;
+inline constexpr const char* kUnpack = routines::cann::kNzToNd;
+
+// The C0 a cann layout case uses: its `c0` param, else the profile's C0 for the dtype.
+int64_t CaseC0(const Case& c, const Profile& profile);
+
+// Registration of the family's properties (size_properties.cpp, layout_properties.cpp).
+void AddSizeProperties(std::vector<Property>* out);
+void AddLayoutProperties(std::vector<Property>* out);
 
 // The port's claimed reading of a named choice, or "" when unclaimed.
 std::string Reading(const PropertyContext& ctx, const std::string& choice);

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "conformance/harness/routines.h"
+#include "conformance/harness/suite.h"
 
 namespace npuconf {
 
@@ -31,7 +31,7 @@ std::optional<Verdict> CallPort(const PropertyContext& ctx, Invocation inv, Call
 }
 
 std::optional<Verdict> CallPort(const PropertyContext& ctx, const Case& c, Called* out) {
-  return CallPort(ctx, Materialize(c, ctx.profile), out);
+  return CallPort(ctx, ctx.suite.Materialize(c, ctx.profile), out);
 }
 
 std::optional<Verdict> CheckGuards(const OutputResult& out) {

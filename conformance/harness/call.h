@@ -4,7 +4,7 @@
 
 #include <optional>
 
-#include "conformance/ports/port_client.h"
+#include "conformance/ports/port.h"
 #include "conformance/harness/property.h"
 
 namespace npuconf {

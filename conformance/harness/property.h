@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "conformance/ports/port_client.h"
+#include "conformance/ports/port.h"
 #include "core/case.h"
 #include "core/profile.h"
 
@@ -28,7 +28,10 @@ struct Verdict {
   bool failed() const { return kind == Kind::kFail; }
 };
 
+class Suite;
+
 struct PropertyContext {
+  const Suite& suite;
   const Port& port;
   const Profile& profile;
   // Every profile of this run, in order: a case that is the same on several
@@ -49,17 +52,13 @@ struct Property {
   std::function<std::vector<Case>(const PropertyContext&)> explicit_cases;
   std::function<rc::Gen<Case>(const PropertyContext&)> generator;  // empty: explicit only
   std::function<Verdict(const PropertyContext&, const Case&)> check;
+
+  // `routine` and `also_needs`: every routine the port must claim.
+  std::vector<std::string> AllRoutines() const {
+    std::vector<std::string> out = {routine};
+    out.insert(out.end(), also_needs.begin(), also_needs.end());
+    return out;
+  }
 };
-
-// Every property of the suite, in catalogue order.
-const std::vector<Property>& Catalogue();
-const Property* FindProperty(const std::string& name);
-
-// Families register their properties here (conformance/cann_properties.cpp, …).
-void AddCannSizeProperties(std::vector<Property>* out);
-void AddCannLayoutProperties(std::vector<Property>* out);
-void AddRknnCreateProperties(std::vector<Property>* out);  // conformance/rknn_create_properties.cpp
-void AddRknnLayoutProperties(std::vector<Property>* out);  // conformance/rknn_layout_properties.cpp
-void AddQuantProperties(std::vector<Property>* out);  // conformance/quant_*_properties.cpp
 
 }  // namespace npuconf

@@ -7,7 +7,6 @@
 #include <iostream>
 #include <optional>
 
-#include "conformance/harness/routines.h"
 #include "rapidcheck/detail/Configuration.h"
 #include "rapidcheck/detail/Property.h"
 #include "rapidcheck/detail/TestListener.h"
@@ -210,14 +209,14 @@ std::string ReproduceCommand(const std::string& program, const std::string& port
   return command;
 }
 
-Verdict CheckOne(const Port& port, const Property& property, const Profile& profile,
+Verdict CheckOne(const Suite& suite, const Port& port, const Property& property, const Profile& profile,
                  const Case& c) {
   std::vector<const Profile*> profiles = {&profile};
-  PropertyContext ctx{port, profile, profiles, true};
+  PropertyContext ctx{suite, port, profile, profiles, true};
   return property.check(ctx, c);
 }
 
-report::RunReport RunSuite(const Port& port, const RunOptions& options) {
+report::RunReport RunSuite(const Suite& suite, const Port& port, const RunOptions& options) {
   report::RunReport run;
   run.suite_version = NPUCONF_SUITE_VERSION;
   run.port_name = port.name();
@@ -229,14 +228,14 @@ report::RunReport RunSuite(const Port& port, const RunOptions& options) {
   for (const Profile* p : profiles) run.profiles.push_back(p->name);
 
   std::vector<std::pair<const Property*, const Profile*>> work;
-  for (const auto& property : Catalogue()) {
+  for (const auto& property : suite.properties()) {
     if (!GlobMatch(options.property_glob, property.name) ||
         !GlobMatch(options.routine_glob, property.routine)) {
       continue;
     }
+    const std::string& vendor = suite.FindRoutine(property.routine)->spec->vendor;
     for (const Profile* profile : profiles) {
-      const std::string family = property.name.substr(0, property.name.find('.'));
-      if (profile->family == family) work.emplace_back(&property, profile);
+      if (profile->family == vendor) work.emplace_back(&property, profile);
     }
   }
   const bool tty = isatty(STDERR_FILENO);
@@ -246,7 +245,7 @@ report::RunReport RunSuite(const Port& port, const RunOptions& options) {
       std::cerr << (tty ? "\r\033[K" : "") << "[" << i + 1 << "/" << work.size() << "] "
                 << property->name << " @ " << profile->name << (tty ? "" : "\n") << std::flush;
     }
-    PropertyContext ctx{port, *profile, profiles, options.real_shapes};
+    PropertyContext ctx{suite, port, *profile, profiles, options.real_shapes};
     run.results.push_back(RunOne(port, *property, ctx, options));
   }
   if (options.progress && tty) std::cerr << "\r\033[K" << std::flush;

@@ -8,8 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "conformance/ports/port_client.h"
+#include "conformance/ports/port.h"
 #include "conformance/harness/property.h"
+#include "conformance/harness/suite.h"
 #include "reports/report.h"
 
 namespace npuconf {
@@ -37,10 +38,10 @@ bool GlobMatch(const std::string& pattern, const std::string& text);
 std::vector<const Profile*> SelectProfiles(const std::vector<std::string>& names,
                                            std::string* error);
 
-report::RunReport RunSuite(const Port& port, const RunOptions& options);
+report::RunReport RunSuite(const Suite& suite, const Port& port, const RunOptions& options);
 
 // One property on one case (`npuconf check`); CaseError propagates.
-Verdict CheckOne(const Port& port, const Property& property, const Profile& profile,
+Verdict CheckOne(const Suite& suite, const Port& port, const Property& property, const Profile& profile,
                  const Case& c);
 
 // The shell command that replays `property` on `c` through `port_arg`.

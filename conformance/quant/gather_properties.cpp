@@ -8,7 +8,7 @@
 #include <numeric>
 
 #include "conformance/quant/support.h"
-#include "conformance/harness/routines.h"
+#include "conformance/harness/suite.h"
 #include "core/float16.h"
 #include "core/prng.h"
 #include "core/real_shapes.h"
@@ -252,7 +252,7 @@ Verdict CheckMonotone(const PropertyContext& ctx, const Case& c) {
 // (q = clip(RNE(w/s + zp), 0, 255)), dequantized by the port:
 // |y − w| ≤ |s|/2 + |RN16(q − zp) − (q − zp)|·|s| + ulp16(y)/2.
 Verdict CheckQuantizeRoundTrip(const PropertyContext& ctx, const Case& c) {
-  Invocation inv = Materialize(c, ctx.profile);
+  Invocation inv = ctx.suite.Materialize(c, ctx.profile);
   InputTensor& table = const_cast<InputTensor&>(*inv.Input("table"));
   const int64_t vocab = table.shape[0], embed = table.shape[1];
   const auto scale = Words16(inv.Input("scale")->bytes);
@@ -449,7 +449,7 @@ Verdict CheckGenDataRoundTrip(const PropertyContext& ctx, const Case& c) {
   const auto exact = oracle::quant::GenDataQuantize(w, vocab, embed);
   Case g(kGather, ctx.profile.name);
   g.Set("vocab", vocab).Set("embed", embed).Set("indices_shape", Shape{vocab});
-  Invocation inv = Materialize(g, ctx.profile);
+  Invocation inv = ctx.suite.Materialize(g, ctx.profile);
   auto set = [&](const char* name, const char* from, uint64_t bytes) {
     auto& in = const_cast<InputTensor&>(*inv.Input(name));
     const auto src = quantized.answer.Output(from)->contents();

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <sstream>
 
-#include "conformance/harness/routines.h"
+#include "conformance/harness/suite.h"
 #include "core/float16.h"
 #include "core/prng.h"
 #include "core/status.h"
@@ -116,7 +116,7 @@ std::optional<Verdict> CallQuantPort(const PropertyContext& ctx, Invocation inv,
 }
 
 std::optional<Verdict> CallQuantPort(const PropertyContext& ctx, const Case& c, Called* out) {
-  return CallQuantPort(ctx, Materialize(c, ctx.profile), out);
+  return CallQuantPort(ctx, ctx.suite.Materialize(c, ctx.profile), out);
 }
 
 std::string Reading(const PropertyContext& ctx, const std::string& choice, const std::string& fallback) {

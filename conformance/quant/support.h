@@ -11,16 +11,17 @@
 #include <vector>
 
 #include "conformance/harness/call.h"
-#include "conformance/ports/port_client.h"
+#include "conformance/ports/port.h"
 #include "conformance/harness/property.h"
+#include "core/routines/quant.h"
 #include "oracles/quant/quant_oracle.h"
 
 namespace npuconf::quant_props {
 
-inline constexpr char kGather[] = "cann.gather_dequant_int8";
-inline constexpr char kGenData[] = "cann.gather_dequant_int8_quantize";
-inline constexpr char kAntiquant[] = "cann.antiquant";
-inline constexpr char kRknnB[] = "rknn.dequant_b";
+inline constexpr const char* kGather = routines::quant::kGatherDequantInt8;
+inline constexpr const char* kGenData = routines::quant::kGatherDequantInt8Quantize;
+inline constexpr const char* kAntiquant = routines::quant::kAntiquant;
+inline constexpr const char* kRknnB = routines::quant::kRknnDequantB;
 
 // Choices (profile "choices" when present, else these defaults; see
 // docs in conformance/quant_routines.cpp).

@@ -9,7 +9,7 @@
 #include <numeric>
 
 #include "conformance/quant/support.h"
-#include "conformance/harness/routines.h"
+#include "conformance/harness/suite.h"
 #include "core/float16.h"
 #include "core/prng.h"
 #include "core/status.h"
@@ -246,7 +246,7 @@ Verdict CheckGroupIsolation(const PropertyContext& ctx, const Case& c) {
 // (q = clip(RNE(w/s + zp))), dequantized by the port:
 // |y − w| ≤ |s|/2 + [per-step: |RN(q − zp) − (q − zp)|·|s|] + ulp(y)/2.
 Verdict CheckRoundTrip(const PropertyContext& ctx, const Case& c) {
-  Invocation inv = Materialize(c, ctx.profile);
+  Invocation inv = ctx.suite.Materialize(c, ctx.profile);
   const WeightView v = ViewOf(ctx, c, inv);
   const int32_t lo = v.qdtype == DType::kInt8 ? -128 : -8, hi = v.qdtype == DType::kInt8 ? 127 : 7;
   SplitMix64 rng(Seed(c) ^ 0xA7ull);
@@ -614,14 +614,4 @@ void AddRknnDequantProperties(std::vector<Property>* out) {
                   check(Aspect::kGuards)});
 }
 
-void AddQuantPropertiesImpl(std::vector<Property>* out) {
-  AddGatherProperties(out);
-  AddAntiquantProperties(out);
-  AddRknnDequantProperties(out);
-}
-
 }  // namespace npuconf::quant_props
-
-namespace npuconf {
-void AddQuantProperties(std::vector<Property>* out) { quant_props::AddQuantPropertiesImpl(out); }
-}  // namespace npuconf

@@ -5,7 +5,7 @@
 
 #include "conformance/rknn/cases.h"
 #include "conformance/rknn/support.h"
-#include "conformance/harness/routines.h"
+#include "conformance/harness/materialize.h"
 #include "generators/rknn.h"
 
 namespace npuconf {
@@ -256,7 +256,7 @@ const std::vector<std::string> kCreateChoices = {
 
 }  // namespace
 
-void AddRknnCreateProperties(std::vector<Property>* out) {
+void rknn_props::AddCreateProperties(std::vector<Property>* out) {
   auto layout_explicit = [](const PropertyContext& ctx) {
     std::vector<Case> cases;
     for (const auto& d : DocumentedAttrs(ctx.profile)) cases.push_back(d.c);

@@ -1,6 +1,6 @@
 #include "conformance/rknn/support.h"
 
-#include "conformance/harness/routines.h"
+#include "conformance/harness/materialize.h"
 
 namespace npuconf::rknn_props {
 namespace {

@@ -8,25 +8,31 @@
 #include <string>
 
 #include "conformance/harness/call.h"
-#include "conformance/ports/port_client.h"
+#include "conformance/ports/port.h"
 #include "conformance/harness/property.h"
+#include "core/routines/rknn.h"
 #include "oracles/rknn/create_oracle.h"
 #include "oracles/rknn/layout_oracle.h"
 
 namespace npuconf::rknn_props {
 
-inline constexpr char kCreate[] = "rknn.matmul_create";
-inline constexpr char kDynamic[] = "rknn.matmul_create_dynamic";
-inline constexpr char kANorm2Native[] = "rknn.a_norm_to_native";
-inline constexpr char kANative2Norm[] = "rknn.a_native_to_norm";
-inline constexpr char kCNorm2Native[] = "rknn.c_norm_to_native";
-inline constexpr char kCNative2Norm[] = "rknn.c_native_to_norm";
-inline constexpr char kBNorm2Native[] = "rknn.b_norm_to_native";
-inline constexpr char kBNative2Norm[] = "rknn.b_native_to_norm";
-inline constexpr char kBTp2Native[] = "rknn.b_tp_norm_to_native";
-inline constexpr char kBNative2Tp[] = "rknn.b_native_to_tp_norm";
-inline constexpr char kInt4Pack[] = "rknn.int4_pack";
-inline constexpr char kInt4Unpack[] = "rknn.int4_unpack";
+namespace ids = routines::rknn;
+inline constexpr const char* kCreate = ids::kMatmulCreate;
+inline constexpr const char* kDynamic = ids::kMatmulCreateDynamic;
+inline constexpr const char* kANorm2Native = ids::kANormToNative;
+inline constexpr const char* kANative2Norm = ids::kANativeToNorm;
+inline constexpr const char* kCNorm2Native = ids::kCNormToNative;
+inline constexpr const char* kCNative2Norm = ids::kCNativeToNorm;
+inline constexpr const char* kBNorm2Native = ids::kBNormToNative;
+inline constexpr const char* kBNative2Norm = ids::kBNativeToNorm;
+inline constexpr const char* kBTp2Native = ids::kBTpNormToNative;
+inline constexpr const char* kBNative2Tp = ids::kBNativeToTpNorm;
+inline constexpr const char* kInt4Pack = ids::kInt4Pack;
+inline constexpr const char* kInt4Unpack = ids::kInt4Unpack;
+
+// Registration of the family's properties (create_properties.cpp, layout_properties.cpp).
+void AddCreateProperties(std::vector<Property>* out);
+void AddLayoutProperties(std::vector<Property>* out);
 
 enum class Matrix { kA, kB, kC };
 

@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "core/routines/cann.h"
 #include "core/status.h"
 #include "reference/cann/fractal_nz.h"
 #include "reference/cann/trans_matmul_weight.h"
@@ -105,22 +106,50 @@ Answer LayoutCall(const CaseView& view, const CannFacts& facts, bool to_nz, int6
 
 }  // namespace
 
-int32_t AnswerCannCase(const CaseView& view, const Profile& profile, int64_t* status,
-                       std::string* message) {
+namespace {
+
+// Every routine answers ANSWERED or BAD_CASE; the profile must be a CANN one.
+template <Answer (*kCall)(const CaseView&, const CannFacts&, int64_t*)>
+int32_t Answering(const CaseView& view, const Profile& profile, int64_t* status, std::string* message) {
   if (!profile.cann) {
     *message = "profile '" + profile.name + "' is not a CANN profile";
     return NPUCONF_CALL_UNCLAIMED;
   }
-  const CannFacts& facts = *profile.cann;
-  const std::string routine = view.routine();
-  Answer answer{NPUCONF_CALL_UNCLAIMED, "routine '" + routine + "' not implemented"};
-  if (routine == "cann.calculate_matmul_weight_size") answer = SizeCall(view, facts, false, status);
-  if (routine == "cann.calculate_matmul_weight_size_v2") answer = SizeCall(view, facts, true, status);
-  if (routine == "cann.trans_matmul_weight") answer = TransCall(view, facts, status);
-  if (routine == "cann.nd_to_nz") answer = LayoutCall(view, facts, true, status);
-  if (routine == "cann.nz_to_nd") answer = LayoutCall(view, facts, false, status);
+  const Answer answer = kCall(view, *profile.cann, status);
   *message = answer.message;
   return answer.result;
+}
+
+Answer LegacySize(const CaseView& view, const CannFacts& facts, int64_t* status) {
+  return SizeCall(view, facts, false, status);
+}
+Answer V2Size(const CaseView& view, const CannFacts& facts, int64_t* status) {
+  return SizeCall(view, facts, true, status);
+}
+Answer Pack(const CaseView& view, const CannFacts& facts, int64_t* status) {
+  return LayoutCall(view, facts, true, status);
+}
+Answer Unpack(const CaseView& view, const CannFacts& facts, int64_t* status) {
+  return LayoutCall(view, facts, false, status);
+}
+
+}  // namespace
+
+const ReferenceFamily& CannReference() {
+  namespace ids = routines::cann;
+  static const ReferenceFamily family = {
+      .routines = {{ids::kCalculateMatmulWeightSize, Answering<LegacySize>},
+                   {ids::kCalculateMatmulWeightSizeV2, Answering<V2Size>},
+                   {ids::kTransMatmulWeight, Answering<TransCall>},
+                   {ids::kNdToNz, Answering<Pack>},
+                   {ids::kNzToNd, Answering<Unpack>}},
+      // Undefined upstream (spec cann.md §1.5); the reference defines them.
+      .choice_claims = {"choice:cann.size.negative_dims=param_invalid", "choice:cann.size.overflow=param_invalid"}};
+  return family;
+}
+
+int32_t CannReferenceCall(const npuconf_case* c, int64_t* status, char* message, uint64_t message_bytes) {
+  return AnswerWith(CannReference(), c, status, message, message_bytes);
 }
 
 }  // namespace npuconf::cann

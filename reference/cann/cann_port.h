@@ -1,17 +1,16 @@
-// The reference port's entry for the CANN family: answers one "cann.*" case.
+// The reference port's CANN routines (reference/cann/), each answering a case
+// read through the port ABI, listed by exact routine id.
 #pragma once
 
 #include <cstdint>
-#include <string>
 
-#include "core/abi_view.h"
-#include "core/profile.h"
+#include "reference/reference_port.h"
 
 namespace npuconf::cann {
 
-// Returns an npuconf_call_result; the vendor status goes to *status, a note for
-// UNCLAIMED / BAD_CASE to *message.
-int32_t AnswerCannCase(const CaseView& view, const Profile& profile, int64_t* status,
-                       std::string* message);
+const ReferenceFamily& CannReference();
+
+// AnswerWith(CannReference(), …): what mutants/ delegate to.
+int32_t CannReferenceCall(const npuconf_case* c, int64_t* status, char* message, uint64_t message_bytes);
 
 }  // namespace npuconf::cann

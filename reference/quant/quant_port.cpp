@@ -3,6 +3,7 @@
 #include <cstring>
 #include <vector>
 
+#include "core/routines/quant.h"
 #include "core/shape.h"
 #include "core/status.h"
 #include "reference/quant/cann_antiquant.h"
@@ -216,26 +217,61 @@ std::string CaseReading(const CaseView& view, const Profile& profile, const char
   return fallback;
 }
 
-int32_t AnswerQuantCase(const CaseView& view, const Profile& profile, int64_t* status,
-                        std::string* message) {
-  const std::string routine = view.routine();
-  const bool cann_routine = routine.rfind("cann.", 0) == 0;
-  if (cann_routine && !profile.cann) {
-    *message = "profile '" + profile.name + "' is not a CANN profile";
-    return NPUCONF_CALL_UNCLAIMED;
-  }
-  if (!cann_routine && profile.family != "rknn") {
+namespace {
+
+// Every routine answers ANSWERED or BAD_CASE, with the rule behind a rejection
+// in *message.
+template <typename Call>
+int32_t Answering(std::string* message, Call call) {
+  std::string note;
+  const Answer answer = call(&note);
+  *message = answer.result == NPUCONF_CALL_ANSWERED ? note : answer.message;
+  return answer.result;
+}
+
+bool NotCann(const Profile& profile, std::string* message) {
+  if (profile.cann) return false;
+  *message = "profile '" + profile.name + "' is not a CANN profile";
+  return true;
+}
+
+int32_t GatherAnswer(const CaseView& view, const Profile& profile, int64_t* status, std::string* message) {
+  if (NotCann(profile, message)) return NPUCONF_CALL_UNCLAIMED;
+  return Answering(message, [&](std::string* note) { return Gather(view, status, note); });
+}
+int32_t GenDataAnswer(const CaseView& view, const Profile& profile, int64_t* status, std::string* message) {
+  if (NotCann(profile, message)) return NPUCONF_CALL_UNCLAIMED;
+  return Answering(message, [&](std::string* note) { return GenData(view, status, note); });
+}
+int32_t AntiquantAnswer(const CaseView& view, const Profile& profile, int64_t* status, std::string* message) {
+  if (NotCann(profile, message)) return NPUCONF_CALL_UNCLAIMED;
+  return Answering(message, [&](std::string* note) { return Antiquant(view, profile, status, note); });
+}
+int32_t RknnBAnswer(const CaseView& view, const Profile& profile, int64_t* status, std::string* message) {
+  if (profile.family != "rknn") {
     *message = "profile '" + profile.name + "' is not an RKNN profile";
     return NPUCONF_CALL_UNCLAIMED;
   }
-  Answer answer{NPUCONF_CALL_UNCLAIMED, "routine '" + routine + "' not implemented"};
-  std::string note;
-  if (routine == "cann.gather_dequant_int8") answer = Gather(view, status, &note);
-  if (routine == "cann.gather_dequant_int8_quantize") answer = GenData(view, status, &note);
-  if (routine == "cann.antiquant") answer = Antiquant(view, profile, status, &note);
-  if (routine == "rknn.dequant_b") answer = RknnB(view, profile, status, &note);
-  *message = answer.result == NPUCONF_CALL_ANSWERED ? note : answer.message;
-  return answer.result;
+  return Answering(message, [&](std::string* note) { return RknnB(view, profile, status, note); });
+}
+
+}  // namespace
+
+const ReferenceFamily& QuantReference() {
+  namespace ids = routines::quant;
+  static const ReferenceFamily family = {
+      .routines = {{ids::kGatherDequantInt8, GatherAnswer},
+                   {ids::kGatherDequantInt8Quantize, GenDataAnswer},
+                   {ids::kAntiquant, AntiquantAnswer},
+                   {ids::kRknnDequantB, RknnBAnswer}},
+      // Undefined upstream (spec cann.md §3.4, §5.10); the reference defines them.
+      .choice_claims = {"choice:cann.gather_dequant.validation=param_invalid",
+                        "choice:cann.gather_dequant.embed_dim=any"}};
+  return family;
+}
+
+int32_t QuantReferenceCall(const npuconf_case* c, int64_t* status, char* message, uint64_t message_bytes) {
+  return AnswerWith(QuantReference(), c, status, message, message_bytes);
 }
 
 }  // namespace npuconf::quant

@@ -1,6 +1,6 @@
-// The reference port's answers to the dequant routines (cann.antiquant,
-// cann.gather_dequant_int8[_quantize], rknn.dequant_b): reads the case through
-// the ABI view and calls reference/quant/.
+// The reference port's dequant routines (reference/quant/: cann.antiquant,
+// cann.gather_dequant_int8[_quantize], rknn.dequant_b), each answering a case
+// read through the port ABI, listed by exact routine id.
 #pragma once
 
 #include <cstdint>
@@ -8,13 +8,14 @@
 
 #include "core/abi_view.h"
 #include "core/profile.h"
+#include "reference/reference_port.h"
 
 namespace npuconf::quant {
 
-// Returns an npuconf_call_result; the vendor status goes to *status, a note for
-// UNCLAIMED / BAD_CASE to *message.
-int32_t AnswerQuantCase(const CaseView& view, const Profile& profile, int64_t* status,
-                        std::string* message);
+const ReferenceFamily& QuantReference();
+
+// AnswerWith(QuantReference(), …): what mutants/ delegate to.
+int32_t QuantReferenceCall(const npuconf_case* c, int64_t* status, char* message, uint64_t message_bytes);
 
 // The reading of an uncertain point a case asks for: its `param`, else the
 // profile's choice `choice`, else `fallback`.

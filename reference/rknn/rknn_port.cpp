@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "core/routines/rknn.h"
 #include "reference/rknn/int4.h"
 #include "reference/rknn/matmul_create.h"
 #include "reference/rknn/native_layout.h"
@@ -216,29 +217,62 @@ Answer DynamicCall(const CaseView& view, const RknnFacts& facts, int64_t* status
 
 }  // namespace
 
-int32_t AnswerRknnCase(const CaseView& view, const Profile& profile, int64_t* status, std::string* message) {
+namespace {
+
+// The profile must carry RKNN tables (an unverified one does not, spec rknn.md §8.2).
+template <typename Call>
+int32_t Answering(const Profile& profile, std::string* message, Call call) {
   if (!profile.rknn || !profile.rknn->has_tables) {
     *message = "profile '" + profile.name + "' has no RKNN tables (spec rknn.md §8.2)";
     return NPUCONF_CALL_UNCLAIMED;
   }
-  const RknnFacts& facts = *profile.rknn;
-  const std::string routine = view.routine();
   std::string why;
-  Answer answer{NPUCONF_CALL_UNCLAIMED, "routine '" + routine + "' not implemented"};
-  if (routine == "rknn.matmul_create") answer = CreateCall(view, facts, status, &why);
-  if (routine == "rknn.matmul_create_dynamic") answer = DynamicCall(view, facts, status, &why);
-  if (routine == "rknn.a_norm_to_native") answer = RowBlockedCall(view, facts, true, true, status);
-  if (routine == "rknn.a_native_to_norm") answer = RowBlockedCall(view, facts, true, false, status);
-  if (routine == "rknn.c_norm_to_native") answer = RowBlockedCall(view, facts, false, true, status);
-  if (routine == "rknn.c_native_to_norm") answer = RowBlockedCall(view, facts, false, false, status);
-  if (routine == "rknn.b_norm_to_native") answer = BCall(view, facts, false, true, status);
-  if (routine == "rknn.b_native_to_norm") answer = BCall(view, facts, false, false, status);
-  if (routine == "rknn.b_tp_norm_to_native") answer = BCall(view, facts, true, true, status);
-  if (routine == "rknn.b_native_to_tp_norm") answer = BCall(view, facts, true, false, status);
-  if (routine == "rknn.int4_pack") answer = Int4Call(view, facts, true, status);
-  if (routine == "rknn.int4_unpack") answer = Int4Call(view, facts, false, status);
-  *message = answer.message;
+  const Answer answer = call(*profile.rknn, &why);
+  *message = answer.result == NPUCONF_CALL_ANSWERED ? why : answer.message;
   return answer.result;
+}
+
+template <bool kIsA, bool kToNative>
+int32_t RowBlocked(const CaseView& view, const Profile& profile, int64_t* status, std::string* message) {
+  return Answering(profile, message,
+                   [&](const RknnFacts& f, std::string*) { return RowBlockedCall(view, f, kIsA, kToNative, status); });
+}
+template <bool kTp, bool kToNative>
+int32_t BLayout(const CaseView& view, const Profile& profile, int64_t* status, std::string* message) {
+  return Answering(profile, message, [&](const RknnFacts& f, std::string*) { return BCall(view, f, kTp, kToNative, status); });
+}
+template <bool kPack>
+int32_t Int4(const CaseView& view, const Profile& profile, int64_t* status, std::string* message) {
+  return Answering(profile, message, [&](const RknnFacts& f, std::string*) { return Int4Call(view, f, kPack, status); });
+}
+int32_t Create(const CaseView& view, const Profile& profile, int64_t* status, std::string* message) {
+  return Answering(profile, message, [&](const RknnFacts& f, std::string* why) { return CreateCall(view, f, status, why); });
+}
+int32_t Dynamic(const CaseView& view, const Profile& profile, int64_t* status, std::string* message) {
+  return Answering(profile, message, [&](const RknnFacts& f, std::string* why) { return DynamicCall(view, f, status, why); });
+}
+
+}  // namespace
+
+const ReferenceFamily& RknnReference() {
+  namespace ids = routines::rknn;
+  static const ReferenceFamily family = {.routines = {{ids::kMatmulCreate, Create},
+                                                      {ids::kMatmulCreateDynamic, Dynamic},
+                                                      {ids::kANormToNative, RowBlocked<true, true>},
+                                                      {ids::kANativeToNorm, RowBlocked<true, false>},
+                                                      {ids::kCNormToNative, RowBlocked<false, true>},
+                                                      {ids::kCNativeToNorm, RowBlocked<false, false>},
+                                                      {ids::kBNormToNative, BLayout<false, true>},
+                                                      {ids::kBNativeToNorm, BLayout<false, false>},
+                                                      {ids::kBTpNormToNative, BLayout<true, true>},
+                                                      {ids::kBNativeToTpNorm, BLayout<true, false>},
+                                                      {ids::kInt4Pack, Int4<true>},
+                                                      {ids::kInt4Unpack, Int4<false>}}};
+  return family;
+}
+
+int32_t RknnReferenceCall(const npuconf_case* c, int64_t* status, char* message, uint64_t message_bytes) {
+  return AnswerWith(RknnReference(), c, status, message, message_bytes);
 }
 
 }  // namespace npuconf::rknn

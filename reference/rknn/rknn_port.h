@@ -1,17 +1,16 @@
-// The reference port's entry for the RKNN Matmul family: answers one "rknn.*"
-// case (routine catalogue: conformance/rknn_routines.cpp, `npuconf list routines`).
+// The reference port's RKNN Matmul routines (reference/rknn/), each answering a
+// case read through the port ABI, listed by exact routine id.
 #pragma once
 
 #include <cstdint>
-#include <string>
 
-#include "core/abi_view.h"
-#include "core/profile.h"
+#include "reference/reference_port.h"
 
 namespace npuconf::rknn {
 
-// Returns an npuconf_call_result; the vendor status (0 or −5) goes to *status,
-// a note for UNCLAIMED / BAD_CASE to *message.
-int32_t AnswerRknnCase(const CaseView& view, const Profile& profile, int64_t* status, std::string* message);
+const ReferenceFamily& RknnReference();
+
+// AnswerWith(RknnReference(), …): what mutants/ delegate to.
+int32_t RknnReferenceCall(const npuconf_case* c, int64_t* status, char* message, uint64_t message_bytes);
 
 }  // namespace npuconf::rknn

@@ -1,21 +1,23 @@
-// The CANN routines of the catalogue (spec cann.md §1–2): params, outputs, and
-// how their cases become buffers.
-#include "conformance/harness/routines.h"
+// The CANN family's conformance side (spec cann.md §1–2): how each routine's
+// cases become buffers, and the family as registered in cli/families.cpp.
+#include "conformance/cann/family.h"
+#include "conformance/cann/support.h"
+#include "conformance/harness/materialize.h"
 #include "core/prng.h"
 #include "oracles/cann/fractal_nz_oracle.h"
 
 namespace npuconf {
 namespace {
 
-const char kSeedDoc[] = "seed=N (input data from SplitMix64(N))";
+using namespace cann_props;
 
-Invocation SizeCase(const Case& c) {
+Invocation SizeCase(const Case& c, const Profile&) {
   Invocation inv{c, {}, {}};
   const ParamValue* shape = c.Find("shape");
   if (!shape || (shape->kind != ParamValue::Kind::kIntList && shape->kind != ParamValue::Kind::kNull)) {
     throw CaseError("case needs shape=[d0,d1,...] or shape=null");
   }
-  if (c.routine == "cann.calculate_matmul_weight_size_v2") RequireDType(c, "dtype");
+  if (c.routine == kV2) RequireDType(c, "dtype");
   OutputSpec out{"weight_tensor_size", DType::kUint64, sizeof(uint64_t),
                  OutputIsNull(c, "weight_tensor_size"), {}};
   inv.outputs.push_back(out);
@@ -26,7 +28,7 @@ Invocation SizeCase(const Case& c) {
 // floats, 16×32 otherwise; spec cann.md §1.2) times the element size — what
 // the vendor docs tell a caller to allocate (§2.1). An invalid shape still gets
 // room for its ND data, so rejections can be checked for "untouched".
-Invocation TransCase(const Case& c) {
+Invocation TransCase(const Case& c, const Profile&) {
   Invocation inv{c, {}, {}};
   const Shape shape = RequireShape(c, "shape");
   const DType dtype = RequireDType(c, "dtype");
@@ -54,6 +56,7 @@ Invocation TransCase(const Case& c) {
 }
 
 Invocation LayoutCase(const Case& c, const Profile& profile, bool to_nz) {
+  if (!profile.cann) throw CaseError("routine " + c.routine + " needs a CANN profile, not '" + profile.name + "'");
   Invocation inv{c, {}, {}};
   const Shape shape = RequireShape(c, "shape");
   const DType dtype = RequireDType(c, "dtype");
@@ -92,28 +95,26 @@ Invocation LayoutCase(const Case& c, const Profile& profile, bool to_nz) {
 
 }  // namespace
 
-void AddCannRoutines(std::vector<RoutineInfo>* out) {
-  const std::vector<RoutineInfo> routines = {
-      {"cann.calculate_matmul_weight_size", "cann", "aclnnCalculateMatmulWeightSize",
-       "shape=[..]|null (tensorShape), weight_tensor_size=null for a null output",
-       "weight_tensor_size: UINT64 scalar, ELEMENTS of the FRACTAL_NZ weight (16x16 rule)"},
-      {"cann.calculate_matmul_weight_size_v2", "cann", "aclnnCalculateMatmulWeightSizeV2",
-       "shape=[..]|null, dtype=NAME (dataType), weight_tensor_size=null for a null output",
-       "weight_tensor_size: UINT64 scalar, ELEMENTS (16x16 for FLOAT16/BF16, else 16x32)"},
-      {"cann.trans_matmul_weight", "cann", "aclnnTransMatmulWeight",
-       std::string("shape=[..] (view), dtype=NAME, format=ND|FRACTAL_NZ, mm_weight_ref=null "
-                   "for a null tensor, ") + kSeedDoc,
-       "mm_weight_ref: in place; holds ND on entry, FRACTAL_NZ on success; dims = storage shape"},
-      {"cann.nd_to_nz", "cann", "",
-       std::string("shape=[..,n,k], dtype=NAME, c0=N (default: profile C0), ") + kSeedDoc,
-       "nz: [B..,C1,N1,16,C0] bytes, padding 0; dims = storage shape"},
-      {"cann.nz_to_nd", "cann", "",
-       std::string("shape=[..,n,k] (the ND shape), dtype=NAME, c0=N, ") + kSeedDoc,
-       "nd: the ND bytes, padding of the NZ input dropped"},
-  };
-  out->insert(out->end(), routines.begin(), routines.end());
+namespace {
+
+Invocation PackCase(const Case& c, const Profile& profile) { return LayoutCase(c, profile, true); }
+Invocation UnpackCase(const Case& c, const Profile& profile) { return LayoutCase(c, profile, false); }
+
+const RoutineSpec* Spec(const char* id) {
+  for (const auto& spec : routines::cann::Specs()) {
+    if (spec.id == id) return &spec;
+  }
+  return nullptr;
 }
 
+void AddProperties(std::vector<Property>* out) {
+  AddSizeProperties(out);
+  AddLayoutProperties(out);
+}
+
+}  // namespace
+
+namespace cann_props {
 int64_t CaseC0(const Case& c, const Profile& profile) {
   if (auto c0 = c.Int("c0")) return *c0;
   auto dtype = c.DTypeParam("dtype");
@@ -122,17 +123,16 @@ int64_t CaseC0(const Case& c, const Profile& profile) {
   return it == profile.cann->nz_c0.end() ? 0 : it->second;
 }
 
-Invocation MaterializeCann(const Case& c, const Profile& profile) {
-  if (!profile.cann) {
-    throw CaseError("routine " + c.routine + " needs a CANN profile, not '" + profile.name + "'");
-  }
-  if (c.routine == "cann.calculate_matmul_weight_size" ||
-      c.routine == "cann.calculate_matmul_weight_size_v2") {
-    return SizeCase(c);
-  }
-  if (c.routine == "cann.trans_matmul_weight") return TransCase(c);
-  if (c.routine == "cann.nd_to_nz") return LayoutCase(c, profile, true);
-  return LayoutCase(c, profile, false);
+}  // namespace cann_props
+
+Family CannFamily() {
+  return {.name = "cann",
+          .routines = {{Spec(kLegacy), SizeCase},
+                       {Spec(kV2), SizeCase},
+                       {Spec(kTrans), TransCase},
+                       {Spec(kPack), PackCase},
+                       {Spec(kUnpack), UnpackCase}},
+          .add_properties = AddProperties};
 }
 
 }  // namespace npuconf

@@ -1,50 +1,19 @@
-#include "conformance/harness/routines.h"
+#include "conformance/harness/materialize.h"
 
 #include "core/prng.h"
 
 namespace npuconf {
 
-// Every family of routines: its id prefix, its catalogue entries, and how its
-// cases become buffers. A new family adds one line here.
-const std::vector<RoutineFamily>& RoutineFamilies() {
-  static const std::vector<RoutineFamily> families = {
-      {"cann.antiquant", AddCannAntiquantRoutines, MaterializeQuant},
-      {"cann.gather_dequant_int8", AddCannGatherRoutines, MaterializeQuant},
-      {"rknn.dequant_b", AddRknnDequantRoutines, MaterializeQuant},
-      {"cann.", AddCannRoutines, MaterializeCann},
-      {"rknn.", AddRknnRoutines, MaterializeRknn},
-  };
-  return families;
-}
-
-const std::vector<RoutineInfo>& Routines() {
-  static const std::vector<RoutineInfo> routines = [] {
-    std::vector<RoutineInfo> out;
-    for (const auto& family : RoutineFamilies()) family.add_routines(&out);
-    return out;
-  }();
-  return routines;
-}
-
-const RoutineInfo* FindRoutine(const std::string& id) {
-  for (const auto& routine : Routines()) {
-    if (routine.id == id) return &routine;
-  }
-  return nullptr;
-}
-
-Invocation Materialize(const Case& c, const Profile& profile) {
-  if (!FindRoutine(c.routine)) throw CaseError("unknown routine '" + c.routine + "'");
-  for (const auto& family : RoutineFamilies()) {
-    if (c.routine.rfind(family.prefix, 0) == 0) return family.materialize(c, profile);
-  }
-  throw CaseError("no family materializes routine '" + c.routine + "'");
-}
-
 Shape RequireShape(const Case& c, const char* key) {
   auto shape = c.IntList(key);
   if (!shape) throw CaseError("case needs " + std::string(key) + "=[d0,d1,...] (an int list)");
   return *shape;
+}
+
+int64_t RequireInt(const Case& c, const char* key) {
+  auto v = c.Int(key);
+  if (!v) throw CaseError("case needs " + std::string(key) + "=N (an integer)");
+  return *v;
 }
 
 DType RequireDType(const Case& c, const char* key) {

@@ -1,5 +1,6 @@
-// The dequant routines of the catalogue (spec cann.md §3–4, rknn.md §5): params,
-// outputs, and how their cases become buffers. Params that are data (scales,
+// The dequant family's conformance side (spec cann.md §3–4, rknn.md §5): how
+// each routine's cases become buffers, and the family as registered in
+// cli/families.cpp. Params that are data (scales,
 // zero points, weights) come from the case's seed through a named distribution
 // (`scales=`, `zps=`), or verbatim from int-list params (`table=[..]`,
 // `scale_bits=[..]`, …) for the spec tables, so every case replays from its text.
@@ -7,19 +8,14 @@
 #include <cstring>
 
 #include "conformance/quant/support.h"
-#include "conformance/harness/routines.h"
+#include "conformance/harness/materialize.h"
+#include "conformance/quant/family.h"
 #include "core/float16.h"
 
 namespace npuconf {
 namespace {
 
 using namespace quant_props;
-
-int64_t RequireInt(const Case& c, const char* key) {
-  auto v = c.Int(key);
-  if (!v) throw CaseError("case needs " + std::string(key) + "=N");
-  return *v;
-}
 
 bool Missing(const Case& c, const std::string& input) {
   return c.String("missing").value_or("") == input;
@@ -56,7 +52,7 @@ std::vector<uint16_t> IntListAs16(const Shape& values) {
 
 // ---- cann.gather_dequant_int8 -------------------------------------------------------
 
-Invocation GatherCase(const Case& c) {
+Invocation GatherCase(const Case& c, const Profile&) {
   Invocation inv{c, {}, {}};
   const int64_t vocab = RequireInt(c, "vocab");
   const int64_t embed = RequireInt(c, "embed");
@@ -112,7 +108,7 @@ Invocation GatherCase(const Case& c) {
 
 // ---- cann.gather_dequant_int8_quantize -------------------------------------------------
 
-Invocation GenDataCase(const Case& c) {
+Invocation GenDataCase(const Case& c, const Profile&) {
   Invocation inv{c, {}, {}};
   const int64_t vocab = RequireInt(c, "vocab");
   const int64_t embed = RequireInt(c, "embed");
@@ -145,7 +141,7 @@ Shape DefaultScaleShape(const std::string& mode, int64_t k, int64_t n, int64_t g
   return {n};
 }
 
-Invocation AntiquantCase(const Case& c) {
+Invocation AntiquantCase(const Case& c, const Profile&) {
   Invocation inv{c, {}, {}};
   const int64_t k = RequireInt(c, "k");
   const int64_t n = RequireInt(c, "n");
@@ -248,55 +244,28 @@ Invocation RknnCase(const Case& c, const Profile& profile) {
   return inv;
 }
 
-const char kSeedDoc[] = "seed=N (data from SplitMix64(N))";
+const RoutineSpec* Spec(const char* id) {
+  for (const auto& spec : routines::quant::Specs()) {
+    if (spec.id == id) return &spec;
+  }
+  return nullptr;
+}
+
+void AddProperties(std::vector<Property>* out) {
+  AddGatherProperties(out);
+  AddAntiquantProperties(out);
+  AddRknnDequantProperties(out);
+}
 
 }  // namespace
 
-void AddCannGatherRoutines(std::vector<RoutineInfo>* out) {
-  out->push_back({kGather, "cann", "GatherDequantInt8 (cann-recipes-harmony-infer, Kirin 9020)",
-                  std::string("vocab=V, embed=E, indices_shape=[..] (any rank, [] = rank 0; default [1,30]), "
-                              "scales=mixed|positive|ordinary|tiny|subnormal|huge|exact|index|ones, "
-                              "zps=mixed|zero|integer|fractional, bad_index=I, scale_len=L, zero_point_len=L, "
-                              "missing=table|indices|scale|zero_point, y=null; verbatim: table=[..], "
-                              "indices=[..], scale_bits=[..], zero_point_bits=[..] (fp16 bits); ") + kSeedDoc,
-                  "y: FLOAT16 indices.shape ++ [E] = RN16(RN16(q - zp) * scale) per gathered row"});
-  out->push_back({kGenData, "cann", "gen_data.py quantizer of GatherDequantInt8's test data",
-                  std::string("vocab=V, embed=E, weights=normal|uniform, weight_bits=[..] (fp32 bits); ") + kSeedDoc,
-                  "table: UINT8 [V,E]; scale, zero_point: FLOAT16 [V] (per-row asymmetric, spec cann.md §3.5)"});
-}
-
-void AddCannAntiquantRoutines(std::vector<RoutineInfo>* out) {
-  out->push_back({kAntiquant, "cann", "aclnnWeightQuantBatchMatmulV2 (antiquant of the weight)",
-                  std::string("k=K, n=N (logical; weight dims [k,n] for INT8, INT4 and the INT32 carrier), "
-                              "weight_dtype=INT8|INT4|INT32, x_dtype=FLOAT16|BF16, group_size=GS, "
-                              "mode=per_tensor|per_channel|per_group, scale_shape=[..], offset=0|1, "
-                              "offset_shape=[..], scales=KIND, zps=KIND, missing=weight|scale, y=null; "
-                              "verbatim: weight=[..] (q values), scale_bits=[..], offset_bits=[..]; ") + kSeedDoc,
-                  "y: x_dtype [k,n] = RN_I(RN_I(w + offset) * scale) (spec cann.md §4.5)"});
-}
-
-void AddRknnDequantRoutines(std::vector<RoutineInfo>* out) {
-  out->push_back({kRknnB, "rknn", "rknn_matmul_set_quant_params (B dequant as in the DEMO golden)",
-                  std::string("k=K, n=N, dtype=INT8|INT4 (NORM B, profile nibble order), quant_type=0..5 "
-                              "(rknn_matmul_quant_type), group_size=GS, scale_len=L, zp_len=L, scales=KIND, "
-                              "zps=zero|integer|mixed, nonzero_zp=V, group_order=g_major|n_major, "
-                              "zero_point=symmetric_only|asymmetric, y=null; verbatim: b=[..], b_fill=Q, "
-                              "scale_bits=[..] (fp32 bits); ") + kSeedDoc,
-                  "y: FLOAT [K,N] = fp32(q - zp) * scale, per-group params g*N+n (spec rknn.md §5)"});
-}
-
-Invocation MaterializeQuant(const Case& c, const Profile& profile) {
-  const bool cann_routine = c.routine.rfind("cann.", 0) == 0;
-  if (cann_routine && !profile.cann) {
-    throw CaseError("routine " + c.routine + " needs a CANN profile, not '" + profile.name + "'");
-  }
-  if (!cann_routine && profile.family != "rknn") {
-    throw CaseError("routine " + c.routine + " needs an RKNN profile, not '" + profile.name + "'");
-  }
-  if (c.routine == kGather) return GatherCase(c);
-  if (c.routine == kGenData) return GenDataCase(c);
-  if (c.routine == kAntiquant) return AntiquantCase(c);
-  return RknnCase(c, profile);
+Family QuantFamily() {
+  return {.name = "quant",
+          .routines = {{Spec(kGather), GatherCase},
+                       {Spec(kGenData), GenDataCase},
+                       {Spec(kAntiquant), AntiquantCase},
+                       {Spec(kRknnB), RknnCase}},
+          .add_properties = AddProperties};
 }
 
 }  // namespace npuconf

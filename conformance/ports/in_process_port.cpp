@@ -1,4 +1,4 @@
-#include "conformance/ports/port_client.h"
+#include "conformance/ports/port.h"
 
 #include <dlfcn.h>
 #include <unistd.h>
@@ -67,20 +67,6 @@ bool MatchField(const std::string& pattern, const std::string& value) {
 
 }  // namespace
 
-const InputTensor* Invocation::Input(const std::string& input_name) const {
-  for (const auto& input : inputs) {
-    if (input.name == input_name) return &input;
-  }
-  return nullptr;
-}
-
-Bytes OutputSpec::Before() const {
-  Bytes before(capacity_bytes, kSentinelByte);
-  std::copy(initial.begin(), initial.begin() + std::min<uint64_t>(initial.size(), capacity_bytes),
-            before.begin());
-  return before;
-}
-
 const OutputResult* Answer::Output(const std::string& output_name) const {
   for (const auto& output : outputs) {
     if (output.name == output_name) return &output;
@@ -88,14 +74,15 @@ const OutputResult* Answer::Output(const std::string& output_name) const {
   return nullptr;
 }
 
-Port::Port(const npuconf_port* table, std::string display_name)
-    : table_(table), name_(display_name.empty() ? table->name : std::move(display_name)) {}
+InProcessPort::InProcessPort(std::string name, std::string version, std::vector<std::string> claims,
+                             PortCallFn call)
+    : Port(std::move(name), std::move(version), std::move(claims)), call_(std::move(call)) {}
 
-Port::~Port() {
+InProcessPort::~InProcessPort() {
   if (library_) dlclose(library_);
 }
 
-std::unique_ptr<Port> Port::LoadLibrary(const std::string& path, std::string* error) {
+std::unique_ptr<InProcessPort> InProcessPort::LoadLibrary(const std::string& path, std::string* error) {
   void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!library) {
     *error = "cannot load port library '" + path + "': " + dlerror();
@@ -114,15 +101,12 @@ std::unique_ptr<Port> Port::LoadLibrary(const std::string& path, std::string* er
     dlclose(library);
     return nullptr;
   }
-  auto port = std::make_unique<Port>(table);
+  std::vector<std::string> claims;
+  for (const char* const* claim = table->claims; claim && *claim; ++claim) claims.emplace_back(*claim);
+  auto port = std::make_unique<InProcessPort>(table->name, table->version ? table->version : "", std::move(claims),
+                                              table->call);
   port->library_ = library;
   return port;
-}
-
-std::vector<std::string> Port::claims() const {
-  std::vector<std::string> out;
-  for (const char* const* claim = table_->claims; claim && *claim; ++claim) out.emplace_back(*claim);
-  return out;
 }
 
 bool Port::Claims(const std::string& routine, const std::string& profile) const {
@@ -146,7 +130,7 @@ std::optional<std::string> Port::ClaimedChoice(const std::string& choice_name) c
   return std::nullopt;
 }
 
-Answer Port::Call(const Invocation& inv) const {
+Answer InProcessPort::Call(const Invocation& inv) const {
   // Params: keep every string and list alive for the duration of the call.
   std::vector<npuconf_param> params;
   params.reserve(inv.c.params.size());
@@ -220,7 +204,7 @@ Answer Port::Call(const Invocation& inv) const {
   char message[1024] = {0};
   {
     CrashGuard guard(inv.c.ToText());
-    answer.call_result = table_->call(&c, &answer.status, message, sizeof(message));
+    answer.call_result = call_(&c, &answer.status, message, sizeof(message));
   }
   answer.message = message;
   for (size_t i = 0; i < inv.outputs.size(); ++i) {

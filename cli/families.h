@@ -1,0 +1,38 @@
+// Every routine family of npuconf, listed once (cli/families.cpp): its
+// conformance side (routine specs, materializers, properties), its reference
+// routines and its mutants. The built-in ports and the suite are assembled from
+// this list; adding a family adds one line there.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "conformance/harness/suite.h"
+#include "conformance/ports/port.h"
+#include "mutants/mutants.h"
+#include "reference/reference_port.h"
+
+namespace npuconf {
+
+struct FamilyRegistration {
+  Family (*conformance)();                   // conformance/<family>/family.h
+  const ReferenceFamily& (*reference)();     // reference/<family>/<family>_port.h
+  void (*add_mutants)(std::vector<Mutant>*);  // mutants/<family>_mutants.cpp
+};
+
+const std::vector<FamilyRegistration>& Families();
+
+// The suite of every registered family (built once).
+const Suite& BuiltinSuite();
+
+// The reference port: every reference routine, claimed on every profile, plus
+// the readings the reference defines (choice claims).
+std::unique_ptr<Port> MakeReferencePort();
+
+const std::vector<Mutant>& Mutants();
+const Mutant* FindMutant(const std::string& name);
+// The reference port with the mutant answering its family's routines.
+std::unique_ptr<Port> MakeMutantPort(const Mutant& mutant);
+
+}  // namespace npuconf

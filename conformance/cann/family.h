@@ -1,0 +1,11 @@
+// The CANN family (spec cann.md §1–2: matmul-weight size, TransMatmulWeight,
+// ND <-> FRACTAL_NZ) as the conformance side registers it.
+#pragma once
+
+#include "conformance/harness/suite.h"
+
+namespace npuconf {
+
+Family CannFamily();
+
+}  // namespace npuconf

@@ -1,0 +1,72 @@
+#include "conformance/harness/suite.h"
+
+#include <set>
+#include <stdexcept>
+
+namespace npuconf {
+
+Suite::Suite(std::vector<Family> families) : families_(std::move(families)) {
+  std::set<std::string> ids, names;
+  for (const Family& family : families_) {
+    for (const Routine& routine : family.routines) {
+      if (!routine.spec || !routine.materialize) {
+        throw std::logic_error("family " + family.name + ": a routine without spec or materializer");
+      }
+      if (!ids.insert(routine.spec->id).second) {
+        throw std::logic_error("routine " + routine.spec->id + " registered twice");
+      }
+    }
+  }
+  for (const Family& family : families_) {
+    if (family.add_properties) family.add_properties(&properties_);
+  }
+  for (const Property& property : properties_) {
+    if (!names.insert(property.name).second) {
+      throw std::logic_error("property " + property.name + " registered twice");
+    }
+    for (const std::string& routine : property.AllRoutines()) {
+      if (!ids.count(routine)) {
+        throw std::logic_error("property " + property.name + " names unknown routine " + routine);
+      }
+    }
+    if (!property.check) throw std::logic_error("property " + property.name + " has no check");
+  }
+}
+
+std::vector<const RoutineSpec*> Suite::specs() const {
+  std::vector<const RoutineSpec*> out;
+  for (const Family& family : families_) {
+    for (const Routine& routine : family.routines) out.push_back(routine.spec);
+  }
+  return out;
+}
+
+const Routine* Suite::FindRoutine(std::string_view id) const {
+  for (const Family& family : families_) {
+    for (const Routine& routine : family.routines) {
+      if (routine.spec->id == id) return &routine;
+    }
+  }
+  return nullptr;
+}
+
+const Property* Suite::FindProperty(std::string_view name) const {
+  for (const Property& property : properties_) {
+    if (property.name == name) return &property;
+  }
+  return nullptr;
+}
+
+Invocation Suite::Materialize(const Case& c, const Profile& profile) const {
+  const Routine* routine = FindRoutine(c.routine);
+  if (!routine) throw CaseError("unknown routine '" + c.routine + "' (npuconf list routines)");
+  Case checked = c;
+  if (std::string error = ValidateCase(*routine->spec, &checked); !error.empty()) throw CaseError(error);
+  if (profile.family != routine->spec->vendor) {
+    throw CaseError("routine " + c.routine + " runs on " + routine->spec->vendor + " profiles, not on '" +
+                    profile.name + "' (" + profile.family + ")");
+  }
+  return routine->materialize(checked, profile);
+}
+
+}  // namespace npuconf

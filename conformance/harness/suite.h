@@ -1,0 +1,55 @@
+// The suite: every routine family the conformance side knows, each with its
+// routines (spec + materializer) and its properties. Families are listed once,
+// in cli/families.cpp; everything here is built from that list.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "conformance/harness/materialize.h"
+#include "conformance/harness/property.h"
+#include "core/routine.h"
+
+namespace npuconf {
+
+using Materializer = Invocation (*)(const Case& c, const Profile& profile);
+
+// A routine as the runner uses it: its spec (core/routines/) and how its cases
+// become buffers. Dispatch is by exact id.
+struct Routine {
+  const RoutineSpec* spec = nullptr;
+  Materializer materialize = nullptr;
+};
+
+// One family's conformance side (conformance/<family>/family.cpp).
+struct Family {
+  std::string name;  // "cann", "rknn", "quant"
+  std::vector<Routine> routines;
+  void (*add_properties)(std::vector<Property>* out) = nullptr;
+};
+
+class Suite {
+ public:
+  // Throws std::logic_error on a duplicate routine id or property name, a
+  // routine without spec or materializer, or a property naming an unknown
+  // routine or choice-less profile family: the suite's own wiring, checked once.
+  explicit Suite(std::vector<Family> families);
+
+  const std::vector<Family>& families() const { return families_; }
+  const std::vector<Property>& properties() const { return properties_; }
+  std::vector<const RoutineSpec*> specs() const;
+  const Routine* FindRoutine(std::string_view id) const;
+  const Property* FindProperty(std::string_view name) const;
+
+  // Validates the case against its routine's spec (core/routine.h), checks the
+  // profile is of the routine's vendor, then materializes. Throws CaseError
+  // naming what is wrong.
+  Invocation Materialize(const Case& c, const Profile& profile) const;
+
+ private:
+  std::vector<Family> families_;
+  std::vector<Property> properties_;
+};
+
+}  // namespace npuconf

@@ -1,0 +1,92 @@
+// A port under test as the runner sees it: a name, claims, and a call that
+// answers one concrete case (core/invocation.h) with a vendor status and the
+// output buffers as the port left them, guard zones included. How the port is
+// reached (in this process, a child process, a subprocess speaking JSON) is
+// the business of the implementations in this folder.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/buffer.h"
+#include "core/invocation.h"
+#include "npuconf/port.h"
+
+namespace npuconf {
+
+struct OutputResult {
+  std::string name;
+  bool null = false;
+  std::shared_ptr<const GuardedBuffer> buffer;  // the buffer after the call
+  std::span<const uint8_t> contents() const {
+    return {buffer->data(), static_cast<size_t>(buffer->capacity_bytes())};
+  }
+  bool guards_intact = true;
+  int64_t first_bad_offset = 0;  // of the guard zones, relative to the data start
+  int32_t rank = -1;             // as written by the port; -1 if not written
+  Shape dims;
+};
+
+struct Answer {
+  int32_t call_result = NPUCONF_CALL_UNCLAIMED;
+  int64_t status = 0;
+  std::string message;
+  std::vector<OutputResult> outputs;
+  const OutputResult* Output(const std::string& name) const;
+};
+
+class Port {
+ public:
+  virtual ~Port() = default;
+  Port(const Port&) = delete;
+  Port& operator=(const Port&) = delete;
+
+  const std::string& name() const { return name_; }
+  const std::string& version() const { return version_; }
+  const std::vector<std::string>& claims() const { return claims_; }
+  // "routine:profile" claims, '*' allowed as a whole field.
+  bool Claims(const std::string& routine, const std::string& profile) const;
+  // The value of a "choice:NAME=VALUE" claim, if the port makes one.
+  std::optional<std::string> ClaimedChoice(const std::string& choice_name) const;
+
+  virtual Answer Call(const Invocation& invocation) const = 0;
+
+ protected:
+  Port(std::string name, std::string version, std::vector<std::string> claims)
+      : name_(std::move(name)), version_(std::move(version)), claims_(std::move(claims)) {}
+
+ private:
+  std::string name_;
+  std::string version_;
+  std::vector<std::string> claims_;
+};
+
+// The `call` of a port table (include/npuconf/port.h), or a C++ callable with
+// the same contract (the built-in ports).
+using PortCallFn = std::function<int32_t(const npuconf_case*, int64_t*, char*, uint64_t)>;
+
+// A port answering in this process through the C ABI: the case is marshalled
+// into npuconf_case structs exactly as for any port, outputs sit between guard
+// zones. A crash inside the port ends the process with exit code 3 and names the
+// case on stderr.
+class InProcessPort : public Port {
+ public:
+  InProcessPort(std::string name, std::string version, std::vector<std::string> claims, PortCallFn call);
+  ~InProcessPort() override;
+  // Loads a shared library exporting npuconf_port_entry. nullptr and *error set
+  // when it cannot be loaded or speaks another ABI version.
+  static std::unique_ptr<InProcessPort> LoadLibrary(const std::string& path, std::string* error);
+
+  Answer Call(const Invocation& invocation) const override;
+
+ private:
+  PortCallFn call_;
+  void* library_ = nullptr;
+};
+
+}  // namespace npuconf
