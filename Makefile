@@ -6,7 +6,8 @@ JOBS ?= 2
 REPORT ?= npuconf-report
 # Debian packages the build needs (see README).
 PACKAGES := cmake g++ make librapidcheck-dev libgtest-dev libgmock-dev libeigen3-dev \
-            nlohmann-json3-dev libcli11-dev libbenchmark-dev
+            nlohmann-json3-dev libcli11-dev libbenchmark-dev libssl-dev \
+            python3-jsonschema python3-numpy
 
 .PHONY: deps build run test sanitize bench format clean
 

@@ -7,7 +7,9 @@
 #include <iostream>
 #include <sstream>
 
+#include "cli/case_output.h"
 #include "cli/families.h"
+#include "core/case_json.h"
 #include "conformance/harness/runner.h"
 #include "core/real_shapes.h"
 #include "core/status.h"
@@ -44,74 +46,12 @@ PortChoice OpenPort(const std::string& arg) {
   return choice;
 }
 
-std::string Digest(std::span<const uint8_t> bytes) {
-  uint64_t hash = 1469598103934665603ull;
-  for (uint8_t b : bytes) {
-    hash ^= b;
-    hash *= 1099511628211ull;
-  }
-  std::ostringstream out;
-  out << std::hex << std::setw(16) << std::setfill('0') << hash;
-  return out.str();
-}
-
-std::string Preview(std::span<const uint8_t> bytes, size_t max_bytes = 32) {
-  std::ostringstream out;
-  out << std::hex << std::setfill('0');
-  for (size_t i = 0; i < std::min(bytes.size(), max_bytes); ++i) {
-    out << (i ? " " : "") << std::setw(2) << static_cast<int>(bytes[i]);
-  }
-  if (bytes.size() > max_bytes) out << " …";
-  return out.str();
-}
-
-void PrintAnswer(const Invocation& inv, const Answer& answer, std::ostream& out) {
-  out << "case: " << inv.c.ToText() << "\n";
-  if (answer.call_result != NPUCONF_CALL_ANSWERED) {
-    out << "port: " << (answer.call_result == NPUCONF_CALL_UNCLAIMED ? "unclaimed" : "bad case")
-        << (answer.message.empty() ? "" : ": " + answer.message) << "\n";
-    return;
-  }
-  out << "status: " << answer.status;
-  if (inv.c.routine.rfind("cann.", 0) == 0) out << " (" << cann::StatusName(answer.status) << ")";
-  out << "\n";
-  for (size_t i = 0; i < answer.outputs.size(); ++i) {
-    const OutputResult& o = answer.outputs[i];
-    out << "output " << o.name << ": ";
-    if (o.null) {
-      out << "null pointer\n";
-      continue;
-    }
-    const auto contents = o.contents();
-    if (o.name == "weight_tensor_size" && answer.status == 0) {
-      uint64_t size = 0;
-      std::memcpy(&size, contents.data(), sizeof(size));
-      out << size << " elements";
-    } else {
-      out << contents.size() << " bytes capacity, dims "
-          << (o.rank < 0 ? std::string("(not written)") : ToString(o.dims)) << ", fnv1a "
-          << Digest(contents) << ", first bytes " << Preview(contents);
-    }
-    out << (o.guards_intact ? "" : ", WROTE PAST CAPACITY") << "\n";
-  }
-}
-
-// Builds a case from `ROUTINE key=value …`; exit code 2 with a message on error.
-int ParseCase(const std::vector<std::string>& words, Case* c, const Profile** profile,
-              std::ostream& err) {
-  if (words.empty()) {
-    err << "npuconf: a case needs a routine (npuconf list routines)\n";
-    return kExitBadUsage;
-  }
-  c->routine = words[0];
+// Checks a parsed case: known routine, params of the routine's spec, a known
+// profile. Exit code 2 with a message naming what is wrong.
+int CheckCase(Case* c, const Profile** profile, std::ostream& err) {
   const Routine* routine = BuiltinSuite().FindRoutine(c->routine);
   if (!routine) {
     err << "npuconf: unknown routine '" << c->routine << "' (npuconf list routines)\n";
-    return kExitBadUsage;
-  }
-  const std::string error = ParseCaseArgs({words.begin() + 1, words.end()}, c);
-  if (!error.empty()) {
-    err << "npuconf: " << error << "\n";
     return kExitBadUsage;
   }
   if (std::string invalid = ValidateCase(*routine->spec, c); !invalid.empty()) {
@@ -128,6 +68,46 @@ int ParseCase(const std::vector<std::string>& words, Case* c, const Profile** pr
     return kExitBadUsage;
   }
   return kExitConformant;
+}
+
+// Builds a case from `ROUTINE key=value …`, or from a case JSON file (`--from
+// FILE`, `-` for stdin); exit code 2 with a message on error.
+int ParseCase(const std::vector<std::string>& words, const std::string& from, Case* c, const Profile** profile,
+              std::ostream& err) {
+  if (!from.empty()) {
+    if (!words.empty()) {
+      err << "npuconf: give a case either as words or with --from, not both\n";
+      return kExitBadUsage;
+    }
+    std::ifstream file_stream;
+    if (from != "-") file_stream.open(from);
+    std::istream& in = from == "-" ? std::cin : file_stream;
+    if (!in) {
+      err << "npuconf: cannot read case file '" << from << "'\n";
+      return kExitBadUsage;
+    }
+    nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
+    if (doc.is_discarded()) {
+      err << "npuconf: case file '" << from << "' is not JSON\n";
+      return kExitBadUsage;
+    }
+    if (std::string error = CaseFromJson(doc, c); !error.empty()) {
+      err << "npuconf: case file '" << from << "': " << error << "\n";
+      return kExitBadUsage;
+    }
+    return CheckCase(c, profile, err);
+  }
+  if (words.empty()) {
+    err << "npuconf: a case needs a routine (npuconf list routines)\n";
+    return kExitBadUsage;
+  }
+  c->routine = words[0];
+  const std::string error = ParseCaseArgs({words.begin() + 1, words.end()}, c);
+  if (!error.empty()) {
+    err << "npuconf: " << error << "\n";
+    return kExitBadUsage;
+  }
+  return CheckCase(c, profile, err);
 }
 
 // One routine for a person: id, vendor API, params with type, unit and default,
@@ -235,16 +215,24 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   list->add_flag("--json", list_json, "routines as JSON (docs/routines.schema.json)");
 
   std::vector<std::string> case_words;
-  auto* one_case = app.add_subcommand("case", "Answer one case on a port: ROUTINE key=value ...");
+  std::string case_from;
+  bool case_json = false;
+  std::string dump_dir;
+  auto* one_case = app.add_subcommand("case", "Answer one case on a port: ROUTINE key=value ... (or --from FILE)");
   one_case->add_option("--port", port_arg, "reference (default), mutant:NAME, or path/to/port.so");
-  one_case->add_option("words", case_words, "ROUTINE profile=NAME key=value ...")->required();
+  one_case->add_option("--from", case_from, "Read the case from a case JSON file (docs/case.schema.json); - for stdin");
+  one_case->add_flag("--json", case_json, "Print the case and the answer as JSON");
+  one_case->add_option("--dump", dump_dir, "Write case.json, answer.json and every tensor as .npy into DIR");
+  one_case->add_option("words", case_words, "ROUTINE profile=NAME key=value ...");
 
   std::string property_name;
   std::vector<std::string> check_words;
-  auto* check = app.add_subcommand("check", "Check one property on one case: PROPERTY ROUTINE key=value ...");
+  std::string check_from;
+  auto* check = app.add_subcommand("check", "Check one property on one case: PROPERTY ROUTINE key=value ... (or --from FILE)");
   check->add_option("--port", port_arg, "reference (default), mutant:NAME, or path/to/port.so");
+  check->add_option("--from", check_from, "Read the case from a case JSON file; - for stdin");
   check->add_option("property", property_name, "Property name (npuconf list properties)")->required();
-  check->add_option("words", check_words, "ROUTINE profile=NAME key=value ...")->required();
+  check->add_option("words", check_words, "ROUTINE profile=NAME key=value ...");
 
   try {
     app.parse(argc, argv);
@@ -280,12 +268,25 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     if (*one_case || *check) {
       Case c;
       const Profile* profile = nullptr;
-      const int parsed = ParseCase(*one_case ? case_words : check_words, &c, &profile, err);
+      const int parsed = ParseCase(*one_case ? case_words : check_words, *one_case ? case_from : check_from, &c,
+                                   &profile, err);
       if (parsed != kExitConformant) return parsed;
       if (*one_case) {
         const Invocation inv = BuiltinSuite().Materialize(c, *profile);
         const Answer answer = port.Call(inv);
-        PrintAnswer(inv, answer, out);
+        const RoutineSpec& spec = *BuiltinSuite().FindRoutine(c.routine)->spec;
+        if (case_json) {
+          out << AnswerToJson(spec, inv, answer, port.name()).dump(2) << "\n";
+        } else {
+          PrintAnswer(spec, inv, answer, out);
+        }
+        if (!dump_dir.empty()) {
+          if (std::string error = DumpAnswer(dump_dir, spec, inv, answer, port.name()); !error.empty()) {
+            err << "npuconf: --dump: " << error << "\n";
+            return kExitBadUsage;
+          }
+          if (!case_json) out << "dumped: " << dump_dir << "/case.json, answer.json, inputs/*.npy, outputs/*.npy\n";
+        }
         if (answer.call_result != NPUCONF_CALL_ANSWERED) {
           err << "npuconf: port " << port.name() << " did not answer the case ("
               << (answer.call_result == NPUCONF_CALL_UNCLAIMED ? "not claimed" : "refused as malformed")

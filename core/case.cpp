@@ -69,6 +69,10 @@ std::string Case::ToText() const {
   std::string text = routine;
   if (!profile.empty()) text += " profile=" + profile;
   for (const auto& [key, value] : params) text += " " + key + "=" + value.ToText();
+  if (!inputs.empty()) {
+    text += " inputs=";
+    for (size_t i = 0; i < inputs.size(); ++i) text += (i ? "," : "") + inputs[i].name;
+  }
   return text;
 }
 

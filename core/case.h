@@ -1,6 +1,9 @@
-// The case: one call of one routine — routine id, profile, typed params. Bulk
-// input data is not stored; it comes from a PRNG seeded by the `seed` param,
-// so the text form `routine key=value …` replays a case exactly.
+// The case: one call of one routine — routine id, profile, typed params, and
+// optionally its input tensors. Bulk input data is normally not stored: it
+// comes from a PRNG seeded by the `seed` param, so the text form
+// `routine key=value …` replays a case exactly. A case may instead carry
+// explicit input tensors (a stored vector, an input that was another call's
+// output); those replace the seeded ones. Its one JSON form: core/case_json.h.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +15,7 @@
 
 #include "core/dtype.h"
 #include "core/shape.h"
+#include "core/tensor.h"
 
 namespace npuconf {
 
@@ -40,6 +44,8 @@ struct Case {
   std::string routine;  // "cann.nd_to_nz"
   std::string profile;  // "ascend910b"
   std::map<std::string, ParamValue> params;
+  // Explicit input tensors, replacing the seeded inputs of the same names.
+  std::vector<InputTensor> inputs;
 
   // Fluent setters (XNNPACK-tester style): Case("cann.nd_to_nz").Set("dtype", …).
   Case() = default;
@@ -71,10 +77,12 @@ struct Case {
   std::optional<Shape> IntList(const std::string& key) const;
   std::optional<DType> DTypeParam(const std::string& key) const;
 
-  // "cann.nd_to_nz profile=ascend910b dtype=FLOAT16 seed=7 shape=[17,33]"
+  // "cann.nd_to_nz profile=ascend910b dtype=FLOAT16 seed=7 shape=[17,33]";
+  // explicit inputs are named (`inputs=nd`), their bytes live in the JSON form.
   std::string ToText() const;
   bool operator==(const Case& other) const {
-    return routine == other.routine && profile == other.profile && params == other.params;
+    return routine == other.routine && profile == other.profile && params == other.params &&
+           inputs == other.inputs;
   }
 };
 

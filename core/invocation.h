@@ -12,15 +12,9 @@
 #include "core/case.h"
 #include "core/dtype.h"
 #include "core/shape.h"
+#include "core/tensor.h"
 
 namespace npuconf {
-
-struct InputTensor {
-  std::string name;
-  DType dtype = DType::kUint8;
-  Shape shape;  // elements
-  Bytes bytes;  // little-endian; INT4 packed two per byte
-};
 
 struct OutputSpec {
   std::string name;

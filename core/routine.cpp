@@ -86,6 +86,7 @@ nlohmann::json ParamToJson(const ParamValue& value) {
 nlohmann::json TensorToJson(const TensorSpec& t, bool output) {
   nlohmann::json j = {{"name", t.name}, {"dtype", t.dtype}, {"shape", t.shape}, {"doc", t.doc}};
   if (!t.value_unit.empty()) j["value_unit"] = t.value_unit;
+  if (!t.fields.empty()) j["fields"] = t.fields;
   if (output) {
     j["nullable"] = t.nullable;
     j["compare"] = t.compare.ToString();

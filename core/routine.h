@@ -65,6 +65,9 @@ struct TensorSpec {
   std::string value_unit;  // e.g. "ELEMENTS of the FRACTAL_NZ weight"; "" for data
   bool nullable = false;   // an output the case may pass as a null pointer (`NAME=null`)
   CompareMode compare;     // outputs: how they are compared
+  // A small struct-like output: the names of the values along its last axis
+  // (e.g. {"size", "rknn_tensor_type"}), for printing it to a person.
+  std::vector<std::string> fields;
 };
 
 struct RoutineSpec {

@@ -17,3 +17,20 @@ std::string_view StatusName(int64_t status) {
 }
 
 }  // namespace npuconf::cann
+
+namespace npuconf {
+
+std::string_view rknn::StatusName(int64_t status) {
+  switch (status) {
+    case kRknnSucc: return "RKNN_SUCC";
+    case kRknnErrParamInvalid: return "RKNN_ERR_PARAM_INVALID";
+    default: return "?";
+  }
+}
+
+std::string StatusText(std::string_view vendor, int64_t status) {
+  const std::string_view name = vendor == "cann" ? cann::StatusName(status) : rknn::StatusName(status);
+  return std::to_string(status) + (name == "?" ? "" : " (" + std::string(name) + ")");
+}
+
+}  // namespace npuconf

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace npuconf {
@@ -21,6 +22,17 @@ inline constexpr int64_t kAclnnErrInnerNullptr = 561103;
 // Name of a CANN status for messages ("ACLNN_ERR_PARAM_INVALID"); "?" if unknown.
 std::string_view StatusName(int64_t status);
 }  // namespace cann
+
+namespace rknn {
+// rknn_api.h (spec rknn.md §1.10, API-h): 0 on success, negative on error.
+inline constexpr int64_t kRknnSucc = 0;
+inline constexpr int64_t kRknnErrParamInvalid = -5;
+std::string_view StatusName(int64_t status);  // "RKNN_ERR_PARAM_INVALID"; "?" if unknown
+}  // namespace rknn
+
+// "161002 (ACLNN_ERR_PARAM_INVALID)", "-5 (RKNN_ERR_PARAM_INVALID)": a status
+// of a routine of `vendor` ("cann" / "rknn") for messages.
+std::string StatusText(std::string_view vendor, int64_t status);
 
 // Process exit codes (DESIGN.md): the interface of the `npuconf` binary.
 enum ExitCode : int {

@@ -66,7 +66,30 @@ Invocation Suite::Materialize(const Case& c, const Profile& profile) const {
     throw CaseError("routine " + c.routine + " runs on " + routine->spec->vendor + " profiles, not on '" +
                     profile.name + "' (" + profile.family + ")");
   }
-  return routine->materialize(checked, profile);
+  Invocation inv = routine->materialize(checked, profile);
+  // Explicit inputs replace the seeded ones of the same name and form (an
+  // in-place output's initial content counts as an input).
+  for (const InputTensor& given : checked.inputs) {
+    if (InputTensor* seeded = inv.MutableInput(given.name)) {
+      if (given.dtype != seeded->dtype || given.shape != seeded->shape || given.bytes.size() != seeded->bytes.size()) {
+        throw CaseError("input '" + given.name + "' is " + std::string(Name(given.dtype)) + " " + ToString(given.shape) +
+                        " in " + std::to_string(given.bytes.size()) + " bytes; this case needs " +
+                        std::string(Name(seeded->dtype)) + " " + ToString(seeded->shape) + " in " +
+                        std::to_string(seeded->bytes.size()) + " bytes");
+      }
+      seeded->bytes = given.bytes;
+      continue;
+    }
+    OutputSpec* in_place = nullptr;
+    for (auto& out : inv.outputs) {
+      if (out.name == given.name && !out.initial.empty()) in_place = &out;
+    }
+    if (!in_place || given.bytes.size() != in_place->initial.size() || given.dtype != in_place->dtype) {
+      throw CaseError("input '" + given.name + "' is not an input of this " + c.routine + " case");
+    }
+    in_place->initial = given.bytes;
+  }
+  return inv;
 }
 
 }  // namespace npuconf

@@ -48,7 +48,8 @@ TensorSpec AttrOutput(const char* matrix) {
           .dtype = "UINT64",
           .shape = "[2] = {size, rknn_tensor_type}; reported dims = io_attr." + std::string(matrix) + ".dims",
           .doc = std::string("io_attr.") + matrix + " (§1.5, §4.1)",
-          .value_unit = "size in BYTES, padding included"};
+          .value_unit = "size in BYTES, padding included",
+          .fields = {"size", "rknn_tensor_type"}};
 }
 
 // A or C: NORM [M, X] ↔ NATIVE [X1, M, sub] (§2.1).
@@ -188,12 +189,14 @@ const std::vector<RoutineSpec>& Specs() {
                       .dtype = "INT64",
                       .shape = "[shape_num, 3, 7] = {n_dims, dims[4], size, rknn_tensor_type} of A, B, C",
                       .doc = "io_attrs[i] of shape i",
-                      .value_unit = "size in BYTES"},
+                      .value_unit = "size in BYTES",
+                      .fields = {"n_dims", "dims0", "dims1", "dims2", "dims3", "size", "rknn_tensor_type"}},
                      {.name = "capacity",
                       .dtype = "UINT64",
                       .shape = "[3]",
                       .doc = "what to allocate for A, B, C: the largest size over the shapes (§4.3 step 2)",
-                      .value_unit = "BYTES"}}},
+                      .value_unit = "BYTES",
+                      .fields = {"A", "B", "C"}}}},
         RowBlocked(kANormToNative, true, true),
         RowBlocked(kANativeToNorm, true, false),
         RowBlocked(kCNormToNative, false, true),

@@ -1,0 +1,222 @@
+#include "cli/case_output.h"
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/case_json.h"
+#include "core/codec.h"
+#include "core/float16.h"
+#include "core/npy.h"
+#include "core/status.h"
+
+namespace npuconf {
+namespace {
+
+constexpr int64_t kMaxPrintedElems = 64;
+
+const char* CallResultName(int32_t result) {
+  switch (result) {
+    case NPUCONF_CALL_ANSWERED: return "answered";
+    case NPUCONF_CALL_UNCLAIMED: return "unclaimed";
+    case NPUCONF_CALL_BAD_CASE: return "bad_case";
+    default: return "invalid";
+  }
+}
+
+// Element e of a tensor as a number (INT4 excluded: its nibble order is the
+// routine's).
+double Value(std::span<const uint8_t> data, DType dtype, int64_t e) {
+  const size_t width = static_cast<size_t>(Bits(dtype) / 8);
+  const uint8_t* p = data.data() + static_cast<size_t>(e) * width;
+  auto read = [&](auto zero) {
+    decltype(zero) v;
+    std::memcpy(&v, p, sizeof(v));
+    return v;
+  };
+  switch (dtype) {
+    case DType::kFloat16: return static_cast<float>(HalfFromBits(read(uint16_t{})));
+    case DType::kBf16: return static_cast<float>(BFloat16FromBits(read(uint16_t{})));
+    case DType::kFloat: return read(float{});
+    case DType::kInt8: return read(int8_t{});
+    case DType::kInt16: return read(int16_t{});
+    case DType::kInt32: return read(int32_t{});
+    case DType::kInt64: return static_cast<double>(read(int64_t{}));
+    case DType::kUint64: return static_cast<double>(read(uint64_t{}));
+    default: return read(uint8_t{});
+  }
+}
+
+std::string Number(double v, DType dtype) {
+  std::ostringstream out;
+  if (dtype == DType::kFloat16 || dtype == DType::kBf16 || dtype == DType::kFloat) {
+    out.precision(9);
+    out << v;
+  } else {
+    out << static_cast<int64_t>(v);
+  }
+  return out.str();
+}
+
+// The elements an output holds: its reported dims when they fit the buffer,
+// else its capacity in whole elements.
+Shape ShownDims(const OutputResult& o, DType dtype) {
+  const uint64_t capacity = o.buffer ? o.buffer->capacity_bytes() : 0;
+  if (o.rank >= 0) {
+    auto elems = NumElements(o.dims);
+    auto bytes = elems ? BytesForElems(dtype, static_cast<uint64_t>(*elems)) : std::nullopt;
+    if (bytes && *bytes <= capacity) return o.dims;
+  }
+  return {static_cast<int64_t>(capacity * 8 / static_cast<uint64_t>(Bits(dtype)))};
+}
+
+void Nested(std::span<const uint8_t> data, DType dtype, const Shape& dims, size_t axis, int64_t* e,
+            std::ostream& out) {
+  if (axis == dims.size()) {
+    out << Number(Value(data, dtype, (*e)++), dtype);
+    return;
+  }
+  out << "[";
+  for (int64_t i = 0; i < dims[axis]; ++i) {
+    if (i) out << ", ";
+    Nested(data, dtype, dims, axis + 1, e, out);
+  }
+  out << "]";
+}
+
+std::string Hex(std::span<const uint8_t> bytes, size_t max_bytes) {
+  std::ostringstream out;
+  out << std::hex;
+  for (size_t i = 0; i < std::min(bytes.size(), max_bytes); ++i) {
+    out << (i ? " " : "") << (bytes[i] < 16 ? "0" : "") << static_cast<int>(bytes[i]);
+  }
+  if (bytes.size() > max_bytes) out << " ...";
+  return out.str();
+}
+
+void PrintOutput(const TensorSpec* spec, const OutputSpec& given, const OutputResult& o, std::ostream& out) {
+  out << "output " << o.name << ": ";
+  if (o.null) {
+    out << "null pointer\n";
+    return;
+  }
+  const DType dtype = given.dtype;
+  const Shape dims = ShownDims(o, dtype);
+  const int64_t elems = NumElements(dims).value_or(0);
+  const uint64_t bytes = BytesForElems(dtype, static_cast<uint64_t>(elems)).value_or(0);
+  const auto data = o.contents().first(static_cast<size_t>(bytes));
+  out << Name(dtype) << " dims " << (o.rank < 0 ? "(not reported) " : "") << ToString(dims);
+  if (!o.guards_intact) out << ", WROTE PAST CAPACITY (guard byte at offset " << o.first_bad_offset << ")";
+  out << "\n";
+  const std::vector<std::string> fields = spec ? spec->fields : std::vector<std::string>{};
+  if (Bits(dtype) == 4 || (Bits(dtype) == 8 && dtype != DType::kInt8 && dtype != DType::kUint8)) {
+    out << "  " << bytes << " bytes: " << Hex(data, 48) << "\n";
+  } else if (!fields.empty() && !dims.empty() && dims.back() == static_cast<int64_t>(fields.size())) {
+    for (int64_t row = 0; row < elems / dims.back(); ++row) {
+      out << "  ";
+      for (size_t f = 0; f < fields.size(); ++f) {
+        out << (f ? " " : "") << fields[f] << "=" << Number(Value(data, dtype, row * dims.back() + f), dtype);
+      }
+      out << "\n";
+    }
+  } else if (elems <= kMaxPrintedElems) {
+    int64_t e = 0;
+    out << "  ";
+    Nested(data, dtype, dims, 0, &e, out);
+    out << "\n";
+  } else {
+    out << "  " << elems << " elements, " << bytes << " bytes, sha256 " << Sha256Hex(data) << ", first: ";
+    for (int64_t e = 0; e < 8; ++e) out << (e ? ", " : "") << Number(Value(data, dtype, e), dtype);
+    out << ", ...\n";
+  }
+  if (spec && !spec->value_unit.empty()) out << "  (values: " << spec->value_unit << ")\n";
+}
+
+}  // namespace
+
+void PrintAnswer(const RoutineSpec& spec, const Invocation& inv, const Answer& answer, std::ostream& out) {
+  out << "case: " << inv.c.ToText() << "\n";
+  if (answer.call_result != NPUCONF_CALL_ANSWERED) {
+    out << "port: " << CallResultName(answer.call_result) << (answer.message.empty() ? "" : ": " + answer.message)
+        << "\n";
+    return;
+  }
+  out << "status: " << StatusText(spec.vendor, answer.status) << "\n";
+  if (!answer.message.empty()) out << "note: " << answer.message << "\n";
+  for (size_t i = 0; i < answer.outputs.size() && i < inv.outputs.size(); ++i) {
+    PrintOutput(spec.FindOutput(answer.outputs[i].name), inv.outputs[i], answer.outputs[i], out);
+  }
+}
+
+nlohmann::json AnswerToJson(const RoutineSpec& spec, const Invocation& inv, const Answer& answer,
+                            const std::string& port_name) {
+  Case listed = inv.c;
+  listed.inputs = inv.inputs;
+  nlohmann::json doc = {{"case", ToJson(listed)},
+                        {"port", port_name},
+                        {"call_result", CallResultName(answer.call_result)},
+                        {"message", answer.message}};
+  if (answer.call_result != NPUCONF_CALL_ANSWERED) return doc;
+  doc["status"] = answer.status;
+  doc["status_name"] = StatusText(spec.vendor, answer.status);
+  nlohmann::json outputs = nlohmann::json::array();
+  for (size_t i = 0; i < answer.outputs.size() && i < inv.outputs.size(); ++i) {
+    const OutputResult& o = answer.outputs[i];
+    nlohmann::json j = {{"name", o.name},
+                        {"dtype", std::string(Name(inv.outputs[i].dtype))},
+                        {"capacity_bytes", inv.outputs[i].capacity_bytes},
+                        {"null", o.null},
+                        {"guards_intact", o.guards_intact}};
+    if (o.rank >= 0) j["dims"] = o.dims;
+    if (!o.null) {
+      j["data"] = Base64Encode(o.contents());
+      j["sha256"] = Sha256Hex(o.contents());
+    }
+    outputs.push_back(j);
+  }
+  doc["outputs"] = outputs;
+  return doc;
+}
+
+std::string DumpAnswer(const std::string& dir, const RoutineSpec& spec, const Invocation& inv,
+                       const Answer& answer, const std::string& port_name) {
+  std::error_code ec;
+  for (const char* sub : {"", "/inputs", "/outputs"}) {
+    std::filesystem::create_directories(dir + sub, ec);
+    if (ec) return "cannot create " + dir + sub + ": " + ec.message();
+  }
+  Case listed = inv.c;
+  listed.inputs = inv.inputs;
+  const nlohmann::json answer_doc = AnswerToJson(spec, inv, answer, port_name);
+  for (const auto& [file, doc] : {std::pair{"case.json", ToJson(listed)}, std::pair{"answer.json", answer_doc}}) {
+    std::ofstream f(dir + "/" + file);
+    f << doc.dump(2) << "\n";
+    if (!f) return "cannot write " + dir + "/" + file;
+  }
+  auto npy_shape = [](DType dtype, const Shape& shape, size_t bytes) {
+    return Bits(dtype) == 4 ? Shape{static_cast<int64_t>(bytes)} : shape;
+  };
+  for (const auto& t : inv.inputs) {
+    if (auto e = WriteNpy(dir + "/inputs/" + t.name + ".npy", t.dtype, npy_shape(t.dtype, t.shape, t.bytes.size()), t.bytes);
+        !e.empty()) {
+      return e;
+    }
+  }
+  for (size_t i = 0; i < answer.outputs.size() && i < inv.outputs.size(); ++i) {
+    const OutputResult& o = answer.outputs[i];
+    if (o.null || !o.buffer) continue;
+    const DType dtype = inv.outputs[i].dtype;
+    const Shape dims = ShownDims(o, dtype);
+    const uint64_t bytes = BytesForElems(dtype, static_cast<uint64_t>(NumElements(dims).value_or(0))).value_or(0);
+    const auto data = o.contents().first(static_cast<size_t>(bytes));
+    if (auto e = WriteNpy(dir + "/outputs/" + o.name + ".npy", dtype, npy_shape(dtype, dims, data.size()), data);
+        !e.empty()) {
+      return e;
+    }
+  }
+  return "";
+}
+
+}  // namespace npuconf
