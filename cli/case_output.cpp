@@ -121,6 +121,9 @@ void PrintOutput(const TensorSpec* spec, const OutputSpec& given, const OutputRe
       }
       out << "\n";
     }
+  } else if (dims.empty() && spec && !spec->value_unit.empty()) {
+    out << "  " << Number(Value(data, dtype, 0), dtype) << " (" << spec->value_unit << ")\n";
+    return;
   } else if (elems <= kMaxPrintedElems) {
     int64_t e = 0;
     out << "  ";
