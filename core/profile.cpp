@@ -70,6 +70,10 @@ Profile ParseProfile(const std::string& name, const nlohmann::json& doc) {
     }
     choice.source = c.at("source").get<std::string>();
     choice.note = c.value("note", "");
+    for (const auto& d : c.value("applies_to", nlohmann::json::array())) {
+      ProfileDType(d.get<std::string>(), name + ".choices." + choice.name + ".applies_to");
+      choice.applies_to.push_back(d.get<std::string>());
+    }
     profile.choices.push_back(std::move(choice));
   }
   if (profile.family == "cann") profile.cann = ParseCann(doc, name);

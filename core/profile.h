@@ -22,6 +22,15 @@ struct Choice {
   std::vector<std::string> readings;
   std::string source;
   std::string note;
+  // The dtypes the reading decides, where it decides a per-dtype fact (C0 of
+  // FLOAT/INT32, of INT4); empty otherwise.
+  std::vector<std::string> applies_to;
+  bool AppliesTo(std::string_view dtype) const {
+    for (const auto& d : applies_to) {
+      if (d == dtype) return true;
+    }
+    return false;
+  }
 };
 
 struct RankRange {

@@ -6,6 +6,7 @@
 #include <rapidcheck.h>
 
 #include <algorithm>
+#include <functional>
 #include <cstdint>
 #include <vector>
 
@@ -44,6 +45,73 @@ inline rc::Gen<int64_t> DimWithLarge() {
       {8, Dim()},
       {1, rc::gen::inRange<int64_t>(1000, 70000)},
       {1, rc::gen::element<int64_t>(65535, 65536, 151936, int64_t{1} << 20, (int64_t{1} << 31) - 1)},
+  });
+}
+
+// weightedOneOf over a list built at run time (RapidCheck's takes an
+// initializer list): a weight-expanded index picks the generator, and shrinks
+// toward the first.
+template <typename T>
+rc::Gen<T> WeightedOneOf(std::vector<std::pair<uint32_t, rc::Gen<T>>> pieces) {
+  std::vector<size_t> picks;
+  for (size_t i = 0; i < pieces.size(); ++i) picks.insert(picks.end(), pieces[i].first, i);
+  return rc::gen::mapcat(rc::gen::elementOf(picks), [pieces](size_t i) { return pieces[i].second; });
+}
+
+// Dim()'s distribution kept at most `max` (>= 1): the pieces that cannot stay
+// under it are left out rather than clamped, so shrinking stays in the domain.
+inline rc::Gen<int64_t> DimUpTo(int64_t max) {
+  max = std::max<int64_t>(max, 1);
+  std::vector<std::pair<uint32_t, rc::Gen<int64_t>>> pieces = {
+      {4, rc::gen::just<int64_t>(1)}, {3, rc::gen::inRange<int64_t>(1, std::min<int64_t>(9, max + 1))}};
+  for (int64_t block : {16, 32, 64}) {
+    // m·block + {-1, 0, +1} <= max for every m drawn.
+    const int64_t multiples = std::min<int64_t>(block == 64 ? 3 : 4, (max - 1) / block);
+    if (multiples >= 1) pieces.push_back({3, DimNear(block, multiples)});
+  }
+  std::vector<int64_t> primes;
+  for (int64_t p : {2, 3, 5, 7, 13, 31, 61, 127, 251, 509}) {
+    if (p <= max) primes.push_back(p);
+  }
+  pieces.push_back({2, rc::gen::elementOf(primes)});
+  return WeightedOneOf<int64_t>(std::move(pieces));
+}
+
+// DimWithLarge() kept at most `max`: large dims (up to 2^31 - 1) for the
+// routines that only compute sizes.
+inline rc::Gen<int64_t> DimWithLargeUpTo(int64_t max) {
+  max = std::max<int64_t>(max, 1);
+  std::vector<std::pair<uint32_t, rc::Gen<int64_t>>> pieces = {{8, DimUpTo(max)}};
+  if (max >= 1000) pieces.push_back({1, rc::gen::inRange<int64_t>(1000, std::min<int64_t>(70000, max + 1))});
+  std::vector<int64_t> large;
+  for (int64_t d : {int64_t{65535}, int64_t{65536}, int64_t{151936}, int64_t{1} << 20, (int64_t{1} << 31) - 1}) {
+    if (d <= max) large.push_back(d);
+  }
+  if (!large.empty()) pieces.push_back({1, rc::gen::elementOf(large)});
+  return WeightedOneOf<int64_t>(std::move(pieces));
+}
+
+// A dim generator given the largest value that still fits, and what a dim
+// costs against the budget (its padded extent, say) given its axis counted
+// from the end (0: the last axis).
+using DimWithin = std::function<rc::Gen<int64_t>(int64_t max, size_t axis_from_end)>;
+using DimCost = std::function<int64_t(int64_t dim, size_t axis_from_end)>;
+
+// `rank` dims, outermost first, each drawn with the budget the earlier ones
+// left, so that the product of the costs stays <= `budget` by construction
+// (dependent generation: no clamping afterwards, shrinking stays in the domain).
+inline rc::Gen<Shape> ShapeWithin(size_t rank, int64_t budget, DimWithin dim, DimCost cost) {
+  if (rank == 0) return rc::gen::just(Shape{});
+  const size_t axis_from_end = rank - 1;
+  // The largest dim whose cost fits the budget, found by halving (cost is monotone).
+  int64_t max = budget;
+  while (max > 1 && cost(max, axis_from_end) > budget) max /= 2;
+  return rc::gen::mapcat(dim(max, axis_from_end), [=](int64_t d) {
+    const int64_t left = budget / std::max<int64_t>(cost(d, axis_from_end), 1);
+    return rc::gen::map(ShapeWithin(rank - 1, left, dim, cost), [d](Shape rest) {
+      rest.insert(rest.begin(), d);
+      return rest;
+    });
   });
 }
 

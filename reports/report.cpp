@@ -87,6 +87,8 @@ nlohmann::json ToJson(const RunReport& report) {
     };
     if (!r.message.empty()) item["message"] = r.message;
     if (!r.counterexample.empty()) item["counterexample"] = r.counterexample;
+    if (!r.counterexample_case.is_null()) item["counterexample_case"] = r.counterexample_case;
+    if (!r.evidence.is_null()) item["evidence"] = r.evidence;
     if (!r.reproduce.empty()) item["reproduce"] = r.reproduce;
     if (!r.rapidcheck_reproduce.empty()) item["rapidcheck_reproduce"] = r.rapidcheck_reproduce;
     nlohmann::json choices = nlohmann::json::array();

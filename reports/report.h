@@ -42,6 +42,10 @@ struct PropertyResult {
   uint64_t seed = 0;
   std::string message;         // why it failed / gave up / is not claimed
   std::string counterexample;  // the (shrunk) case, as `routine key=value …`
+  nlohmann::json counterexample_case;  // the same case in its JSON form (core/case_json.h)
+  // Structured evidence of the failure: mismatching elements with their places
+  // (verify/compare.h), blocks that differ.
+  nlohmann::json evidence;
   std::string reproduce;       // a shell command that replays the failure
   std::string rapidcheck_reproduce;  // RapidCheck's own reproduce string, if random
   std::vector<ChoiceUsed> choices;

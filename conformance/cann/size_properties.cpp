@@ -5,22 +5,13 @@
 #include "conformance/cann/support.h"
 #include "conformance/harness/materialize.h"
 #include "core/status.h"
-#include "generators/shapes.h"
+#include "generators/cann.h"
 #include "oracles/cann/fractal_nz_oracle.h"
 
 namespace npuconf {
 namespace {
 
 using namespace cann_props;
-
-const std::vector<DType>& V2DTypes() {
-  // dataType is never validated (§1.4, choice cann.v2.dtype_validation), so
-  // every dtype is a valid call.
-  static const std::vector<DType> dtypes = {DType::kFloat16, DType::kBf16,  DType::kFloat,
-                                            DType::kInt8,    DType::kUint8, DType::kInt32,
-                                            DType::kFloat8E4M3Fn, DType::kHiFloat8, DType::kInt4};
-  return dtypes;
-}
 
 uint64_t ReadSize(const OutputResult& out) {
   uint64_t size = 0;
@@ -207,93 +198,26 @@ Verdict CheckSizeMatchesLayout(const PropertyContext& ctx, const Case& c) {
   return Verdict::Pass();
 }
 
-// ---- generators --------------------------------------------------------------
+// ---- generators (generators/cann.h) with the port's claimed readings ----------------
 
 bool ClaimsOverflow(const PropertyContext& ctx) { return !Reading(ctx, "cann.size.overflow").empty(); }
+bool ClaimsNegative(const PropertyContext& ctx) { return !Reading(ctx, "cann.size.negative_dims").empty(); }
 
-// Valid calls: rank inside the profile's rule, every dim positive (V2) or
-// non-negative (legacy), the padded size inside int64 unless the port defines
-// overflow.
 rc::Gen<Case> ValidSizeCase(const PropertyContext& ctx, const std::string& routine) {
-  const Profile& profile = ctx.profile;
-  const RankRange rank =
-      routine == kV2 ? profile.cann->v2_size_rank : profile.cann->legacy_size_rank;
-  const bool legacy = routine == kLegacy;
-  const bool keep_overflow = ClaimsOverflow(ctx);
-  auto dim = legacy ? rc::gen::weightedOneOf<int64_t>({{12, gen::DimWithLarge()},
-                                                       {1, rc::gen::just<int64_t>(0)}})
-                    : gen::DimWithLarge();
-  return rc::gen::map(
-      rc::gen::tuple(gen::ShapeOf(rc::gen::inRange(rank.min, rank.max + 1), dim),
-                     gen::ElementOf(V2DTypes())),
-      [=, name = profile.name](const std::tuple<Shape, DType>& t) {
-        Shape shape = std::get<0>(t);
-        if (!keep_overflow) {
-          shape = gen::ClampUntil(shape, [](const Shape& s) {
-            return oracle::cann::PaddedWeightElems(s, 32).has_value();
-          });
-        }
-        Case c(routine, name);
-        c.Set("shape", shape);
-        if (!legacy) c.Set("dtype", std::get<1>(t));
-        return c;
-      });
+  return gen::cann::ValidSizeCase(ctx.profile, routine, ClaimsOverflow(ctx));
 }
 
-// Invalid calls, alone and in pairs, so the check order shows: null shape,
-// null output, ranks 0/1/7/8/9 (and 3–6 where the SoC allows only 2), zero
-// dims (V2), negative dims and overflow (only when the port defines them).
 rc::Gen<Case> InvalidSizeCase(const PropertyContext& ctx, const std::string& routine) {
-  const bool legacy = routine == kLegacy;
-  const std::string name = ctx.profile.name;
-  const bool negative = !Reading(ctx, "cann.size.negative_dims").empty();
-  const bool overflow = ClaimsOverflow(ctx);
-  const RankRange rule =
-      legacy ? ctx.profile.cann->legacy_size_rank : ctx.profile.cann->v2_size_rank;
-  // The rank just past the rule is the likeliest off-by-one: weighted up.
-  std::vector<int> bad_ranks = {0, 1, 7, 7, 7, 8, 9};
-  for (int r = 2; r <= 6; ++r) {
-    if (!rule.Contains(static_cast<size_t>(r))) bad_ranks.push_back(r);
+  return gen::cann::InvalidSizeCase(ctx.profile, routine, ClaimsNegative(ctx), ClaimsOverflow(ctx));
+}
+
+// The documented rows whose answer is a rejection (rejects_invalid), or SUCCESS.
+std::vector<Case> DocumentedRows(const PropertyContext& ctx, const std::string& routine, bool rejected) {
+  std::vector<Case> out;
+  for (const auto& row : DocumentedCases(routine, ctx.profile)) {
+    if ((row.status != cann::kAclnnSuccess) == rejected) out.push_back(row.c);
   }
-  return rc::gen::map(
-      rc::gen::tuple(rc::gen::inRange(0, 64), rc::gen::elementOf(bad_ranks),
-                     gen::ShapeOf(rc::gen::inRange(2, 7), gen::Dim()), gen::ElementOf(V2DTypes()),
-                     rc::gen::inRange<int64_t>(1, 1 << 20)),
-      [=](const std::tuple<int, int, Shape, DType, int64_t>& t) {
-        const int flags = std::get<0>(t);
-        Shape shape = std::get<2>(t);
-        shape.resize(std::max<size_t>(2, std::min<size_t>(shape.size(), rule.max)), 1);
-        Case c(routine, name);
-        if (!legacy) c.Set("dtype", std::get<3>(t));
-        bool any = false;
-        if (flags & 1) {
-          c.SetNull("shape");
-          any = true;
-        }
-        if (flags & 2) {
-          c.SetNull("weight_tensor_size");
-          any = true;
-        }
-        if (flags & 4) {
-          shape.assign(static_cast<size_t>(std::get<1>(t)), 3);
-          any = true;
-        }
-        if (!legacy && (flags & 8) && !shape.empty()) {
-          shape[static_cast<size_t>(std::get<4>(t)) % shape.size()] = 0;
-          any = true;
-        }
-        if (negative && (flags & 16) && !shape.empty()) {
-          shape.back() = -std::get<4>(t);
-          any = true;
-        }
-        if (overflow && (flags & 32)) {
-          shape.assign({int64_t{1} << 40, int64_t{1} << 40});
-          any = true;
-        }
-        if (!any) c.SetNull("shape");  // every case is invalid
-        if (!c.Find("shape")) c.Set("shape", shape);
-        return c;
-      });
+  return out;
 }
 
 std::function<std::string(const Profile&)> NoValidCall(const std::string& routine) {
@@ -308,54 +232,63 @@ std::function<std::string(const Profile&)> NoValidCall(const std::string& routin
 void AddFor(const std::string& routine, std::vector<Property>* out) {
   const std::vector<std::string> choices = {"cann.size.negative_dims", "cann.size.overflow",
                                             "cann.v2.dtype_validation", "cann.legacy_size.rank"};
-  out->push_back({routine + ".documented_cases", routine, {},
-                  "every documented and unit-test case of spec cann.md §1.7 answers as the spec says",
-                  choices, nullptr,
-                  [routine](const PropertyContext& ctx) { return DocumentedAsCases(routine, ctx.profile); },
-                  nullptr, CheckDocumented});
-  out->push_back({routine + ".matches_oracle", routine, {},
-                  "status and size of valid calls equal the oracle's (padded shape product, §1.2)",
-                  choices, nullptr,
-                  [routine](const PropertyContext& ctx) {
-                    auto cases = DocumentedAsCases(routine, ctx.profile);
-                    if (ctx.real_shapes) {
-                      auto real = RealSizeCases(routine, ctx.profile);
-                      cases.insert(cases.end(), real.begin(), real.end());
-                    }
-                    return cases;
-                  },
-                  [routine](const PropertyContext& ctx) { return ValidSizeCase(ctx, routine); },
-                  CheckAgainstOracle});
-  out->push_back({routine + ".rejects_invalid", routine, {},
-                  "every documented bad input gets the documented status in the documented check "
-                  "order; the output is untouched",
-                  choices, nullptr,
-                  [routine](const PropertyContext& ctx) { return DocumentedAsCases(routine, ctx.profile); },
-                  [routine](const PropertyContext& ctx) { return InvalidSizeCase(ctx, routine); },
-                  CheckAgainstOracle});
-  out->push_back({routine + ".capacity_ge_logical", routine, {},
-                  "the size covers every logical element and is a whole number of 16 x C0 blocks",
-                  choices, NoValidCall(routine),
-                  [routine](const PropertyContext& ctx) {
-                    return ctx.real_shapes ? RealSizeCases(routine, ctx.profile) : std::vector<Case>{};
-                  },
-                  [routine](const PropertyContext& ctx) { return ValidSizeCase(ctx, routine); },
-                  CheckCapacity});
-  out->push_back({routine + ".monotone", routine, {},
-                  "growing any one dim (by 1 or 16) never shrinks the size", choices,
-                  NoValidCall(routine), nullptr,
-                  [routine](const PropertyContext& ctx) { return ValidSizeCase(ctx, routine); },
-                  CheckMonotone});
+  auto valid = [routine](const PropertyContext& ctx) { return ValidSizeCase(ctx, routine); };
+  auto real = [routine](const PropertyContext& ctx) {
+    return ctx.real_shapes ? RealSizeCases(routine, ctx.profile) : std::vector<Case>{};
+  };
+  out->push_back({.name = routine + ".documented_cases",
+                  .routine = routine,
+                  .description = "every documented and unit-test case of spec cann.md §1.7 answers as the spec says",
+                  .choices = choices,
+                  .explicit_cases = [routine](const PropertyContext& ctx) { return DocumentedAsCases(routine, ctx.profile); },
+                  .check = CheckDocumented});
+  out->push_back({.name = routine + ".matches_oracle",
+                  .routine = routine,
+                  .description = "status and size of valid calls equal the oracle's (padded shape product, §1.2)",
+                  .choices = choices,
+                  .not_applicable = NoValidCall(routine),
+                  .explicit_cases =
+                      [routine, real](const PropertyContext& ctx) {
+                        auto cases = DocumentedRows(ctx, routine, false);
+                        auto more = real(ctx);
+                        cases.insert(cases.end(), more.begin(), more.end());
+                        return cases;
+                      },
+                  .generator = valid,
+                  .check = CheckAgainstOracle});
+  out->push_back({.name = routine + ".rejects_invalid",
+                  .routine = routine,
+                  .description = "every documented bad input gets the documented status in the documented check "
+                                 "order; the output is untouched",
+                  .choices = choices,
+                  .explicit_cases = [routine](const PropertyContext& ctx) { return DocumentedRows(ctx, routine, true); },
+                  .generator = [routine](const PropertyContext& ctx) { return InvalidSizeCase(ctx, routine); },
+                  .check = CheckAgainstOracle});
+  out->push_back({.name = routine + ".capacity_ge_logical",
+                  .routine = routine,
+                  .description = "the size covers every logical element and is a whole number of 16 x C0 blocks",
+                  .choices = choices,
+                  .not_applicable = NoValidCall(routine),
+                  .explicit_cases = real,
+                  .generator = valid,
+                  .check = CheckCapacity});
+  out->push_back({.name = routine + ".monotone",
+                  .routine = routine,
+                  .description = "growing any one dim (by 1 or 16) never shrinks the size",
+                  .choices = choices,
+                  .not_applicable = NoValidCall(routine),
+                  .generator = valid,
+                  .check = CheckMonotone});
   if (routine == kV2) {
-    out->push_back({routine + ".size_matches_layout", routine, {},
-                    "V2 size == FRACTAL_NZ storage elements for FLOAT16/BF16/INT8/UINT8/FP8/HIF8 "
-                    "(oracle layout and the port's own nd_to_nz)",
-                    choices, NoValidCall(routine),
-                    [routine](const PropertyContext& ctx) {
-                      return ctx.real_shapes ? RealSizeCases(routine, ctx.profile) : std::vector<Case>{};
-                    },
-                    [routine](const PropertyContext& ctx) { return ValidSizeCase(ctx, routine); },
-                    CheckSizeMatchesLayout});
+    out->push_back({.name = routine + ".size_matches_layout",
+                    .routine = routine,
+                    .description = "V2 size == FRACTAL_NZ storage elements for FLOAT16/BF16/INT8/UINT8/FP8/HIF8 "
+                                   "(oracle layout and the port's own nd_to_nz)",
+                    .choices = choices,
+                    .not_applicable = NoValidCall(routine),
+                    .explicit_cases = real,
+                    .generator = valid,
+                    .check = CheckSizeMatchesLayout});
   }
 }
 

@@ -7,6 +7,7 @@
 #include <rapidcheck.h>
 
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -20,11 +21,17 @@ struct Verdict {
   enum class Kind { kPass, kFail, kSkip };
   Kind kind = Kind::kPass;
   std::string message;
+  // Structured evidence of a failure for the reports: {"output", "dtype",
+  // "logical_name", "compared", "mismatches", "first": [verify::Mismatch JSON],
+  // "block_elements", "block_mismatches"} (see verify/compare.h).
+  nlohmann::json evidence;
 
   static Verdict Pass() { return {}; }
-  static Verdict Fail(std::string why) { return {Kind::kFail, std::move(why)}; }
+  static Verdict Fail(std::string why, nlohmann::json evidence = {}) {
+    return {Kind::kFail, std::move(why), std::move(evidence)};
+  }
   // The case lies outside the domain the vendor defines and the port claims.
-  static Verdict Skip(std::string why) { return {Kind::kSkip, std::move(why)}; }
+  static Verdict Skip(std::string why) { return {Kind::kSkip, std::move(why), {}}; }
   bool failed() const { return kind == Kind::kFail; }
 };
 

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <optional>
 
+#include "core/case_json.h"
 #include "rapidcheck/detail/Configuration.h"
 #include "rapidcheck/detail/Property.h"
 #include "rapidcheck/detail/TestListener.h"
@@ -73,6 +74,7 @@ void RandomPhase(const Property& property, const PropertyContext& ctx,
   const std::string id = property.name + "@" + ctx.profile.name;
   std::optional<Case> last_failure;
   std::string last_message;
+  nlohmann::json last_evidence;
   auto generator = property.generator(ctx);
   auto testable = [&] {
     const Case c = *generator;
@@ -81,6 +83,7 @@ void RandomPhase(const Property& property, const PropertyContext& ctx,
     if (verdict.failed()) {
       last_failure = c;
       last_message = verdict.message;
+      last_evidence = verdict.evidence;
       RC_FAIL(verdict.message);
     }
   };
@@ -109,6 +112,8 @@ void RandomPhase(const Property& property, const PropertyContext& ctx,
     result->message = last_message.empty() ? failure.description : last_message;
     if (last_failure) {
       result->counterexample = last_failure->ToText();
+      result->counterexample_case = ToJson(*last_failure);
+      result->evidence = last_evidence;
       result->reproduce = ReproduceCommand(options.program, options.port_arg, property.name, *last_failure);
     }
     rc::detail::Configuration config;
@@ -157,6 +162,8 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
           result.outcome = report::Outcome::kFail;
           result.message = verdict.message;
           result.counterexample = c.ToText();
+          result.counterexample_case = ToJson(c);
+          result.evidence = verdict.evidence;
           result.reproduce = ReproduceCommand(options.program, options.port_arg, property.name, c);
           break;
         }
