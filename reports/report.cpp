@@ -47,13 +47,18 @@ std::string ToString(Outcome outcome) {
     case Outcome::kNotClaimed: return "not_claimed";
     case Outcome::kNotCovered: return "not_covered";
     case Outcome::kNotApplicable: return "not_applicable";
+    case Outcome::kVacuous: return "vacuous";
   }
   return "?";
 }
 
+bool IsFailure(Outcome outcome) {
+  return outcome == Outcome::kFail || outcome == Outcome::kGaveUp || outcome == Outcome::kVacuous;
+}
+
 bool AnyFailure(const RunReport& report) {
   for (const auto& r : report.results) {
-    if (r.outcome == Outcome::kFail || r.outcome == Outcome::kGaveUp) return true;
+    if (IsFailure(r.outcome)) return true;
   }
   return false;
 }
@@ -90,6 +95,7 @@ nlohmann::json ToJson(const RunReport& report) {
     if (!r.counterexample_case.is_null()) item["counterexample_case"] = r.counterexample_case;
     if (!r.evidence.is_null()) item["evidence"] = r.evidence;
     if (!r.reproduce.empty()) item["reproduce"] = r.reproduce;
+    if (!r.first_explicit_failure.empty()) item["first_explicit_failure"] = r.first_explicit_failure;
     if (!r.rapidcheck_reproduce.empty()) item["rapidcheck_reproduce"] = r.rapidcheck_reproduce;
     nlohmann::json choices = nlohmann::json::array();
     for (const auto& c : r.choices) {
@@ -108,7 +114,7 @@ std::string ToJunitXml(const RunReport& report) {
   int failures = 0;
   int skipped = 0;
   for (const auto& r : report.results) {
-    failures += r.outcome == Outcome::kFail || r.outcome == Outcome::kGaveUp;
+    failures += IsFailure(r.outcome);
     skipped += r.outcome == Outcome::kNotClaimed || r.outcome == Outcome::kNotCovered ||
                r.outcome == Outcome::kNotApplicable;
   }
@@ -123,7 +129,7 @@ std::string ToJunitXml(const RunReport& report) {
     out << "    <testcase classname=\"" << XmlEscape(r.profile) << "\" name=\""
         << XmlEscape(r.property) << "\" time=\"" << std::fixed << std::setprecision(3)
         << r.seconds << "\">\n";
-    if (r.outcome == Outcome::kFail || r.outcome == Outcome::kGaveUp) {
+    if (IsFailure(r.outcome)) {
       out << "      <failure message=\"" << XmlEscape(r.message) << "\">"
           << XmlEscape("counterexample: " + r.counterexample + "\nreproduce: " + r.reproduce)
           << "</failure>\n";
@@ -156,7 +162,7 @@ std::string ToMarkdown(const RunReport& report) {
   }
   bool heading = false;
   for (const auto& r : report.results) {
-    if (r.outcome != Outcome::kFail && r.outcome != Outcome::kGaveUp) continue;
+    if (!IsFailure(r.outcome)) continue;
     if (!heading) out << "\n## Failures\n";
     heading = true;
     out << "\n### `" << r.property << "` on " << r.profile << "\n\n" << r.message << "\n\n";
@@ -179,13 +185,14 @@ std::string SummaryTable(const RunReport& report) {
     out << std::left << std::setw(static_cast<int>(width)) << r.property << "  " << std::setw(13)
         << r.profile << "  " << std::setw(11) << ToString(r.outcome) << "  " << r.explicit_cases
         << "+" << r.random_cases << "\n";
-    if (r.outcome == Outcome::kFail || r.outcome == Outcome::kGaveUp) {
+    if (IsFailure(r.outcome)) {
       out << "    " << r.message << "\n    counterexample: " << r.counterexample
           << "\n    reproduce: " << r.reproduce << "\n";
     }
   }
   out << "\n" << report.results.size() << " results: " << counts[Outcome::kPass] << " pass, "
       << counts[Outcome::kFail] << " fail, " << counts[Outcome::kGaveUp] << " gave up, "
+      << counts[Outcome::kVacuous] << " vacuous, "
       << counts[Outcome::kNotClaimed] << " not claimed, " << counts[Outcome::kNotCovered]
       << " not covered, " << counts[Outcome::kNotApplicable] << " not applicable\n";
   out << "verdict: " << (AnyFailure(report) ? "NON-CONFORMANT" : "conformant") << "\n";

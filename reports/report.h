@@ -19,9 +19,12 @@ enum class Outcome {
   kNotClaimed,  // the port does not claim the routine on this profile
   kNotCovered,  // the profile's facts are not public (unverified profile)
   kNotApplicable,  // no valid case exists on this profile (e.g. V2 off its SoC list)
+  kVacuous,        // it applies and is claimed, but not one case was checked: a failure
 };
 
 std::string ToString(Outcome outcome);
+// fail, gave_up and vacuous make a run non-conformant.
+bool IsFailure(Outcome outcome);
 
 struct ChoiceUsed {
   std::string name;
@@ -47,6 +50,9 @@ struct PropertyResult {
   // (verify/compare.h), blocks that differ.
   nlohmann::json evidence;
   std::string reproduce;       // a shell command that replays the failure
+  // When an explicit case failed first and RapidCheck then shrank a random
+  // failure, `counterexample` is the shrunk one and this the explicit one.
+  std::string first_explicit_failure;
   std::string rapidcheck_reproduce;  // RapidCheck's own reproduce string, if random
   std::vector<ChoiceUsed> choices;
   double seconds = 0.0;

@@ -169,8 +169,27 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
         }
       }
     }
-    if (result.outcome == report::Outcome::kPass && property.generator && options.cases > 0) {
-      RandomPhase(property, ctx, options, &result);
+    if (property.generator && options.cases > 0) {
+      if (result.outcome == report::Outcome::kPass) {
+        RandomPhase(property, ctx, options, &result);
+      } else {
+        // An explicit case failed: the random phase still runs, because what
+        // RapidCheck shrinks to is the smallest input that shows the failure.
+        // The report leads with it and keeps the explicit case beside it.
+        report::PropertyResult shrunk = result;
+        shrunk.outcome = report::Outcome::kPass;
+        RandomPhase(property, ctx, options, &shrunk);
+        if (shrunk.outcome == report::Outcome::kFail && !shrunk.counterexample.empty()) {
+          shrunk.first_explicit_failure = result.counterexample;
+          result = std::move(shrunk);
+        }
+      }
+    }
+    // A property that applies here but checked nothing is no pass.
+    if (result.outcome == report::Outcome::kPass && result.explicit_cases == 0 && result.random_cases == 0) {
+      result.outcome = report::Outcome::kVacuous;
+      result.message = "no case was checked (" + std::to_string(result.explicit_skipped) +
+                       " explicit cases skipped, no random case held)";
     }
   }
   result.seconds =

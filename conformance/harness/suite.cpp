@@ -30,6 +30,12 @@ Suite::Suite(std::vector<Family> families) : families_(std::move(families)) {
       }
     }
     if (!property.check) throw std::logic_error("property " + property.name + " has no check");
+    // A choice a property names must exist: a misspelt name would print nothing.
+    for (const std::string& choice : property.choices) {
+      bool known = false;
+      for (const Profile& profile : BuiltinProfiles()) known |= profile.FindChoice(choice) != nullptr;
+      if (!known) throw std::logic_error("property " + property.name + " names unknown choice " + choice);
+    }
   }
 }
 
