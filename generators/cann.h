@@ -63,7 +63,7 @@ inline rc::Gen<Shape> NzShape(size_t rank, int64_t c0, int64_t budget) {
 inline rc::Gen<Case> LayoutCase(const Profile& profile, const std::string& routine) {
   const std::string name = profile.name;
   const std::map<DType, int> c0_of = profile.cann->nz_c0;
-  return rc::gen::mapcat(rc::gen::elementOf(LayoutVariants(profile)), [=](LayoutVariant v) {
+  return rc::gen::mapcat(Pick(LayoutVariants(profile)), [=](LayoutVariant v) {
     const int64_t c0 = v.c0 ? v.c0 : c0_of.at(v.dtype);
     return rc::gen::mapcat(rc::gen::inRange<size_t>(1, 5), [=](size_t rank) {
       return rc::gen::mapcat(NzShape(rank, c0, kMaxLayoutElems), [=](Shape shape) {
@@ -83,7 +83,7 @@ inline rc::Gen<Case> LayoutCase(const Profile& profile, const std::string& routi
 inline rc::Gen<Case> ValidTransCase(const Profile& profile) {
   const CannFacts facts = *profile.cann;
   const std::string name = profile.name;
-  return rc::gen::mapcat(rc::gen::elementOf(facts.trans_dtypes), [=](DType dtype) {
+  return rc::gen::mapcat(Pick(facts.trans_dtypes), [=](DType dtype) {
     const RankRange rule = dtype == DType::kInt8 ? facts.trans_rank_int8 : facts.trans_rank_other;
     const int64_t c0 = facts.nz_c0.at(dtype);
     return rc::gen::mapcat(rc::gen::inRange<size_t>(rule.min, rule.max + 1), [=](size_t rank) {
@@ -159,8 +159,8 @@ inline rc::Gen<Case> InvalidTransCase(const Profile& profile) {
     return c;
   };
   return rc::gen::mapcat(ValidTransCase(profile), [=](Case valid) {
-    return rc::gen::mapcat(rc::gen::elementOf(faults), [=](TransFault first) {
-      return rc::gen::map(rc::gen::tuple(rc::gen::elementOf(faults), rc::gen::arbitrary<bool>(),
+    return rc::gen::mapcat(Pick(faults), [=](TransFault first) {
+      return rc::gen::map(rc::gen::tuple(Pick(faults), rc::gen::arbitrary<bool>(),
                                          rc::gen::inRange<int64_t>(0, 1 << 16)),
                           [=](const std::tuple<TransFault, bool, int64_t>& more) {
                             const auto& [second, both, pick] = more;
@@ -192,11 +192,11 @@ inline rc::Gen<Case> ValidSizeCase(const Profile& profile, const std::string& ro
   const int64_t budget = overflow_defined ? INT64_MAX : INT64_MAX / 32;
   auto dim = [legacy](int64_t max, size_t) {
     if (!legacy) return DimWithLargeUpTo(max);
-    return rc::gen::weightedOneOf<int64_t>({{12, DimWithLargeUpTo(max)}, {1, rc::gen::just<int64_t>(0)}});
+    return WeightedOneOf<int64_t>({{12, DimWithLargeUpTo(max)}, {1, rc::gen::just<int64_t>(0)}});
   };
   // Cost in the padded product: n and k padded to 16 and 32 (the larger rule).
   auto cost = [](int64_t d, size_t axis) { return axis == 0 ? RoundUp(d, 32) : axis == 1 ? RoundUp(d, 16) : d; };
-  return rc::gen::mapcat(rc::gen::elementOf(SizeDTypes()), [=](DType dtype) {
+  return rc::gen::mapcat(Pick(SizeDTypes()), [=](DType dtype) {
     return rc::gen::mapcat(rc::gen::inRange<size_t>(rule.min, rule.max + 1), [=](size_t rank) {
       return rc::gen::map(ShapeWithin(rank, budget, dim, cost), [=](Shape shape) {
         Case c(routine, name);
@@ -245,7 +245,7 @@ inline rc::Gen<Case> InvalidSizeCase(const Profile& profile, const std::string& 
     return c;
   };
   return rc::gen::mapcat(ValidSizeCase(profile, routine, false), [=](Case valid) {
-    return rc::gen::map(rc::gen::tuple(rc::gen::elementOf(faults), rc::gen::elementOf(faults),
+    return rc::gen::map(rc::gen::tuple(Pick(faults), Pick(faults),
                                        rc::gen::arbitrary<bool>(), rc::gen::inRange<int64_t>(0, 1 << 20)),
                         [=](const std::tuple<SizeFault, SizeFault, bool, int64_t>& draw) {
                           const auto& [first, second, both, pick] = draw;

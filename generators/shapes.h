@@ -15,21 +15,37 @@
 
 namespace npuconf::gen {
 
-// m·block + {−1, 0, +1} for m in [1, max_multiple]: 15/16/17, 31/32/33, …
+// A choice among `values` that shrinks toward the first. RapidCheck's
+// elementOf, element, oneOf and weightedOneOf pick without shrinking the choice
+// (shrinkable::just), so a counterexample would keep whatever branch it was
+// drawn from; every choice here goes through an index that shrinks to 0.
+template <typename T>
+rc::Gen<T> Pick(std::vector<T> values) {
+  return rc::gen::map(rc::gen::inRange<size_t>(0, values.size()), [values](size_t i) { return values[i]; });
+}
+
+// weightedOneOf whose choice shrinks toward the first generator (a
+// weight-expanded index picks it), over a list that may be built at run time.
+template <typename T>
+rc::Gen<T> WeightedOneOf(std::vector<std::pair<uint32_t, rc::Gen<T>>> pieces) {
+  std::vector<size_t> picks;
+  for (size_t i = 0; i < pieces.size(); ++i) picks.insert(picks.end(), pieces[i].first, i);
+  return rc::gen::mapcat(Pick(picks), [pieces](size_t i) { return pieces[i].second; });
+}
+
+// m·block + {0, −1, +1} for m in [1, max_multiple]: 16/15/17, 32/31/33, …
+// (shrinks toward m = 1, offset 0: one block exactly).
 inline rc::Gen<int64_t> DimNear(int64_t block, int64_t max_multiple = 4) {
   return rc::gen::mapcat(rc::gen::inRange<int64_t>(1, max_multiple + 1), [block](int64_t m) {
-    return rc::gen::map(rc::gen::element<int64_t>(0, -1, 1),
-                        [block, m](int64_t offset) { return m * block + offset; });
+    return rc::gen::map(Pick<int64_t>({0, -1, 1}), [block, m](int64_t offset) { return m * block + offset; });
   });
 }
 
-inline rc::Gen<int64_t> SmallPrime() {
-  return rc::gen::element<int64_t>(2, 3, 5, 7, 13, 31, 61, 127, 251, 509);
-}
+inline rc::Gen<int64_t> SmallPrime() { return Pick<int64_t>({2, 3, 5, 7, 13, 31, 61, 127, 251, 509}); }
 
 // The everyday dim: 1 most often, then small, near 16/32/64, primes.
 inline rc::Gen<int64_t> Dim() {
-  return rc::gen::weightedOneOf<int64_t>({
+  return WeightedOneOf<int64_t>({
       {4, rc::gen::just<int64_t>(1)},
       {3, rc::gen::inRange<int64_t>(1, 9)},
       {3, DimNear(16)},
@@ -41,21 +57,11 @@ inline rc::Gen<int64_t> Dim() {
 
 // Adds a few large dims (up to 2^31), for routines that only compute sizes.
 inline rc::Gen<int64_t> DimWithLarge() {
-  return rc::gen::weightedOneOf<int64_t>({
+  return WeightedOneOf<int64_t>({
       {8, Dim()},
       {1, rc::gen::inRange<int64_t>(1000, 70000)},
-      {1, rc::gen::element<int64_t>(65535, 65536, 151936, int64_t{1} << 20, (int64_t{1} << 31) - 1)},
+      {1, Pick<int64_t>({65535, 65536, 151936, int64_t{1} << 20, (int64_t{1} << 31) - 1})},
   });
-}
-
-// weightedOneOf over a list built at run time (RapidCheck's takes an
-// initializer list): a weight-expanded index picks the generator, and shrinks
-// toward the first.
-template <typename T>
-rc::Gen<T> WeightedOneOf(std::vector<std::pair<uint32_t, rc::Gen<T>>> pieces) {
-  std::vector<size_t> picks;
-  for (size_t i = 0; i < pieces.size(); ++i) picks.insert(picks.end(), pieces[i].first, i);
-  return rc::gen::mapcat(rc::gen::elementOf(picks), [pieces](size_t i) { return pieces[i].second; });
 }
 
 // Dim()'s distribution kept at most `max` (>= 1): the pieces that cannot stay
@@ -73,7 +79,7 @@ inline rc::Gen<int64_t> DimUpTo(int64_t max) {
   for (int64_t p : {2, 3, 5, 7, 13, 31, 61, 127, 251, 509}) {
     if (p <= max) primes.push_back(p);
   }
-  pieces.push_back({2, rc::gen::elementOf(primes)});
+  pieces.push_back({2, Pick(primes)});
   return WeightedOneOf<int64_t>(std::move(pieces));
 }
 
@@ -87,7 +93,7 @@ inline rc::Gen<int64_t> DimWithLargeUpTo(int64_t max) {
   for (int64_t d : {int64_t{65535}, int64_t{65536}, int64_t{151936}, int64_t{1} << 20, (int64_t{1} << 31) - 1}) {
     if (d <= max) large.push_back(d);
   }
-  if (!large.empty()) pieces.push_back({1, rc::gen::elementOf(large)});
+  if (!large.empty()) pieces.push_back({1, Pick(large)});
   return WeightedOneOf<int64_t>(std::move(pieces));
 }
 
@@ -148,9 +154,7 @@ Shape ClampUntil(Shape shape, Fits fits) {
   return shape;
 }
 
-inline rc::Gen<DType> ElementOf(std::vector<DType> dtypes) {
-  return rc::gen::elementOf(std::move(dtypes));
-}
+inline rc::Gen<DType> ElementOf(std::vector<DType> dtypes) { return Pick(std::move(dtypes)); }
 
 // Case data seeds: any 31-bit value; shrinks toward 0.
 inline rc::Gen<int64_t> DataSeed() { return rc::gen::inRange<int64_t>(0, int64_t{1} << 31); }
