@@ -1,0 +1,45 @@
+// Which instruction set the reference's fast kernels use, chosen once at run
+// time: AVX-512 (F, BW, VL, DQ) where the CPU and OS have it, else portable C++.
+// Both paths give identical bytes; tests force each in turn (SetForcePortable).
+#pragma once
+
+#if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
+// Functions marked NPUCONF_AVX512 may use AVX-512 intrinsics; call them only
+// when ActiveIsa() == Isa::kAvx512.
+#define NPUCONF_HAVE_AVX512_KERNELS 1
+#define NPUCONF_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx2,bmi2")))
+#else
+#define NPUCONF_HAVE_AVX512_KERNELS 0
+#define NPUCONF_AVX512
+#endif
+
+namespace npuconf::simd {
+
+enum class Isa { kPortable, kAvx512 };
+
+// What this CPU and OS support.
+Isa DetectedIsa();
+
+// What the kernels use now: DetectedIsa(), or kPortable when forced — by
+// SetForcePortable(true) or by NPUCONF_FORCE_PORTABLE=1 in the environment at
+// start-up (so a benchmark or a CLI run can measure the fallback).
+Isa ActiveIsa();
+
+// Thread-safe; takes effect for calls that start afterwards.
+void SetForcePortable(bool force);
+
+const char* IsaName(Isa isa);
+
+// For tests: forces the portable path for its lifetime, then restores.
+class ScopedForcePortable {
+ public:
+  explicit ScopedForcePortable(bool force);
+  ~ScopedForcePortable();
+  ScopedForcePortable(const ScopedForcePortable&) = delete;
+  ScopedForcePortable& operator=(const ScopedForcePortable&) = delete;
+
+ private:
+  bool previous_;
+};
+
+}  // namespace npuconf::simd
