@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <cstring>
+#include <numeric>
+#include <vector>
 
 #include "reference/rknn/int4.h"
+#include "reference/simd/avx512_blocks.h"
+#include "reference/simd/isa.h"
 
 namespace npuconf::rknn {
 namespace {
@@ -16,30 +20,102 @@ std::optional<uint64_t> BytesOf(int64_t elems, int bits) {
   return static_cast<uint64_t>((*total_bits + 7) / 8);
 }
 
+// Outputs at least this large are written with non-temporal stores (AVX-512
+// path): they leave the cache anyway, and every store is a whole 64-byte line,
+// so streaming saves the read-for-ownership. bench/rknn_layout_bench, B NORM →
+// NATIVE int8 64 MiB: see README's Speed section for the ratios with and
+// without (NPUCONF_FORCE_PORTABLE=1 runs the portable path).
+constexpr uint64_t kStreamMinBytes = uint64_t{4} << 20;
+
+bool Aligned64(const void* p) { return reinterpret_cast<uintptr_t>(p) % 64 == 0; }
+
 // ---- A / C -------------------------------------------------------------------
 
-// Byte path: every NATIVE row of `sub` elements is one run of a NORM row.
-void RowBlockedBytes(uint8_t* norm, uint8_t* native, const RowBlockedGeometry& g, int elem_bytes,
-                     bool to_native) {
+// Portable path, rows [r0, r1) × blocks [b0, b1): every NATIVE row of `sub`
+// elements is one run of a NORM row.
+void RowBlockedRange(uint8_t* norm, uint8_t* native, const RowBlockedGeometry& g, int elem_bytes,
+                     bool to_native, int64_t r0, int64_t r1, int64_t b0, int64_t b1) {
   const int64_t row_bytes = g.cols * elem_bytes;
   const int64_t sub_bytes = g.sub * elem_bytes;
   const int64_t block_bytes = g.rows * sub_bytes;
-  for (int64_t b = 0; b < g.blocks; ++b) {
+  for (int64_t b = b0; b < b1; ++b) {
     const int64_t copy = std::min(sub_bytes, row_bytes - b * sub_bytes);
     uint8_t* block = native + b * block_bytes;
     if (to_native) {
       const uint8_t* column = norm + b * sub_bytes;
-      for (int64_t r = 0; r < g.rows; ++r) {
+      for (int64_t r = r0; r < r1; ++r) {
         std::memcpy(block + r * sub_bytes, column + r * row_bytes, static_cast<size_t>(copy));
-        if (copy < sub_bytes) std::memset(block + r * sub_bytes + copy, 0, static_cast<size_t>(sub_bytes - copy));
+        if (copy < sub_bytes) {
+          std::memset(block + r * sub_bytes + copy, 0, static_cast<size_t>(sub_bytes - copy));
+        }
       }
     } else {
       uint8_t* out = norm + b * sub_bytes;
-      for (int64_t r = 0; r < g.rows; ++r) {
+      for (int64_t r = r0; r < r1; ++r) {
         std::memcpy(out + r * row_bytes, block + r * sub_bytes, static_cast<size_t>(copy));
       }
     }
   }
+}
+
+#if NPUCONF_HAVE_AVX512_KERNELS
+namespace avx = simd::avx512;
+
+// 16-byte NATIVE rows (subK · elem = 16: every §2.2 A and C but RK3566 A):
+// four NORM rows × 64 bytes are four blocks × four rows, i.e. a 4 × 4
+// transpose of 128-bit lanes, and every load and store is a whole line.
+// Covers rows [0, rows − rows % 4) × the blocks of the first cols / 64 bytes;
+// returns them so the portable path does the rest.
+template <bool kStream>
+NPUCONF_AVX512 void RowBlocked16Avx512(uint8_t* norm, uint8_t* native, const RowBlockedGeometry& g,
+                                       int elem_bytes, bool to_native, int64_t* rows_done,
+                                       int64_t* blocks_done) {
+  const int64_t row_bytes = g.cols * elem_bytes;
+  const int64_t block_bytes = g.rows * 16;
+  const int64_t quads = row_bytes / 64;
+  const int64_t rows4 = g.rows - g.rows % 4;
+  for (int64_t r = 0; r < rows4; r += 4) {
+    uint8_t* norm_rows = norm + r * row_bytes;
+    uint8_t* native_rows = native + r * 16;
+    for (int64_t q = 0; q < quads; ++q) {
+      __m512i v[4];
+      if (to_native) {
+        for (int i = 0; i < 4; ++i) v[i] = avx::Load(norm_rows + i * row_bytes + q * 64);
+        avx::TransposeLanes4x4(v);  // v[l]: rows r…r+3 of block 4q + l
+        for (int l = 0; l < 4; ++l) {
+          avx::Store<kStream>(native_rows + (4 * q + l) * block_bytes, v[l]);
+        }
+      } else {
+        for (int l = 0; l < 4; ++l) v[l] = avx::Load(native_rows + (4 * q + l) * block_bytes);
+        avx::TransposeLanes4x4(v);  // v[i]: row r + i, blocks 4q…4q+3
+        for (int i = 0; i < 4; ++i) avx::Store<kStream>(norm_rows + i * row_bytes + q * 64, v[i]);
+      }
+    }
+  }
+  avx::Finish<kStream>();
+  *rows_done = rows4;
+  *blocks_done = quads * 4;
+}
+#endif
+
+void RowBlockedBytes(uint8_t* norm, uint8_t* native, const RowBlockedGeometry& g, int elem_bytes,
+                     bool to_native) {
+  int64_t rows_done = 0, blocks_done = 0;
+#if NPUCONF_HAVE_AVX512_KERNELS
+  if (g.sub * elem_bytes == 16 && simd::ActiveIsa() == simd::Isa::kAvx512) {
+    const int64_t row_bytes = g.cols * elem_bytes;
+    const bool stream =
+        to_native ? g.native_bytes >= kStreamMinBytes && g.rows % 4 == 0 && Aligned64(native)
+                  : g.norm_bytes >= kStreamMinBytes && row_bytes % 64 == 0 && Aligned64(norm);
+    if (stream) {
+      RowBlocked16Avx512<true>(norm, native, g, elem_bytes, to_native, &rows_done, &blocks_done);
+    } else {
+      RowBlocked16Avx512<false>(norm, native, g, elem_bytes, to_native, &rows_done, &blocks_done);
+    }
+  }
+#endif
+  RowBlockedRange(norm, native, g, elem_bytes, to_native, 0, rows_done, blocks_done, g.blocks);
+  RowBlockedRange(norm, native, g, elem_bytes, to_native, rows_done, g.rows, 0, g.blocks);
 }
 
 // ---- B -----------------------------------------------------------------------
@@ -55,74 +131,247 @@ inline void FullTile(const T* src, int64_t n, T* dst) {
   }
 }
 
-// One segment, NORM [K, N] rows [k_begin, k_begin + k_rows) → its NATIVE block:
-// each subK × subN tile of NORM is transposed into subN rows of subK. The K
-// band is the outer loop, so the subK source rows are read once, contiguously.
+// Portable path: tiles n1 ∈ [n1_begin, N1) of K band k1 of one segment, NORM
+// [K, N] rows [k_begin, k_begin + k_rows) → its NATIVE block: each subK × subN
+// tile of NORM is transposed into subN rows of subK, padding zeroed.
 template <typename T, int kSubN = 0, int kSubK = 0>
-void NormSegmentToNative(const T* b, T* out, const BNativeGeometry& g, const BSegment& s) {
+void NormBandToNative(const T* b, T* out, const BNativeGeometry& g, const BSegment& s, int64_t k1,
+                      int64_t n1_begin) {
   const int64_t tile = g.sub_n * g.sub_k;
-  for (int64_t k1 = 0; k1 < s.k1; ++k1) {
-    const int64_t k0 = k1 * g.sub_k;
-    const int64_t k_rows = std::min(g.sub_k, s.k_rows - k0);
-    const T* band = b + (s.k_begin + k0) * g.n;
-    for (int64_t n1 = 0; n1 < g.n1; ++n1) {
-      const int64_t n0 = n1 * g.sub_n;
-      const int64_t n_rows = std::min(g.sub_n, g.n - n0);
-      T* dst = out + (n1 * s.k1 + k1) * tile;
-      if constexpr (kSubN > 0) {
-        if (n_rows == kSubN && k_rows == kSubK) {
-          FullTile<T, kSubN, kSubK>(band + n0, g.n, dst);
-          continue;
-        }
+  const int64_t k0 = k1 * g.sub_k;
+  const int64_t k_rows = std::min(g.sub_k, s.k_rows - k0);
+  const T* band = b + (s.k_begin + k0) * g.n;
+  for (int64_t n1 = n1_begin; n1 < g.n1; ++n1) {
+    const int64_t n0 = n1 * g.sub_n;
+    const int64_t n_rows = std::min(g.sub_n, g.n - n0);
+    T* dst = out + (n1 * s.k1 + k1) * tile;
+    if constexpr (kSubN > 0) {
+      if (n_rows == kSubN && k_rows == kSubK) {
+        FullTile<T, kSubN, kSubK>(band + n0, g.n, dst);
+        continue;
       }
-      if (n_rows < g.sub_n || k_rows < g.sub_k) std::memset(dst, 0, static_cast<size_t>(tile) * sizeof(T));
-      for (int64_t nn = 0; nn < n_rows; ++nn) {
-        for (int64_t kk = 0; kk < k_rows; ++kk) dst[nn * g.sub_k + kk] = band[kk * g.n + n0 + nn];
-      }
+    }
+    if (n_rows < g.sub_n || k_rows < g.sub_k) {
+      std::memset(dst, 0, static_cast<size_t>(tile) * sizeof(T));
+    }
+    for (int64_t nn = 0; nn < n_rows; ++nn) {
+      for (int64_t kk = 0; kk < k_rows; ++kk) dst[nn * g.sub_k + kk] = band[kk * g.n + n0 + nn];
     }
   }
 }
 
 // The §2.2 tile sizes get compile-time kernels; anything else the generic loop.
 template <typename T>
-void NormSegmentToNativeDispatch(const T* b, T* out, const BNativeGeometry& g, const BSegment& s) {
-  if (g.sub_k == 32 && g.sub_n == 32) return NormSegmentToNative<T, 32, 32>(b, out, g, s);
-  if (g.sub_k == 32 && g.sub_n == 16) return NormSegmentToNative<T, 16, 32>(b, out, g, s);
-  if (g.sub_k == 32 && g.sub_n == 64) return NormSegmentToNative<T, 64, 32>(b, out, g, s);
-  if (g.sub_k == 32 && g.sub_n == 8) return NormSegmentToNative<T, 8, 32>(b, out, g, s);
-  if (g.sub_k == 16 && g.sub_n == 8) return NormSegmentToNative<T, 8, 16>(b, out, g, s);
-  return NormSegmentToNative<T>(b, out, g, s);
+void NormBandToNativeDispatch(const T* b, T* out, const BNativeGeometry& g, const BSegment& s,
+                              int64_t k1, int64_t n1_begin) {
+  if (g.sub_k == 32 && g.sub_n == 32)
+    return NormBandToNative<T, 32, 32>(b, out, g, s, k1, n1_begin);
+  if (g.sub_k == 32 && g.sub_n == 16)
+    return NormBandToNative<T, 16, 32>(b, out, g, s, k1, n1_begin);
+  if (g.sub_k == 32 && g.sub_n == 64)
+    return NormBandToNative<T, 64, 32>(b, out, g, s, k1, n1_begin);
+  if (g.sub_k == 32 && g.sub_n == 8) return NormBandToNative<T, 8, 32>(b, out, g, s, k1, n1_begin);
+  if (g.sub_k == 16 && g.sub_n == 8) return NormBandToNative<T, 8, 16>(b, out, g, s, k1, n1_begin);
+  return NormBandToNative<T>(b, out, g, s, k1, n1_begin);
 }
 
+// Portable inverse of NormBandToNative (padding ignored).
 template <typename T>
-void NativeSegmentToNorm(const T* in, T* b, const BNativeGeometry& g, const BSegment& s) {
+void NativeBandToNorm(const T* in, T* b, const BNativeGeometry& g, const BSegment& s, int64_t k1,
+                      int64_t n1_begin) {
   const int64_t tile = g.sub_n * g.sub_k;
-  for (int64_t n1 = 0; n1 < g.n1; ++n1) {
+  const int64_t k0 = k1 * g.sub_k;
+  const int64_t k_rows = std::min(g.sub_k, s.k_rows - k0);
+  for (int64_t n1 = n1_begin; n1 < g.n1; ++n1) {
     const int64_t n0 = n1 * g.sub_n;
     const int64_t n_rows = std::min(g.sub_n, g.n - n0);
-    for (int64_t k1 = 0; k1 < s.k1; ++k1) {
-      const T* src = in + (n1 * s.k1 + k1) * tile;
-      const int64_t k0 = k1 * g.sub_k;
-      const int64_t k_rows = std::min(g.sub_k, s.k_rows - k0);
-      T* dst = b + (s.k_begin + k0) * g.n + n0;
-      for (int64_t kk = 0; kk < k_rows; ++kk) {
-        T* row = dst + kk * g.n;
-        for (int64_t nn = 0; nn < n_rows; ++nn) row[nn] = src[nn * g.sub_k + kk];
-      }
+    const T* src = in + (n1 * s.k1 + k1) * tile;
+    T* dst = b + (s.k_begin + k0) * g.n + n0;
+    for (int64_t kk = 0; kk < k_rows; ++kk) {
+      T* row = dst + kk * g.n;
+      for (int64_t nn = 0; nn < n_rows; ++nn) row[nn] = src[nn * g.sub_k + kk];
     }
   }
 }
 
-// TP_NORM [N, K]: every NATIVE tile row is one run of a TP_NORM row.
+#if NPUCONF_HAVE_AVX512_KERNELS
+// The AVX-512 B kernels move one block: subK = 32 NORM rows × 64 bytes (int8:
+// 64 n, 16-bit: 32 n) ↔ the same elements as NATIVE rows of 32 k, in four
+// groups of consecutive NATIVE rows (int8: 16 rows of 32 bytes, 16-bit: 8 rows
+// of 64 bytes; 512 bytes each) that each lie inside one tile. Every load and
+// store is a whole line. bench/rknn_layout_bench, B NORM → NATIVE int8 64 MiB:
+// 7.5× memcpy with the scalar tile loop (the portable path).
+constexpr int64_t kBlockBytes = 64;
+constexpr int64_t kBlockKRows = 32;
+
+// Four 16-byte pieces as the lanes of one register, by loads alone (a
+// broadcast from memory, merged under a lane mask, uses no shuffle unit):
+// the kernels below are bound by shuffle throughput, and arranging their input
+// this way leaves the output lines ready to store (fp16) or one lane shuffle
+// away (int8). bench/rknn_layout_bench B NORM → NATIVE, in cache: fp16 160
+// shuffles per 2 KiB → 96, int8 192 → 160.
+NPUCONF_AVX512 inline __m512i LoadLanes(const uint8_t* p0, const uint8_t* p1, const uint8_t* p2,
+                                        const uint8_t* p3) {
+  __m512i v = _mm512_zextsi128_si512(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p0)));
+  v = _mm512_mask_broadcast_i32x4(v, 0x00F0, _mm_loadu_si128(reinterpret_cast<const __m128i*>(p1)));
+  v = _mm512_mask_broadcast_i32x4(v, 0x0F00, _mm_loadu_si128(reinterpret_cast<const __m128i*>(p2)));
+  return _mm512_mask_broadcast_i32x4(v, 0xF000,
+                                     _mm_loadu_si128(reinterpret_cast<const __m128i*>(p3)));
+}
+
+// int8: NORM rows × bytes [n0, n0 + 64) → NATIVE rows n0 + 16l + j at group[l] + 32j.
+template <bool kStream>
+NPUCONF_AVX512 void NormBlockToNative8(const uint8_t* norm, int64_t row_bytes,
+                                       uint8_t* const group[4]) {
+  for (int h = 0; h < 2; ++h) {  // NORM columns 32h…32h+31: groups 2h, 2h + 1
+    __m512i y[16];
+    for (int i = 0; i < 16; ++i) {
+      const uint8_t* top = norm + 32 * h + i * row_bytes;  // k = i
+      const uint8_t* bottom = top + 16 * row_bytes;        // k = 16 + i
+      y[i] = LoadLanes(top, bottom, top + 16, bottom + 16);
+    }
+    // y[c]: NATIVE row 32h + c (k 0…31), then row 32h + 16 + c.
+    avx::TransposeBytes16x16InLanes(y);
+    for (int c = 0; c < 16; c += 2) {
+      avx::Store<kStream>(group[2 * h] + c * 32,
+                          _mm512_shuffle_i64x2(y[c], y[c + 1], avx::kLanes0101));
+      avx::Store<kStream>(group[2 * h + 1] + c * 32,
+                          _mm512_shuffle_i64x2(y[c], y[c + 1], avx::kLanes2323));
+    }
+  }
+}
+
+template <bool kStream>
+NPUCONF_AVX512 void NativeBlockToNorm8(const uint8_t* const group[4], uint8_t* norm,
+                                       int64_t row_bytes) {
+  __m512i a[16], b[16];
+  for (int j = 0; j < 16; j += 2) {
+    __m512i r[4];
+    for (int l = 0; l < 4; ++l) r[l] = avx::Load(group[l] + j * 32);
+    avx::TransposeLanes4x4(r);
+    a[j] = r[0];
+    b[j] = r[1];
+    a[j + 1] = r[2];
+    b[j + 1] = r[3];
+  }
+  // a[k].lane(l): NORM row k, n 16l…16l+15; b: rows 16…31.
+  avx::TransposeBytes16x16InLanes(a);
+  avx::TransposeBytes16x16InLanes(b);
+  for (int i = 0; i < 16; ++i) {
+    avx::Store<kStream>(norm + i * row_bytes, a[i]);
+    avx::Store<kStream>(norm + (16 + i) * row_bytes, b[i]);
+  }
+}
+
+// 16-bit: NORM rows × elements [n0, n0 + 32) → NATIVE rows n0 + 8l + j at group[l] + 64j.
+template <bool kStream>
+NPUCONF_AVX512 void NormBlockToNative16(const uint8_t* norm, int64_t row_bytes,
+                                        uint8_t* const group[4]) {
+  for (int q = 0; q < 4; ++q) {  // NORM columns 8q…8q+7: group q
+    __m512i y[8];
+    for (int i = 0; i < 8; ++i) {
+      const uint8_t* p = norm + 16 * q + i * row_bytes;  // k = i, 8 + i, 16 + i, 24 + i
+      y[i] = LoadLanes(p, p + 8 * row_bytes, p + 16 * row_bytes, p + 24 * row_bytes);
+    }
+    avx::TransposeWords8x8InLanes(y);  // y[c]: NATIVE row 8q + c, k 0…31
+    for (int c = 0; c < 8; ++c) avx::Store<kStream>(group[q] + c * 64, y[c]);
+  }
+}
+
+template <bool kStream>
+NPUCONF_AVX512 void NativeBlockToNorm16(const uint8_t* const group[4], uint8_t* norm,
+                                        int64_t row_bytes) {
+  __m512i x[4][8];
+  for (int j = 0; j < 8; ++j) {
+    __m512i r[4];
+    for (int l = 0; l < 4; ++l) r[l] = avx::Load(group[l] + j * 64);
+    avx::TransposeLanes4x4(r);  // r[h].lane(l): NATIVE row 8l + j, k 8h…8h+7
+    for (int h = 0; h < 4; ++h) x[h][j] = r[h];
+  }
+  for (int h = 0; h < 4; ++h) {
+    avx::TransposeWords8x8InLanes(x[h]);  // x[h][i]: NORM row 8h + i
+    for (int i = 0; i < 8; ++i) avx::Store<kStream>(norm + (8 * h + i) * row_bytes, x[h][i]);
+  }
+}
+
+// Whether a segment's full tiles can take the block kernels.
+bool BBlocksApply(const BNativeGeometry& g, int elem_bytes) {
+  if (g.sub_k != kBlockKRows || (elem_bytes != 1 && elem_bytes != 2)) return false;
+  const int64_t group_rows = elem_bytes == 1 ? 16 : 8;
+  return g.sub_n % group_rows == 0;
+}
+
+// Covers, in every full K band of the segment, the NORM columns [0, n_done)
+// (whole tiles); the portable path does the rest. kToNative picks the direction.
+template <int kElemBytes, bool kToNative, bool kStream>
+NPUCONF_AVX512 void BSegmentAvx512(uint8_t* norm, uint8_t* native, const BNativeGeometry& g,
+                                   const BSegment& s, int64_t* n_done) {
+  constexpr int64_t kBlockN = kBlockBytes / kElemBytes;
+  constexpr int64_t kGroupRows = kElemBytes == 1 ? 16 : 8;
+  const int64_t unit = std::lcm(kBlockN, g.sub_n);  // whole blocks and whole tiles
+  const int64_t n_end = g.n / unit * unit;
+  const int64_t row_bytes = g.n * kElemBytes;
+  const int64_t tile_bytes = g.sub_n * g.sub_k * kElemBytes;
+  const int64_t full_k1 = s.k_rows / g.sub_k;
+  for (int64_t k1 = 0; k1 < full_k1; ++k1) {
+    uint8_t* band = norm + (s.k_begin + k1 * g.sub_k) * row_bytes;
+    for (int64_t n0 = 0; n0 < n_end; n0 += kBlockN) {
+      uint8_t* group[4];
+      for (int l = 0; l < 4; ++l) {
+        const int64_t n = n0 + l * kGroupRows;
+        group[l] = native + ((n / g.sub_n) * s.k1 + k1) * tile_bytes +
+                   (n % g.sub_n) * g.sub_k * kElemBytes;
+      }
+      uint8_t* block = band + n0 * kElemBytes;
+      if constexpr (kToNative && kElemBytes == 1)
+        NormBlockToNative8<kStream>(block, row_bytes, group);
+      if constexpr (kToNative && kElemBytes == 2)
+        NormBlockToNative16<kStream>(block, row_bytes, group);
+      if constexpr (!kToNative && kElemBytes == 1)
+        NativeBlockToNorm8<kStream>(group, block, row_bytes);
+      if constexpr (!kToNative && kElemBytes == 2)
+        NativeBlockToNorm16<kStream>(group, block, row_bytes);
+    }
+  }
+  avx::Finish<kStream>();
+  *n_done = n_end;
+}
+
+template <bool kToNative, bool kStream>
+NPUCONF_AVX512 void BSegmentAvx512ByElem(uint8_t* norm, uint8_t* native, const BNativeGeometry& g,
+                                         const BSegment& s, int elem_bytes, int64_t* n_done) {
+  if (elem_bytes == 1) return BSegmentAvx512<1, kToNative, kStream>(norm, native, g, s, n_done);
+  return BSegmentAvx512<2, kToNative, kStream>(norm, native, g, s, n_done);
+}
+#endif
+
+// One NORM segment ↔ its NATIVE block, `block` = the segment's NATIVE bytes.
+template <typename T>
+void NormSegment(T* norm, T* block, const BNativeGeometry& g, const BSegment& s, bool to_native,
+                 int64_t n_done) {
+  const int64_t full_k1 = n_done > 0 ? s.k_rows / g.sub_k : 0;
+  for (int64_t k1 = 0; k1 < s.k1; ++k1) {
+    const int64_t n1_begin = k1 < full_k1 ? n_done / g.sub_n : 0;
+    if (to_native) {
+      NormBandToNativeDispatch(norm, block, g, s, k1, n1_begin);
+    } else {
+      NativeBandToNorm(block, norm, g, s, k1, n1_begin);
+    }
+  }
+}
+
+// TP_NORM [N, K]: every NATIVE tile row is one run of a TP_NORM row. Portable
+// path for tiles n1 ∈ [n1_begin, N1) × k1 ∈ [0, K1) plus, below n1_begin,
+// k1 ∈ [k1_begin, K1).
 void TpSegmentBytes(uint8_t* tp, uint8_t* native, const BNativeGeometry& g, const BSegment& s,
-                    int elem_bytes, bool to_native) {
+                    int elem_bytes, bool to_native, int64_t n1_begin, int64_t k1_begin) {
   const int64_t row_bytes = g.k * elem_bytes;
   const int64_t sub_k_bytes = g.sub_k * elem_bytes;
   const int64_t tile_bytes = g.sub_n * sub_k_bytes;
   for (int64_t n1 = 0; n1 < g.n1; ++n1) {
     const int64_t n0 = n1 * g.sub_n;
     const int64_t n_rows = std::min(g.sub_n, g.n - n0);
-    for (int64_t k1 = 0; k1 < s.k1; ++k1) {
+    for (int64_t k1 = n1 < n1_begin ? k1_begin : 0; k1 < s.k1; ++k1) {
       uint8_t* tile = native + (n1 * s.k1 + k1) * tile_bytes;
       const int64_t k0 = s.k_begin + k1 * g.sub_k;
       const int64_t copy = std::min(g.sub_k, s.k_begin + s.k_rows - k0) * elem_bytes;
@@ -135,7 +384,8 @@ void TpSegmentBytes(uint8_t* tp, uint8_t* native, const BNativeGeometry& g, cons
           }
         }
         if (n_rows < g.sub_n) {
-          std::memset(tile + n_rows * sub_k_bytes, 0, static_cast<size_t>((g.sub_n - n_rows) * sub_k_bytes));
+          std::memset(tile + n_rows * sub_k_bytes, 0,
+                      static_cast<size_t>((g.sub_n - n_rows) * sub_k_bytes));
         }
       } else {
         for (int64_t nn = 0; nn < n_rows; ++nn) {
@@ -146,26 +396,132 @@ void TpSegmentBytes(uint8_t* tp, uint8_t* native, const BNativeGeometry& g, cons
   }
 }
 
-void BBytes(const uint8_t* plain, uint8_t* native, const BNativeGeometry& g, bool tp, int elem_bytes,
-            bool to_native) {
+#if NPUCONF_HAVE_AVX512_KERNELS
+// TP_NORM tiles with 32- or 64-byte rows and an even subN: a 64-byte piece of
+// a TP_NORM row is one row of one tile (64) or of two neighbouring tiles k1,
+// k1 + 1 (32), which are consecutive in NATIVE; two TP_NORM rows then give one
+// line of each (vshufi64x2), as in the FRACTAL_NZ pack. Covers the full tiles
+// of full N blocks, k1 ∈ [0, k1_done), for n1 ∈ [0, n1_done).
+template <int kSubKBytes, bool kToNative, bool kStream>
+NPUCONF_AVX512 void TpSegmentAvx512(uint8_t* tp, uint8_t* native, const BNativeGeometry& g,
+                                    const BSegment& s, int elem_bytes, int64_t* n1_done,
+                                    int64_t* k1_done) {
+  constexpr int64_t kTilesPerPiece = 64 / kSubKBytes;
+  const int64_t row_bytes = g.k * elem_bytes;
+  const int64_t tile_bytes = g.sub_n * kSubKBytes;
+  const int64_t full_n1 = g.n / g.sub_n;
+  const int64_t k1_end = s.k_rows / g.sub_k / kTilesPerPiece * kTilesPerPiece;
+  for (int64_t n1 = 0; n1 < full_n1; ++n1) {
+    uint8_t* rows = tp + n1 * g.sub_n * row_bytes + s.k_begin * elem_bytes;
+    uint8_t* tiles = native + n1 * s.k1 * tile_bytes;
+    for (int64_t k1 = 0; k1 < k1_end; k1 += kTilesPerPiece) {
+      uint8_t* piece = rows + k1 * kSubKBytes;
+      uint8_t* tile = tiles + k1 * tile_bytes;
+      if constexpr (kSubKBytes == 64) {
+        for (int64_t nn = 0; nn < g.sub_n; ++nn) {
+          if constexpr (kToNative) {
+            avx::Store<kStream>(tile + nn * 64, avx::Load(piece + nn * row_bytes));
+          } else {
+            avx::Store<kStream>(piece + nn * row_bytes, avx::Load(tile + nn * 64));
+          }
+        }
+      } else {
+        for (int64_t nn = 0; nn < g.sub_n; nn += 2) {
+          if constexpr (kToNative) {
+            const __m512i a = avx::Load(piece + nn * row_bytes);
+            const __m512i c = avx::Load(piece + (nn + 1) * row_bytes);
+            avx::Store<kStream>(tile + nn * 32, _mm512_shuffle_i64x2(a, c, avx::kLanes0101));
+            avx::Store<kStream>(tile + tile_bytes + nn * 32,
+                                _mm512_shuffle_i64x2(a, c, avx::kLanes2323));
+          } else {
+            const __m512i a = avx::Load(tile + nn * 32);
+            const __m512i c = avx::Load(tile + tile_bytes + nn * 32);
+            avx::Store<kStream>(piece + nn * row_bytes,
+                                _mm512_shuffle_i64x2(a, c, avx::kLanes0101));
+            avx::Store<kStream>(piece + (nn + 1) * row_bytes,
+                                _mm512_shuffle_i64x2(a, c, avx::kLanes2323));
+          }
+        }
+      }
+    }
+  }
+  avx::Finish<kStream>();
+  *n1_done = full_n1;
+  *k1_done = k1_end;
+}
+
+template <bool kStream>
+NPUCONF_AVX512 void TpSegmentAvx512ByWidth(uint8_t* tp, uint8_t* native, const BNativeGeometry& g,
+                                           const BSegment& s, int elem_bytes, bool to_native,
+                                           int64_t* n1_done, int64_t* k1_done) {
+  const int64_t sub_k_bytes = g.sub_k * elem_bytes;
+  if (sub_k_bytes == 64) {
+    if (to_native)
+      return TpSegmentAvx512<64, true, kStream>(tp, native, g, s, elem_bytes, n1_done, k1_done);
+    return TpSegmentAvx512<64, false, kStream>(tp, native, g, s, elem_bytes, n1_done, k1_done);
+  }
+  if (to_native)
+    return TpSegmentAvx512<32, true, kStream>(tp, native, g, s, elem_bytes, n1_done, k1_done);
+  return TpSegmentAvx512<32, false, kStream>(tp, native, g, s, elem_bytes, n1_done, k1_done);
+}
+#endif
+
+void BBytes(const uint8_t* plain, uint8_t* native, const BNativeGeometry& g, bool tp,
+            int elem_bytes, bool to_native) {
+  uint8_t* norm = const_cast<uint8_t*>(plain);
+#if NPUCONF_HAVE_AVX512_KERNELS
+  const bool avx512 = simd::ActiveIsa() == simd::Isa::kAvx512;
+  // Streaming needs every store 64-byte aligned: the written side's base, and
+  // for plain-side rows their stride.
+  const int64_t plain_row_bytes = (tp ? g.k : g.n) * elem_bytes;
+  const bool stream =
+      to_native ? g.native_bytes >= kStreamMinBytes && Aligned64(native)
+                : g.norm_bytes >= kStreamMinBytes && Aligned64(norm) && plain_row_bytes % 64 == 0;
+#endif
   for (const BSegment& s : g.segments) {
     uint8_t* block = native + s.offset_elems * elem_bytes;
+    // NATIVE segment blocks start where the previous one ends: aligned only
+    // if every segment's size is a multiple of 64 bytes.
     if (tp) {
-      TpSegmentBytes(const_cast<uint8_t*>(plain), block, g, s, elem_bytes, to_native);
+      int64_t n1_done = 0, k1_done = 0;
+#if NPUCONF_HAVE_AVX512_KERNELS
+      const int64_t sub_k_bytes = g.sub_k * elem_bytes;
+      if (avx512 && (sub_k_bytes == 32 || sub_k_bytes == 64) && g.sub_n % 2 == 0) {
+        if (stream && Aligned64(block)) {
+          TpSegmentAvx512ByWidth<true>(norm, block, g, s, elem_bytes, to_native, &n1_done,
+                                       &k1_done);
+        } else {
+          TpSegmentAvx512ByWidth<false>(norm, block, g, s, elem_bytes, to_native, &n1_done,
+                                        &k1_done);
+        }
+      }
+#endif
+      TpSegmentBytes(norm, block, g, s, elem_bytes, to_native, n1_done, k1_done);
       continue;
     }
-    uint8_t* norm = const_cast<uint8_t*>(plain);
+    int64_t n_done = 0;
+#if NPUCONF_HAVE_AVX512_KERNELS
+    if (avx512 && BBlocksApply(g, elem_bytes)) {
+      if (stream && Aligned64(block)) {
+        to_native ? BSegmentAvx512ByElem<true, true>(norm, block, g, s, elem_bytes, &n_done)
+                  : BSegmentAvx512ByElem<false, true>(norm, block, g, s, elem_bytes, &n_done);
+      } else {
+        to_native ? BSegmentAvx512ByElem<true, false>(norm, block, g, s, elem_bytes, &n_done)
+                  : BSegmentAvx512ByElem<false, false>(norm, block, g, s, elem_bytes, &n_done);
+      }
+    }
+#endif
     switch (elem_bytes) {
       case 1:
-        to_native ? NormSegmentToNativeDispatch(norm, block, g, s) : NativeSegmentToNorm(block, norm, g, s);
+        NormSegment(norm, block, g, s, to_native, n_done);
         break;
       case 2:
-        to_native ? NormSegmentToNativeDispatch(reinterpret_cast<uint16_t*>(norm), reinterpret_cast<uint16_t*>(block), g, s)
-                  : NativeSegmentToNorm(reinterpret_cast<uint16_t*>(block), reinterpret_cast<uint16_t*>(norm), g, s);
+        NormSegment(reinterpret_cast<uint16_t*>(norm), reinterpret_cast<uint16_t*>(block), g, s,
+                    to_native, n_done);
         break;
       default:
-        to_native ? NormSegmentToNativeDispatch(reinterpret_cast<uint32_t*>(norm), reinterpret_cast<uint32_t*>(block), g, s)
-                  : NativeSegmentToNorm(reinterpret_cast<uint32_t*>(block), reinterpret_cast<uint32_t*>(norm), g, s);
+        NormSegment(reinterpret_cast<uint32_t*>(norm), reinterpret_cast<uint32_t*>(block), g, s,
+                    to_native, n_done);
         break;
     }
   }
@@ -210,8 +566,8 @@ void RowBlockedToNative(const uint8_t* norm, uint8_t* native, const RowBlockedGe
   }
   std::vector<int8_t> plain = Unpacked(norm, g.norm_elems, norm_order);
   std::vector<int8_t> blocked(static_cast<size_t>(g.native_elems));
-  RowBlockedBytes(reinterpret_cast<uint8_t*>(plain.data()), reinterpret_cast<uint8_t*>(blocked.data()), g, 1,
-                  true);
+  RowBlockedBytes(reinterpret_cast<uint8_t*>(plain.data()),
+                  reinterpret_cast<uint8_t*>(blocked.data()), g, 1, true);
   PackInt4(blocked.data(), native, g.native_elems, native_order);
 }
 
@@ -222,13 +578,13 @@ void RowBlockedToNorm(const uint8_t* native, uint8_t* norm, const RowBlockedGeom
   }
   std::vector<int8_t> blocked = Unpacked(native, g.native_elems, native_order);
   std::vector<int8_t> plain(static_cast<size_t>(g.norm_elems));
-  RowBlockedBytes(reinterpret_cast<uint8_t*>(plain.data()), reinterpret_cast<uint8_t*>(blocked.data()), g, 1,
-                  false);
+  RowBlockedBytes(reinterpret_cast<uint8_t*>(plain.data()),
+                  reinterpret_cast<uint8_t*>(blocked.data()), g, 1, false);
   PackInt4(plain.data(), norm, g.norm_elems, norm_order);
 }
 
-std::optional<BNativeGeometry> BNativeGeometryFor(int64_t k, int64_t n, int64_t sub_n, int64_t sub_k,
-                                                  int64_t seg_len, DType dtype) {
+std::optional<BNativeGeometry> BNativeGeometryFor(int64_t k, int64_t n, int64_t sub_n,
+                                                  int64_t sub_k, int64_t seg_len, DType dtype) {
   BNativeGeometry g;
   g.bits = Bits(dtype);
   if (k <= 0 || n <= 0 || sub_n <= 0 || sub_k <= 0 || seg_len < 0 || g.bits == 32 ||
@@ -282,7 +638,8 @@ void BPlainToNative(const uint8_t* plain, uint8_t* native, const BNativeGeometry
   if (g.bits != 4) return BBytes(plain, native, g, tp, g.bits / 8, true);
   std::vector<int8_t> values = Unpacked(plain, g.norm_elems, plain_order);
   std::vector<int8_t> blocked(static_cast<size_t>(g.native_elems));
-  BBytes(reinterpret_cast<uint8_t*>(values.data()), reinterpret_cast<uint8_t*>(blocked.data()), g, tp, 1, true);
+  BBytes(reinterpret_cast<uint8_t*>(values.data()), reinterpret_cast<uint8_t*>(blocked.data()), g,
+         tp, 1, true);
   PackInt4(blocked.data(), native, g.native_elems, native_order);
 }
 
@@ -291,7 +648,8 @@ void BNativeToPlain(const uint8_t* native, uint8_t* plain, const BNativeGeometry
   if (g.bits != 4) return BBytes(plain, const_cast<uint8_t*>(native), g, tp, g.bits / 8, false);
   std::vector<int8_t> blocked = Unpacked(native, g.native_elems, native_order);
   std::vector<int8_t> values(static_cast<size_t>(g.norm_elems));
-  BBytes(reinterpret_cast<uint8_t*>(values.data()), reinterpret_cast<uint8_t*>(blocked.data()), g, tp, 1, false);
+  BBytes(reinterpret_cast<uint8_t*>(values.data()), reinterpret_cast<uint8_t*>(blocked.data()), g,
+         tp, 1, false);
   PackInt4(values.data(), plain, g.norm_elems, plain_order);
 }
 
