@@ -1,7 +1,7 @@
 // Every fast path of reference/ byte for byte against the oracles of oracles/
 // (and, where the oracle would be slow, against the portable path): per dtype
 // width, tile size, AVX-512 vs portable, aligned vs ragged shapes and buffers,
-// streamed (≥ 4 MiB) vs cached stores, segmented vs not, TP_NORM vs NORM, and
+// streamed (≥ simd::kStreamMinBytes) vs cached stores, segmented vs not, TP_NORM vs NORM, and
 // both int4 nibble orders. Each test runs once on the portable path and once
 // on the CPU's best path (skipped, with a note, where that is the same).
 #include <gtest/gtest.h>
@@ -119,7 +119,7 @@ struct NzCase {
 // Shapes named by the path they reach: 32-byte cube rows (every default C0)
 // take the AVX-512 kernel; full and ragged N1 blocks, even and odd counts of
 // whole C1 blocks (pairs vs the single tail), a C0 tail, batches, misaligned
-// buffers, and ≥ 4 MiB (streamed stores) with and without 64-byte alignment.
+// buffers, and ≥ 8 MiB (streamed stores) with and without 64-byte alignment.
 std::vector<NzCase> NzCases() {
   return {
       {{64, 256}, DType::kInt8, 32, 0, 0, "aligned, pairs of C1 blocks"},
@@ -133,10 +133,10 @@ std::vector<NzCase> NzCases() {
       {{33, 129}, DType::kInt4, 64, 0, 0, "int4 odd k: nibble path"},
       {{1}, DType::kInt8, 32, 0, 0, "rank 1"},
       {{2, 16, 64}, DType::kUint8, 32, 7, 33, "misaligned buffers"},
-      {{2048, 2048}, DType::kInt8, 32, 0, 0, "4 MiB: streamed"},
-      {{1024, 2080}, DType::kFloat16, 16, 0, 0, "4 MiB: streamed, k not a line multiple"},
-      {{2050, 2049}, DType::kInt8, 32, 0, 0, "4 MiB: streamed, ragged"},
-      {{2048, 2048}, DType::kInt8, 32, 16, 32, "4 MiB, misaligned: cached stores"},
+      {{4096, 2048}, DType::kInt8, 32, 0, 0, "8 MiB: streamed"},
+      {{2048, 2080}, DType::kFloat16, 16, 0, 0, "8 MiB: streamed, k not a line multiple"},
+      {{4097, 2049}, DType::kInt8, 32, 0, 0, "8 MiB: streamed, ragged"},
+      {{4096, 2048}, DType::kInt8, 32, 16, 32, "8 MiB, misaligned: cached stores"},
   };
 }
 
@@ -180,7 +180,7 @@ struct BCase {
 
 // Every §2.2 B tile (int8 32×32 and 16×32, fp16 16×32, 8×32 and 8×16, int4
 // 64×32) plus tiles no kernel knows; K and N multiples of the block or not;
-// segments that end on or inside a band; ≥ 4 MiB for streamed stores.
+// segments that end on or inside a band; ≥ 8 MiB for streamed stores.
 std::vector<BCase> BCases() {
   return {
       {128, 128, 32, 32, 0, DType::kInt8, 0, 0, "int8 32x32, whole blocks"},
@@ -198,11 +198,11 @@ std::vector<BCase> BCases() {
       {256, 128, 32, 32, 64, DType::kInt8, 0, 0, "segments of 2 bands"},
       {200, 96, 16, 32, 80, DType::kFloat16, 0, 0, "segments ending inside a band"},
       {160, 64, 32, 32, 64, DType::kInt8, 5, 3, "misaligned buffers"},
-      {2048, 2048, 32, 32, 0, DType::kInt8, 0, 0, "4 MiB int8: streamed"},
-      {1024, 2048, 16, 32, 0, DType::kFloat16, 0, 0, "4 MiB fp16: streamed"},
-      {2048, 2048, 32, 32, 1024, DType::kInt8, 0, 0, "4 MiB int8, segmented: streamed"},
-      {2080, 2016, 32, 32, 0, DType::kInt8, 0, 0, "4 MiB int8, lines not 64-aligned"},
-      {2048, 2048, 32, 32, 0, DType::kInt8, 8, 32, "4 MiB, misaligned: cached stores"},
+      {4096, 2048, 32, 32, 0, DType::kInt8, 0, 0, "8 MiB int8: streamed"},
+      {2048, 2048, 16, 32, 0, DType::kFloat16, 0, 0, "8 MiB fp16: streamed"},
+      {4096, 2048, 32, 32, 1024, DType::kInt8, 0, 0, "8 MiB int8, segmented: streamed"},
+      {4160, 2016, 32, 32, 0, DType::kInt8, 0, 0, "8 MiB int8, lines not 64-aligned"},
+      {4096, 2048, 32, 32, 0, DType::kInt8, 8, 32, "8 MiB, misaligned: cached stores"},
   };
 }
 
@@ -269,8 +269,8 @@ std::vector<RowBlockedCase> RowBlockedCases() {
       {9, 40, 4, DType::kInt32, 0, 0, "C int32"},
       {16, 48, 4, DType::kFloat, 3, 17, "C fp32, misaligned buffers"},
       {6, 64, 8, DType::kInt8, 0, 0, "RK3566 A int8 subK 8: portable"},
-      {4096, 1024, 16, DType::kInt8, 0, 0, "4 MiB: streamed"},
-      {1022, 1040, 4, DType::kFloat, 0, 0, "4 MiB, ragged: cached stores"},
+      {8192, 1024, 16, DType::kInt8, 0, 0, "8 MiB: streamed"},
+      {2046, 1040, 4, DType::kFloat, 0, 0, "8 MiB, ragged: cached stores"},
   };
 }
 

@@ -9,9 +9,7 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-#if NPUCONF_HAVE_AVX512_KERNELS
-#include "reference/simd/avx512.h"
-#endif
+#include "reference/simd/avx512_blocks.h"
 
 namespace npuconf::cann {
 namespace {
@@ -35,8 +33,8 @@ struct PlainRows {
 // NZ line, which this scattered write order (one fractal per C1 column
 // block, n1 × 512 bytes apart) otherwise pays for. bench/nz_pack_bench, fp16
 // 8192 × 4096: 1.5-2.1x memcpy before, 0.7-0.8x after. Smaller outputs stay
-// in cache for the caller, as memcpy's would.
-constexpr uint64_t kStreamMinBytes = uint64_t{4} << 20;
+// in cache for the caller, as memcpy's would (the threshold: isa.h).
+constexpr uint64_t kStreamMinBytes = simd::kStreamMinBytes;
 
 #if defined(__SSE2__)
 
@@ -142,8 +140,12 @@ void UnpackBytes(const uint8_t* nz, uint8_t* nd, const NzGeometry& g, int64_t ro
 // Two ND rows of one fractal are one 64-byte NZ line, and one 64-byte piece of
 // an ND row is the same row of two neighbouring fractals (C1 blocks c1, c1+1):
 // so every load and every store moves a whole cache line, and a lane shuffle
-// (vshufi64x2) regroups them. bench/nz_pack_bench int8 64 KiB – 1 MiB: 2.2–2.8×
-// memcpy with one 16-byte move per half row (the portable path), see README.
+// (vshufi64x2) regroups them. Lines go in runs of kPairs pairs of C1 blocks
+// per ND row (4 lines), the order that measured best in cache and in memory.
+namespace avx = simd::avx512;
+
+constexpr int64_t kFractalBytes = kNzH0 * 32;
+constexpr int64_t kPairs = 4;
 
 // The bytes [0, valid_bytes) of a 32-byte row piece, zero above (valid ≤ 32).
 NPUCONF_AVX512 inline __m256i LoadPiece(const uint8_t* src, int64_t valid_bytes) {
@@ -156,19 +158,6 @@ NPUCONF_AVX512 inline __m512i Join(__m256i lo, __m256i hi) {
   return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
 }
 
-// kStream: non-temporal; only for 64-byte aligned `dst`.
-template <bool kStream>
-NPUCONF_AVX512 inline void StoreLine(uint8_t* dst, __m512i v) {
-  if constexpr (kStream) {
-    _mm512_stream_si512(reinterpret_cast<__m512i*>(dst), v);
-  } else {
-    _mm512_storeu_si512(dst, v);
-  }
-}
-
-constexpr int kLoHalves = 0x44;  // vshufi64x2: [a.lo256, b.lo256]
-constexpr int kHiHalves = 0xEE;  // vshufi64x2: [a.hi256, b.hi256]
-
 // One fractal (all 16 rows) from `rows` ND rows of `valid_bytes` bytes at
 // `src` (row stride k_bytes); rows ≥ `rows` and bytes ≥ valid_bytes are 0.
 template <bool kStream>
@@ -178,18 +167,34 @@ NPUCONF_AVX512 void PackFractal(const uint8_t* src, int64_t k_bytes, int64_t row
   for (int64_t r = 0; r < kNzH0; r += 2) {
     const __m256i lo = r < rows ? LoadPiece(src + r * k_bytes, valid_bytes) : zero;
     const __m256i hi = r + 1 < rows ? LoadPiece(src + (r + 1) * k_bytes, valid_bytes) : zero;
-    StoreLine<kStream>(dst + r * 32, Join(lo, hi));
+    avx::Store<kStream>(dst + r * 32, Join(lo, hi));
+  }
+}
+
+// `pairs` pairs of C1 blocks from the 64-byte pieces at `piece` of ND rows
+// [r0, r1) (r1 − r0 even) into the fractals at dst + 2p·c1_stride (+ c1_stride).
+template <bool kStream, int64_t kMaxPairs>
+NPUCONF_AVX512 inline void PackPairs(const uint8_t* piece, int64_t k_bytes, int64_t c1_stride,
+                                     int64_t r0, int64_t r1, int64_t pairs, uint8_t* dst) {
+  for (int64_t r = r0; r < r1; r += 2) {
+    for (int64_t p = 0; p < (kMaxPairs > 0 ? kMaxPairs : pairs); ++p) {
+      const __m512i a = avx::Load(piece + r * k_bytes + 64 * p);
+      const __m512i c = avx::Load(piece + (r + 1) * k_bytes + 64 * p);
+      uint8_t* pair = dst + 2 * p * c1_stride + r * 32;
+      avx::Store<kStream>(pair, _mm512_shuffle_i64x2(a, c, avx::kLanes0101));
+      avx::Store<kStream>(pair + c1_stride, _mm512_shuffle_i64x2(a, c, avx::kLanes2323));
+    }
   }
 }
 
 template <bool kStream>
 NPUCONF_AVX512 void PackRows32Avx512(const uint8_t* nd, uint8_t* nz, const NzGeometry& g) {
-  constexpr int64_t kBlockBytes = kNzH0 * 32;
   const int64_t k_bytes = g.k * g.bits / 8;
-  const int64_t c1_stride = g.n1 * kBlockBytes;
+  const int64_t c1_stride = g.n1 * kFractalBytes;
   const int64_t batch_stride = g.c1 * c1_stride;
   const int64_t full_c1 = k_bytes / 32;
   const int64_t tail_bytes = k_bytes - full_c1 * 32;
+  const int64_t full_pairs = full_c1 / 2;
   for (int64_t b = 0; b < g.batch; ++b) {
     const uint8_t* src_batch = nd + b * g.n * k_bytes;
     uint8_t* dst_batch = nz + b * batch_stride;
@@ -197,20 +202,17 @@ NPUCONF_AVX512 void PackRows32Avx512(const uint8_t* nd, uint8_t* nz, const NzGeo
       const int64_t r_begin = n1 * kNzH0;
       const int64_t rows = std::min<int64_t>(kNzH0, g.n - r_begin);
       const uint8_t* src = src_batch + r_begin * k_bytes;
-      uint8_t* dst = dst_batch + n1 * kBlockBytes;
+      uint8_t* dst = dst_batch + n1 * kFractalBytes;
       int64_t c1 = 0;
       if (rows == kNzH0) {
-        for (; c1 + 2 <= full_c1; c1 += 2) {
-          uint8_t* dst0 = dst + c1 * c1_stride;
-          uint8_t* dst1 = dst0 + c1_stride;
-          const uint8_t* piece = src + c1 * 32;
-          for (int64_t r = 0; r < kNzH0; r += 2) {
-            const __m512i a = _mm512_loadu_si512(piece + r * k_bytes);
-            const __m512i c = _mm512_loadu_si512(piece + (r + 1) * k_bytes);
-            StoreLine<kStream>(dst0 + r * 32, _mm512_shuffle_i64x2(a, c, kLoHalves));
-            StoreLine<kStream>(dst1 + r * 32, _mm512_shuffle_i64x2(a, c, kHiHalves));
-          }
+        int64_t pair = 0;
+        for (; pair + kPairs <= full_pairs; pair += kPairs) {
+          PackPairs<kStream, kPairs>(src + pair * 64, k_bytes, c1_stride, 0, kNzH0, kPairs,
+                                     dst + 2 * pair * c1_stride);
         }
+        PackPairs<kStream, 0>(src + pair * 64, k_bytes, c1_stride, 0, kNzH0, full_pairs - pair,
+                              dst + 2 * pair * c1_stride);
+        c1 = 2 * full_pairs;
       }
       for (; c1 < g.c1; ++c1) {
         const int64_t valid = c1 < full_c1 ? 32 : tail_bytes;
@@ -218,66 +220,81 @@ NPUCONF_AVX512 void PackRows32Avx512(const uint8_t* nd, uint8_t* nz, const NzGeo
       }
     }
   }
-  if constexpr (kStream) _mm_sfence();
+  avx::Finish<kStream>();
 }
 
-// kStream: non-temporal ND stores; only when every ND row starts 64-byte aligned.
+// The inverse of PackPairs: ND rows [r0, r1) (r1 − r0 even).
+template <bool kStream, int64_t kMaxPairs>
+NPUCONF_AVX512 inline void UnpackPairs(const uint8_t* src, int64_t k_bytes, int64_t c1_stride,
+                                       int64_t r0, int64_t r1, int64_t pairs, uint8_t* piece) {
+  for (int64_t r = r0; r < r1; r += 2) {
+    for (int64_t p = 0; p < (kMaxPairs > 0 ? kMaxPairs : pairs); ++p) {
+      const uint8_t* pair = src + 2 * p * c1_stride + r * 32;
+      const __m512i a = avx::Load(pair);
+      const __m512i c = avx::Load(pair + c1_stride);
+      avx::Store<kStream>(piece + r * k_bytes + 64 * p,
+                          _mm512_shuffle_i64x2(a, c, avx::kLanes0101));
+      avx::Store<kStream>(piece + (r + 1) * k_bytes + 64 * p,
+                          _mm512_shuffle_i64x2(a, c, avx::kLanes2323));
+    }
+  }
+}
+
+// kStream: non-temporal ND stores; only when every ND row starts 64-byte
+// aligned. Cached stores go half a fractal (8 rows) at a time: ND rows a
+// power-of-two apart share an L1 set, and 16 of them outrun its 12 ways
+// (a study of the access pattern, 256 KiB, k 4096 int8: 2.9× → 2.1× memcpy).
 template <bool kStream>
 NPUCONF_AVX512 void UnpackRows32Avx512(const uint8_t* nz, uint8_t* nd, const NzGeometry& g) {
-  constexpr int64_t kBlockBytes = kNzH0 * 32;
+  constexpr int64_t kBand = kStream ? kNzH0 : kNzH0 / 2;
   const int64_t k_bytes = g.k * g.bits / 8;
-  const int64_t c1_stride = g.n1 * kBlockBytes;
+  const int64_t c1_stride = g.n1 * kFractalBytes;
   const int64_t batch_stride = g.c1 * c1_stride;
   const int64_t full_c1 = k_bytes / 32;
   const int64_t tail_bytes = k_bytes - full_c1 * 32;
+  const int64_t full_pairs = full_c1 / 2;
   for (int64_t b = 0; b < g.batch; ++b) {
     uint8_t* dst_batch = nd + b * g.n * k_bytes;
     const uint8_t* src_batch = nz + b * batch_stride;
     for (int64_t n1 = 0; n1 < g.n1; ++n1) {
       const int64_t r_begin = n1 * kNzH0;
       const int64_t rows = std::min<int64_t>(kNzH0, g.n - r_begin);
-      uint8_t* dst_rows = dst_batch + r_begin * k_bytes;
-      const uint8_t* src_block = src_batch + n1 * kBlockBytes;
-      const int64_t pairs_end = full_c1 - full_c1 % 2;
-      int64_t r = 0;
-      for (; r + 2 <= rows; r += 2) {
-        const uint8_t* src = src_block + r * 32;
-        uint8_t* dst0 = dst_rows + r * k_bytes;
-        uint8_t* dst1 = dst0 + k_bytes;
-        for (int64_t c1 = 0; c1 < pairs_end; c1 += 2) {
-          _mm_prefetch(reinterpret_cast<const char*>(src + c1 * c1_stride + 64), _MM_HINT_T0);
-          _mm_prefetch(reinterpret_cast<const char*>(src + (c1 + 1) * c1_stride + 64), _MM_HINT_T0);
-          const __m512i a = _mm512_loadu_si512(src + c1 * c1_stride);
-          const __m512i c = _mm512_loadu_si512(src + (c1 + 1) * c1_stride);
-          StoreLine<kStream>(dst0 + c1 * 32, _mm512_shuffle_i64x2(a, c, kLoHalves));
-          StoreLine<kStream>(dst1 + c1 * 32, _mm512_shuffle_i64x2(a, c, kHiHalves));
+      const int64_t even_rows = rows - rows % 2;
+      uint8_t* dst = dst_batch + r_begin * k_bytes;
+      const uint8_t* src = src_batch + n1 * kFractalBytes;
+      for (int64_t r0 = 0; r0 < even_rows; r0 += kBand) {
+        const int64_t r1 = std::min(even_rows, r0 + kBand);
+        int64_t pair = 0;
+        for (; pair + kPairs <= full_pairs; pair += kPairs) {
+          UnpackPairs<kStream, kPairs>(src + 2 * pair * c1_stride, k_bytes, c1_stride, r0, r1,
+                                       kPairs, dst + pair * 64);
         }
+        UnpackPairs<kStream, 0>(src + 2 * pair * c1_stride, k_bytes, c1_stride, r0, r1,
+                                full_pairs - pair, dst + pair * 64);
       }
-      if (r < rows) {
-        const uint8_t* src = src_block + r * 32;
-        uint8_t* dst0 = dst_rows + r * k_bytes;
-        for (int64_t c1 = 0; c1 < pairs_end; c1 += 2) {
-          const __m256i lo =
-              _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + c1 * c1_stride));
+      if (even_rows < rows) {  // the last row of an odd n: cached 64-byte stores
+        const int64_t r = even_rows;
+        for (int64_t pair = 0; pair < full_pairs; ++pair) {
+          const uint8_t* piece = src + 2 * pair * c1_stride + r * 32;
+          const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(piece));
           const __m256i hi =
-              _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + (c1 + 1) * c1_stride));
-          _mm512_storeu_si512(dst0 + c1 * 32, Join(lo, hi));
+              _mm256_loadu_si256(reinterpret_cast<const __m256i*>(piece + c1_stride));
+          _mm512_storeu_si512(dst + r * k_bytes + pair * 64, Join(lo, hi));
         }
       }
     }
-    int64_t c1 = full_c1 - full_c1 % 2;
-    for (; c1 < g.c1; ++c1) {
+    for (int64_t c1 = 2 * full_pairs; c1 < g.c1; ++c1) {
       const int64_t valid = c1 < full_c1 ? 32 : tail_bytes;
       const __mmask32 mask = _bzhi_u32(0xFFFFFFFFu, static_cast<unsigned>(valid));
       const uint8_t* src = src_batch + c1 * c1_stride;
       for (int64_t r = 0; r < g.n; ++r) {
         const __m256i v = _mm256_loadu_si256(
-            reinterpret_cast<const __m256i*>(src + (r / kNzH0) * kBlockBytes + (r % kNzH0) * 32));
+            reinterpret_cast<const __m256i*>(src + (r / kNzH0) * kFractalBytes + (r % kNzH0) * 32));
         _mm256_mask_storeu_epi8(dst_batch + r * k_bytes + c1 * 32, mask, v);
       }
     }
   }
-  if constexpr (kStream) _mm_sfence();
+  avx::Finish<kStream>();
 }
 #endif  // NPUCONF_HAVE_AVX512_KERNELS
 

@@ -21,11 +21,8 @@ std::optional<uint64_t> BytesOf(int64_t elems, int bits) {
 }
 
 // Outputs at least this large are written with non-temporal stores (AVX-512
-// path): they leave the cache anyway, and every store is a whole 64-byte line,
-// so streaming saves the read-for-ownership. bench/rknn_layout_bench, B NORM →
-// NATIVE int8 64 MiB: see README's Speed section for the ratios with and
-// without (NPUCONF_FORCE_PORTABLE=1 runs the portable path).
-constexpr uint64_t kStreamMinBytes = uint64_t{4} << 20;
+// path); the threshold and its measurement are in isa.h.
+constexpr uint64_t kStreamMinBytes = simd::kStreamMinBytes;
 
 bool Aligned64(const void* p) { return reinterpret_cast<uintptr_t>(p) % 64 == 0; }
 

@@ -17,7 +17,7 @@ NPUCONF_AVX512 inline __m512i Load(const uint8_t* src) { return _mm512_loadu_si5
 
 // kStream: non-temporal, for a 64-byte aligned `dst` only. Outputs larger than
 // the caches gain from it (no read-for-ownership of a line that is written
-// whole); see the kStreamMinBytes of each caller for the benchmark.
+// whole); callers stream from kStreamMinBytes (isa.h) on.
 template <bool kStream>
 NPUCONF_AVX512 inline void Store(uint8_t* dst, __m512i v) {
   if constexpr (kStream) {
