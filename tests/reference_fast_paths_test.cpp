@@ -393,7 +393,6 @@ std::vector<DequantCase> DequantCases() {
 }
 
 TEST(FastPaths, DequantizeEqualsTheElementwiseDefinition) {
-  int64_t compared = 0;
   using quant::OutType;
   using quant::QType;
   using quant::Rounding;
@@ -425,7 +424,6 @@ TEST(FastPaths, DequantizeEqualsTheElementwiseDefinition) {
                 On(isa, [&] {
                   Bytes got(out_bytes, 0xCD);
                   ASSERT_TRUE(quant::Dequantize(a, got.data()));
-                  ++compared;
                   EXPECT_TRUE(got == want)
                       << c.why << ": qtype " << static_cast<int>(qtype) << " "
                       << NibbleOrderName(nibbles) << " out " << static_cast<int>(out_type)
@@ -439,7 +437,6 @@ TEST(FastPaths, DequantizeEqualsTheElementwiseDefinition) {
       }
     }
   }
-  std::printf("compared %lld\n", static_cast<long long>(compared));
 }
 
 // DequantRow (the gather kernel) against a one-row per-tensor Dequantize,

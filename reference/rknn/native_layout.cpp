@@ -211,11 +211,10 @@ constexpr int64_t kBlockBytes = 64;
 constexpr int64_t kBlockKRows = 32;
 
 // Four 16-byte pieces as the lanes of one register, by loads alone (a
-// broadcast from memory, merged under a lane mask, uses no shuffle unit):
-// the kernels below are bound by shuffle throughput, and arranging their input
-// this way leaves the output lines ready to store (fp16) or one lane shuffle
-// away (int8). bench/rknn_layout_bench B NORM → NATIVE, in cache: fp16 160
-// shuffles per 2 KiB → 96, int8 192 → 160.
+// broadcast from memory, merged under a lane mask, uses no shuffle unit).
+// The kernels below are bound by shuffle throughput: gathering lanes this
+// way instead of 4 × 4 lane transposes took the int8 NORM → NATIVE kernel from
+// 43 to 25 ns/KiB in cache.
 NPUCONF_AVX512 inline __m512i LoadLanes(const uint8_t* p0, const uint8_t* p1, const uint8_t* p2,
                                         const uint8_t* p3) {
   __m512i v = _mm512_zextsi128_si512(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p0)));
@@ -225,31 +224,63 @@ NPUCONF_AVX512 inline __m512i LoadLanes(const uint8_t* p0, const uint8_t* p1, co
                                      _mm_loadu_si128(reinterpret_cast<const __m128i*>(p3)));
 }
 
-// int8: NORM rows × bytes [n0, n0 + 64) → NATIVE rows n0 + 16l + j at group[l] + 32j.
+// NORM → NATIVE in two passes (see BSegmentAvx512): rows 0…15 of a block
+// transposed into `first` (1 KiB), later rows 16…31 transposed and the two
+// halves of every NATIVE line put together by LoadLanes. int8: NATIVE rows
+// 16l + c at group[l] + 32c; 16-bit: rows 8l + c at group[l] + 64c.
+NPUCONF_AVX512 void NormBlockToNativeFirst8(const uint8_t* norm, int64_t row_bytes,
+                                            uint8_t* first) {
+  __m512i y[16];
+  for (int i = 0; i < 16; ++i) y[i] = avx::Load(norm + i * row_bytes);
+  avx::TransposeBytes16x16InLanes(y);  // y[c].lane(l): NATIVE row 16l + c, k 0…15
+  for (int c = 0; c < 16; ++c) avx::Store<false>(first + c * 64, y[c]);
+}
 template <bool kStream>
-NPUCONF_AVX512 void NormBlockToNative8(const uint8_t* norm, int64_t row_bytes,
-                                       uint8_t* const group[4]) {
-  for (int h = 0; h < 2; ++h) {  // NORM columns 32h…32h+31: groups 2h, 2h + 1
-    __m512i y[16];
-    for (int i = 0; i < 16; ++i) {
-      const uint8_t* top = norm + 32 * h + i * row_bytes;  // k = i
-      const uint8_t* bottom = top + 16 * row_bytes;        // k = 16 + i
-      y[i] = LoadLanes(top, bottom, top + 16, bottom + 16);
-    }
-    // y[c]: NATIVE row 32h + c (k 0…31), then row 32h + 16 + c.
-    avx::TransposeBytes16x16InLanes(y);
+NPUCONF_AVX512 void NormBlockToNativeSecond8(const uint8_t* norm, int64_t row_bytes,
+                                             const uint8_t* first, uint8_t* const group[4]) {
+  alignas(64) uint8_t second[1024];
+  __m512i y[16];
+  for (int i = 0; i < 16; ++i) y[i] = avx::Load(norm + (16 + i) * row_bytes);
+  avx::TransposeBytes16x16InLanes(y);  // y[c].lane(l): NATIVE row 16l + c, k 16…31
+  for (int c = 0; c < 16; ++c) avx::Store<false>(second + c * 64, y[c]);
+  for (int l = 0; l < 4; ++l) {
     for (int c = 0; c < 16; c += 2) {
-      avx::Store<kStream>(group[2 * h] + c * 32,
-                          _mm512_shuffle_i64x2(y[c], y[c + 1], avx::kLanes0101));
-      avx::Store<kStream>(group[2 * h + 1] + c * 32,
-                          _mm512_shuffle_i64x2(y[c], y[c + 1], avx::kLanes2323));
+      const int64_t a = c * 64 + 16 * l, b = a + 64;
+      avx::Store<kStream>(group[l] + c * 32,
+                          LoadLanes(first + a, second + a, first + b, second + b));
+    }
+  }
+}
+NPUCONF_AVX512 void NormBlockToNativeFirst16(const uint8_t* norm, int64_t row_bytes,
+                                             uint8_t* first) {
+  for (int h = 0; h < 2; ++h) {
+    __m512i x[8];
+    for (int i = 0; i < 8; ++i) x[i] = avx::Load(norm + (8 * h + i) * row_bytes);
+    avx::TransposeWords8x8InLanes(x);  // x[c].lane(l): NATIVE row 8l + c, k 8h…8h+7
+    for (int c = 0; c < 8; ++c) avx::Store<false>(first + (8 * h + c) * 64, x[c]);
+  }
+}
+template <bool kStream>
+NPUCONF_AVX512 void NormBlockToNativeSecond16(const uint8_t* norm, int64_t row_bytes,
+                                              const uint8_t* first, uint8_t* const group[4]) {
+  alignas(64) uint8_t second[1024];
+  for (int h = 0; h < 2; ++h) {
+    __m512i x[8];
+    for (int i = 0; i < 8; ++i) x[i] = avx::Load(norm + (16 + 8 * h + i) * row_bytes);
+    avx::TransposeWords8x8InLanes(x);  // x[c].lane(l): NATIVE row 8l + c, k 16+8h…
+    for (int c = 0; c < 8; ++c) avx::Store<false>(second + (8 * h + c) * 64, x[c]);
+  }
+  for (int l = 0; l < 4; ++l) {
+    for (int c = 0; c < 8; ++c) {
+      const int64_t a = c * 64 + 16 * l, b = a + 8 * 64;
+      avx::Store<kStream>(group[l] + c * 64,
+                          LoadLanes(first + a, first + b, second + a, second + b));
     }
   }
 }
 
-// The inverse, NORM rows 16h…16h+15 only: the NATIVE row pieces are
-// gathered into lanes by loads (no lane shuffle), one in-lane transpose gives
-// whole NORM lines.
+// NATIVE → NORM, NORM rows 16h…16h+15 only: the NATIVE row pieces are
+// gathered into lanes by loads, one in-lane transpose gives whole NORM lines.
 template <bool kStream>
 NPUCONF_AVX512 void NativeBlockToNorm8Half(const uint8_t* const group[4], int h, uint8_t* norm,
                                            int64_t row_bytes) {
@@ -260,21 +291,6 @@ NPUCONF_AVX512 void NativeBlockToNorm8Half(const uint8_t* const group[4], int h,
   }
   avx::TransposeBytes16x16InLanes(x);  // x[i]: NORM row 16h + i, n0…n0+63
   for (int i = 0; i < 16; ++i) avx::Store<kStream>(norm + (16 * h + i) * row_bytes, x[i]);
-}
-
-// 16-bit: NORM rows × elements [n0, n0 + 32) → NATIVE rows n0 + 8l + j at group[l] + 64j.
-template <bool kStream>
-NPUCONF_AVX512 void NormBlockToNative16(const uint8_t* norm, int64_t row_bytes,
-                                        uint8_t* const group[4]) {
-  for (int q = 0; q < 4; ++q) {  // NORM columns 8q…8q+7: group q
-    __m512i y[8];
-    for (int i = 0; i < 8; ++i) {
-      const uint8_t* p = norm + 16 * q + i * row_bytes;  // k = i, 8 + i, 16 + i, 24 + i
-      y[i] = LoadLanes(p, p + 8 * row_bytes, p + 16 * row_bytes, p + 24 * row_bytes);
-    }
-    avx::TransposeWords8x8InLanes(y);  // y[c]: NATIVE row 8q + c, k 0…31
-    for (int c = 0; c < 8; ++c) avx::Store<kStream>(group[q] + c * 64, y[c]);
-  }
 }
 
 // The inverse, NORM rows 16h…16h+15 only (as NativeBlockToNorm8Half).
@@ -311,12 +327,16 @@ NPUCONF_AVX512 void BSegmentAvx512(uint8_t* norm, uint8_t* native, const BNative
   const int64_t row_bytes = g.n * kElemBytes;
   const int64_t tile_bytes = g.sub_n * g.sub_k * kElemBytes;
   const int64_t full_k1 = s.k_rows / g.sub_k;
-  // NATIVE → NORM writes a band's 32 NORM rows in two passes of 16 over a
-  // chunk of blocks (the second re-reads its NATIVE lines from L2): 16
-  // streams of stores, not 32. B int8/fp16 64 MiB, same process, under a
-  // load of 4 from other jobs: 2.6-2.8× → 2.2× memcpy.
+  // Both directions go over a band's 32 NORM rows in two passes of 16, over
+  // a chunk of blocks whose other side stays in L2 meanwhile (to NATIVE: the
+  // first half transposed in `firsts`; to NORM: the NATIVE lines, read again):
+  // 16 streams of NORM lines, not 32. B 64 MiB interleaved with memcpy, load
+  // 8 from other jobs: to NATIVE int8 1.52-1.62 → 1.46-1.54×, fp16 1.70-1.77
+  // → 1.32-1.35×; to NORM (load 4) 2.6-2.8 → 2.2×. (A pattern study, quiet:
+  // 16 rows at once 0.9-1.0×, 32 at once 1.6-1.7×.)
   constexpr int64_t kChunkBlocks = 64;
-  constexpr int64_t kPasses = kToNative ? 1 : 2;
+  constexpr int64_t kPasses = 2;
+  std::vector<uint8_t> firsts(kToNative ? kChunkBlocks * 1024 : 0);
   for (int64_t k1 = 0; k1 < full_k1; ++k1) {
     uint8_t* band = norm + (s.k_begin + k1 * g.sub_k) * row_bytes;
     for (int64_t chunk = 0; chunk < n_end; chunk += kChunkBlocks * kBlockN) {
@@ -330,13 +350,20 @@ NPUCONF_AVX512 void BSegmentAvx512(uint8_t* norm, uint8_t* native, const BNative
                        (n % g.sub_n) * g.sub_k * kElemBytes;
           }
           uint8_t* block = band + n0 * kElemBytes;
-          if constexpr (kToNative && kElemBytes == 1) {
-            NormBlockToNative8<kStream>(block, row_bytes, group);
-          }
-          if constexpr (kToNative && kElemBytes == 2) {
-            NormBlockToNative16<kStream>(block, row_bytes, group);
-          }
-          if constexpr (!kToNative) {
+          if constexpr (kToNative) {
+            uint8_t* first = firsts.data() + (n0 - chunk) / kBlockN * 1024;
+            if (pass == 0) {
+              if constexpr (kElemBytes == 1) NormBlockToNativeFirst8(block, row_bytes, first);
+              if constexpr (kElemBytes == 2) NormBlockToNativeFirst16(block, row_bytes, first);
+            } else {
+              if constexpr (kElemBytes == 1) {
+                NormBlockToNativeSecond8<kStream>(block, row_bytes, first, group);
+              }
+              if constexpr (kElemBytes == 2) {
+                NormBlockToNativeSecond16<kStream>(block, row_bytes, first, group);
+              }
+            }
+          } else {
             const int h = static_cast<int>(pass);
             if constexpr (kElemBytes == 1)
               NativeBlockToNorm8Half<kStream>(group, h, block, row_bytes);
