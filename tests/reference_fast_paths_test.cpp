@@ -195,6 +195,8 @@ std::vector<BCase> BCases() {
       {64, 96, 24, 32, 0, DType::kInt8, 0, 0, "subN 24: portable"},
       {96, 128, 64, 32, 0, DType::kInt4, 0, 0, "int4 64x32"},
       {65, 129, 64, 32, 0, DType::kInt4, 0, 0, "int4 64x32, ragged, odd count"},
+      {100, 66, 64, 32, 64, DType::kInt4, 0, 0, "int4, segments ending inside a band"},
+      {97, 3, 8, 16, 40, DType::kInt4, 1, 3, "int4, generic tile, odd everything"},
       {256, 128, 32, 32, 64, DType::kInt8, 0, 0, "segments of 2 bands"},
       {200, 96, 16, 32, 80, DType::kFloat16, 0, 0, "segments ending inside a band"},
       {160, 64, 32, 32, 64, DType::kInt8, 5, 3, "misaligned buffers"},

@@ -576,6 +576,90 @@ std::vector<int8_t> Unpacked(const uint8_t* packed, int64_t count, NibbleOrder o
   return values;
 }
 
+// `count` int4 elements from element e0 on (a row of an odd-length matrix
+// starts mid-byte): whole bytes through Unpack/PackInt4, edge nibbles one by
+// one. PackInt4At writes only its own nibbles.
+void UnpackInt4At(const uint8_t* packed, int64_t e0, int64_t count, NibbleOrder order,
+                  int8_t* values) {
+  auto value = [&](int64_t e) {
+    return static_cast<int8_t>(static_cast<int8_t>(Int4Nibble(packed, e, order) << 4) >> 4);
+  };
+  const int64_t head = (e0 % 2 != 0 && count > 0) ? 1 : 0;
+  if (head) values[0] = value(e0);
+  const int64_t whole = (count - head) / 2 * 2;
+  UnpackInt4(packed + (e0 + head) / 2, values + head, whole, order);
+  for (int64_t i = head + whole; i < count; ++i) values[i] = value(e0 + i);
+}
+
+void SetInt4(uint8_t* packed, int64_t e, int8_t value, NibbleOrder order) {
+  const bool high = ((e & 1) == 0) == (order == NibbleOrder::kHighFirst);
+  const auto nibble = static_cast<uint8_t>(value & 0xF);
+  uint8_t& byte = packed[e >> 1];
+  byte = high ? static_cast<uint8_t>((byte & 0x0F) | (nibble << 4))
+              : static_cast<uint8_t>((byte & 0xF0) | nibble);
+}
+
+void PackInt4At(const int8_t* values, int64_t e0, int64_t count, NibbleOrder order,
+                uint8_t* packed) {
+  const int64_t head = (e0 % 2 != 0 && count > 0) ? 1 : 0;
+  if (head) SetInt4(packed, e0, values[0], order);
+  const int64_t whole = (count - head) / 2 * 2;
+  PackInt4(values + head, packed + (e0 + head) / 2, whole, order);
+  for (int64_t i = head + whole; i < count; ++i) SetInt4(packed, e0 + i, values[i], order);
+}
+
+// int4 B one K band (subK rows) of one segment at a time: the band's plain
+// elements unpacked to bytes, the byte kernels run on a one-band geometry,
+// its tiles packed into place (tiles start on whole bytes: subN · subK is
+// even). Unpacking all of B instead needs two scratch buffers the size of B
+// in bytes, and first-touching them took 1.1-1.4 s a call on the benchmark
+// machine (about 40 µs a page fault): 260-340× memcpy for 64 MiB of int4.
+void BInt4(uint8_t* plain, uint8_t* native, const BNativeGeometry& g, bool tp,
+           NibbleOrder plain_order, NibbleOrder native_order, bool to_native) {
+  const int64_t tile = g.sub_n * g.sub_k;
+  std::vector<int8_t> band_plain(static_cast<size_t>(g.n * g.sub_k));
+  std::vector<int8_t> band_native(static_cast<size_t>(g.n1 * tile));
+  auto* plain_bytes = reinterpret_cast<uint8_t*>(band_plain.data());
+  auto* native_bytes = reinterpret_cast<uint8_t*>(band_native.data());
+  for (const BSegment& s : g.segments) {
+    for (int64_t k1 = 0; k1 < s.k1; ++k1) {
+      const int64_t k0 = s.k_begin + k1 * g.sub_k;
+      const int64_t rows = std::min(g.sub_k, s.k_begin + s.k_rows - k0);
+      // Sizes no larger than B's own, which BNativeGeometryFor accepted.
+      const BNativeGeometry band =
+          *BNativeGeometryFor(rows, g.n, g.sub_n, g.sub_k, 0, DType::kInt8);
+      auto tile_at = [&](int64_t n1) { return (s.offset_elems + (n1 * s.k1 + k1) * tile) / 2; };
+      if (to_native) {
+        if (tp) {
+          for (int64_t n = 0; n < g.n; ++n) {
+            UnpackInt4At(plain, n * g.k + k0, rows, plain_order, band_plain.data() + n * rows);
+          }
+        } else {
+          UnpackInt4At(plain, k0 * g.n, rows * g.n, plain_order, band_plain.data());
+        }
+        BBytes(plain_bytes, native_bytes, band, tp, 1, true);
+        for (int64_t n1 = 0; n1 < g.n1; ++n1) {
+          PackInt4(band_native.data() + n1 * tile, native + tile_at(n1), tile, native_order);
+        }
+      } else {
+        for (int64_t n1 = 0; n1 < g.n1; ++n1) {
+          UnpackInt4(native + tile_at(n1), band_native.data() + n1 * tile, tile, native_order);
+        }
+        BBytes(plain_bytes, native_bytes, band, tp, 1, false);
+        if (tp) {
+          for (int64_t n = 0; n < g.n; ++n) {
+            PackInt4At(band_plain.data() + n * rows, n * g.k + k0, rows, plain_order, plain);
+          }
+        } else {
+          PackInt4At(band_plain.data(), k0 * g.n, rows * g.n, plain_order, plain);
+        }
+      }
+    }
+  }
+  // An odd element count leaves the last byte's other nibble 0, as PackInt4 does.
+  if (!to_native && g.norm_elems % 2 != 0) SetInt4(plain, g.norm_elems, 0, plain_order);
+}
+
 }  // namespace
 
 std::optional<RowBlockedGeometry> RowBlockedGeometryFor(int64_t rows, int64_t cols, int64_t sub,
@@ -678,21 +762,13 @@ std::optional<BNativeGeometry> BNativeGeometryFor(int64_t k, int64_t n, int64_t 
 void BPlainToNative(const uint8_t* plain, uint8_t* native, const BNativeGeometry& g, bool tp,
                     NibbleOrder plain_order, NibbleOrder native_order) {
   if (g.bits != 4) return BBytes(plain, native, g, tp, g.bits / 8, true);
-  std::vector<int8_t> values = Unpacked(plain, g.norm_elems, plain_order);
-  std::vector<int8_t> blocked(static_cast<size_t>(g.native_elems));
-  BBytes(reinterpret_cast<uint8_t*>(values.data()), reinterpret_cast<uint8_t*>(blocked.data()), g,
-         tp, 1, true);
-  PackInt4(blocked.data(), native, g.native_elems, native_order);
+  BInt4(const_cast<uint8_t*>(plain), native, g, tp, plain_order, native_order, true);
 }
 
 void BNativeToPlain(const uint8_t* native, uint8_t* plain, const BNativeGeometry& g, bool tp,
                     NibbleOrder native_order, NibbleOrder plain_order) {
   if (g.bits != 4) return BBytes(plain, const_cast<uint8_t*>(native), g, tp, g.bits / 8, false);
-  std::vector<int8_t> blocked = Unpacked(native, g.native_elems, native_order);
-  std::vector<int8_t> values(static_cast<size_t>(g.norm_elems));
-  BBytes(reinterpret_cast<uint8_t*>(values.data()), reinterpret_cast<uint8_t*>(blocked.data()), g,
-         tp, 1, false);
-  PackInt4(values.data(), plain, g.norm_elems, plain_order);
+  BInt4(plain, const_cast<uint8_t*>(native), g, tp, plain_order, native_order, false);
 }
 
 }  // namespace npuconf::rknn
