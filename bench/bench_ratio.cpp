@@ -2,7 +2,8 @@
 // JSON file, per matched pair of runs, optionally enforced against --max.
 //
 //   bench_ratio --json out.json --numerator 'BM_PackNdToNz<fp16>/*'
-//               --denominator 'BM_Memcpy/*' [--max 2.0] [--time real|cpu] [--markdown]
+//               --denominator 'BM_Memcpy/*' [--max 2.0 | --min 0.25] [--only K1,K2]
+//               [--time real|cpu] [--markdown [--label TEXT] [--no-header]]
 //
 // A pattern is a run name (e.g. `BM_Memcpy/67108864`) in which one `*` may
 // stand for any text; a numerator run and a denominator run are paired when
@@ -11,7 +12,13 @@
 // (computed from per-repetition entries when present, else the `_median`
 // aggregate), so both sides come from the same process and the same run.
 //
-// Exit: 0 all ratios within --max (or no --max), 1 some ratio over --max,
+// --max / --min bound every ratio from above / below (a time ratio against
+// memcpy is "at most", a yardstick's time over the routine's, i.e. a
+// throughput fraction, "at least"); --only keeps the pairs whose `*` text is
+// one of the listed keys. --label names the rows in a Markdown table and
+// --no-header leaves its header out, so one table can collect many calls.
+//
+// Exit: 0 all ratios within the bound (or no bound), 1 some ratio outside it,
 // 2 bad usage or input (unreadable / not benchmark JSON, a pattern that
 // matches nothing, no pair, a pair with an errored or missing median).
 #include <CLI/CLI.hpp>
@@ -28,7 +35,7 @@
 namespace {
 
 constexpr int kExitWithin = 0;
-constexpr int kExitOver = 1;
+constexpr int kExitOver = 1;  // some ratio outside --max / --min
 constexpr int kExitBadInput = 2;
 
 // Times of one run name: per-repetition values and the reported median.
@@ -150,6 +157,10 @@ int main(int argc, char** argv) {
   std::string numerator_text;
   std::string denominator_text;
   std::optional<double> max_ratio;
+  std::optional<double> min_ratio;
+  std::vector<std::string> only_keys;
+  std::string label;
+  bool no_header = false;
   std::string time_kind = "real";
   bool markdown = false;
   app.add_option("--json", json_path, "Google Benchmark output (--benchmark_out_format=json)")
@@ -160,6 +171,11 @@ int main(int argc, char** argv) {
                  "Run name; its '*' pairs with the numerator's '*'")
       ->required();
   app.add_option("--max", max_ratio, "Exit 1 when any ratio is above this (> 0)");
+  app.add_option("--min", min_ratio, "Exit 1 when any ratio is below this (> 0)");
+  app.add_option("--only", only_keys, "Only the pairs whose '*' text is one of these")
+      ->delimiter(',');
+  app.add_option("--label", label, "Markdown: a first column naming these rows");
+  app.add_flag("--no-header", no_header, "Markdown: print the rows only");
   app.add_option("--time", time_kind, "Which time to compare: real (default) or cpu")
       ->check(CLI::IsMember({"real", "cpu"}));
   app.add_flag("--markdown", markdown, "Print the table as Markdown");
@@ -171,8 +187,12 @@ int main(int argc, char** argv) {
     return kExitBadInput;
   }
 
-  if (max_ratio && !(*max_ratio > 0)) {
-    std::cerr << "bench_ratio: --max must be a positive number\n";
+  if ((max_ratio && !(*max_ratio > 0)) || (min_ratio && !(*min_ratio > 0))) {
+    std::cerr << "bench_ratio: --max and --min must be positive numbers\n";
+    return kExitBadInput;
+  }
+  if (max_ratio && min_ratio) {
+    std::cerr << "bench_ratio: give --max or --min, not both\n";
     return kExitBadInput;
   }
   const auto numerator = ParsePattern(numerator_text);
@@ -226,6 +246,10 @@ int main(int argc, char** argv) {
     if (it_runs == runs.end()) continue;
     const auto key = Match(*numerator, name);
     if (!key) continue;
+    if (!only_keys.empty() &&
+        std::find(only_keys.begin(), only_keys.end(), *key) == only_keys.end()) {
+      continue;
+    }
     const auto den_it = denominator_by_key.find(*key);
     if (den_it == denominator_by_key.end()) {
       std::cerr << "bench_ratio: warning: " << name << " has no denominator run\n";
@@ -261,39 +285,54 @@ int main(int argc, char** argv) {
     return kExitBadInput;
   }
 
-  bool over = false;
+  const bool bounded = max_ratio || min_ratio;
+  const double bound = max_ratio ? *max_ratio : min_ratio.value_or(0);
+  const char* bound_name = max_ratio ? "max" : "min";
+  bool outside = false;
   int width_num = 9, width_den = 11;
   for (const Row& r : rows) {
     width_num = std::max(width_num, static_cast<int>(r.numerator.size()));
     width_den = std::max(width_den, static_cast<int>(r.denominator.size()));
   }
-  if (markdown) {
-    std::printf("| numerator | denominator | median numerator | median denominator | ratio |%s\n",
-                max_ratio ? " verdict |" : "");
-    std::printf("|---|---|---:|---:|---:|%s\n", max_ratio ? "---|" : "");
-  } else {
+  const std::string label_head = label.empty() ? "" : "| routine ";
+  // With a label the goal columns are always there, so rows of bounded and
+  // unbounded calls make one table.
+  const bool goal_columns = bounded || !label.empty();
+  if (markdown && !no_header) {
+    std::printf("%s| numerator | denominator | median numerator | median denominator | ratio |%s\n",
+                label_head.c_str(), goal_columns ? " goal | verdict |" : "");
+    std::printf("%s|---|---|---:|---:|---:|%s\n", label.empty() ? "" : "|---",
+                goal_columns ? "---:|---|" : "");
+  } else if (!markdown) {
     std::printf("%-*s  %-*s  %12s  %12s  %7s%s\n", width_num, "numerator", width_den, "denominator",
-                "median num", "median den", "ratio", max_ratio ? "  verdict" : "");
+                "median num", "median den", "ratio", bounded ? "  verdict" : "");
   }
   for (const Row& r : rows) {
-    std::string verdict;
-    if (max_ratio) {
-      const bool row_over = r.ratio > *max_ratio;
-      over = over || row_over;
+    std::string verdict, goal;
+    if (bounded) {
+      const bool row_outside = max_ratio ? r.ratio > bound : r.ratio < bound;
+      outside = outside || row_outside;
       char text[48];
-      std::snprintf(text, sizeof text, "%s (max %.3g)", row_over ? "OVER" : "ok", *max_ratio);
+      std::snprintf(text, sizeof text, "%s (%s %.3g)", row_outside ? "MISSED" : "ok", bound_name,
+                    bound);
       verdict = text;
+      std::snprintf(text, sizeof text, "%s %.3g", max_ratio ? "≤" : "≥", bound);
+      goal = text;
     }
     const std::string num_time = FormatNs(r.num.ns);
     const std::string den_time = FormatNs(r.den.ns);
     if (markdown) {
-      std::printf("| `%s` | `%s` | %s | %s | %.3f |%s\n", r.numerator.c_str(),
-                  r.denominator.c_str(), num_time.c_str(), den_time.c_str(), r.ratio,
-                  max_ratio ? (" " + verdict + " |").c_str() : "");
+      const std::string first = label.empty() ? "" : "| " + label + " ";
+      const std::string tail =
+          bounded        ? " " + goal + " | " + verdict.substr(0, verdict.find(' ')) + " |"
+          : goal_columns ? " — | — |"
+                         : "";
+      std::printf("%s| `%s` | `%s` | %s | %s | %.3f |%s\n", first.c_str(), r.numerator.c_str(),
+                  r.denominator.c_str(), num_time.c_str(), den_time.c_str(), r.ratio, tail.c_str());
     } else {
       std::printf("%-*s  %-*s  %12s  %12s  %7.3f%s\n", width_num, r.numerator.c_str(), width_den,
                   r.denominator.c_str(), num_time.c_str(), den_time.c_str(), r.ratio,
-                  max_ratio ? ("  " + verdict).c_str() : "");
+                  bounded ? ("  " + verdict).c_str() : "");
     }
     if (r.num.repetitions == 1 || r.den.repetitions == 1) {
       std::cerr << "bench_ratio: warning: " << r.numerator
@@ -301,5 +340,5 @@ int main(int argc, char** argv) {
     }
   }
   if (bad_input) return kExitBadInput;
-  return over ? kExitOver : kExitWithin;
+  return outside ? kExitOver : kExitWithin;
 }

@@ -1,5 +1,7 @@
 // ND → FRACTAL_NZ pack and NZ → ND unpack of the CANN reference, beside memcpy
-// of the same ND bytes, from 64 KiB to 256 MiB (DESIGN.md: "compare with memcpy").
+// of the same ND bytes, from 64 KiB to 256 MiB (DESIGN.md: "compare with
+// memcpy"), and — when oneDNN is installed — its reorder of the same bytes as
+// a peer: ab → BA16a32b (int8) / BA16a16b (16-bit) is FRACTAL_NZ of [n, k].
 //
 // Names (the ratio checker pairs them by the `/<nd bytes>` suffix):
 //   BM_Memcpy/<bytes>                   memcpy of <bytes>
@@ -8,64 +10,26 @@
 //                                        fractal column per row (tail path);
 //                                        moves slightly MORE than <bytes>
 //   BM_UnpackNzToNd<fp16|int8>/<bytes>   inverse of the aligned pack
+//   BM_OneDnnNdToNz<fp16|int8>/<bytes>, BM_OneDnnNzToNd<…>   the peer
 // <bytes> is the nominal ND input size; the label gives the exact shape.
-#include <benchmark/benchmark.h>
-
-#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <memory>
 #include <string>
-#include <vector>
 
+#include "bench/bench_common.h"
 #include "reference/cann/fractal_nz.h"
 
 namespace npuconf::cann {
 namespace {
 
+using bench::Destination;
+using bench::Source;
+
 constexpr int64_t kMinBytes = int64_t{64} << 10;   // 64 KiB
 constexpr int64_t kMaxBytes = int64_t{256} << 20;  // 256 MiB
 constexpr int64_t kWideK = 4096;                   // hidden size of a 7B-class LLM
 constexpr int64_t kMinRows = 64;
-
-// Page-aligned buffers that live for the whole run, so memcpy and pack touch
-// the same (already faulted-in) pages and no timed loop pays for allocation.
-struct Buffer {
-  struct Free {
-    void operator()(uint8_t* p) const { std::free(p); }
-  };
-  std::unique_ptr<uint8_t[], Free> data;
-  uint64_t size_bytes = 0;
-
-  // Grows to at least `want_bytes` and writes every byte: a source gets
-  // non-constant content, a destination any value (only the page faults matter).
-  uint8_t* Reserve(uint64_t want_bytes, bool source) {
-    if (want_bytes <= size_bytes) return data.get();
-    const uint64_t alloc_bytes = (want_bytes + 4095) / 4096 * 4096;
-    data.reset(static_cast<uint8_t*>(std::aligned_alloc(4096, alloc_bytes)));
-    if (!data) {
-      std::fprintf(stderr, "nz_pack_bench: cannot allocate %llu bytes\n",
-                   static_cast<unsigned long long>(alloc_bytes));
-      std::exit(1);
-    }
-    size_bytes = alloc_bytes;
-    for (uint64_t i = 0; i < alloc_bytes; ++i) {
-      data[i] = source ? static_cast<uint8_t>((i * 2654435761u) >> 24) : uint8_t{0xA5};
-    }
-    return data.get();
-  }
-};
-
-Buffer& Source() {
-  static Buffer buffer;
-  return buffer;
-}
-Buffer& Destination() {
-  static Buffer buffer;
-  return buffer;
-}
 
 struct Workload {
   const char* dtype_name;
@@ -99,18 +63,6 @@ std::string Label(const NzGeometry& g) {
   return text;
 }
 
-void BM_Memcpy(benchmark::State& state) {
-  const auto size_bytes = static_cast<uint64_t>(state.range(0));
-  const uint8_t* src = Source().Reserve(size_bytes, true);
-  uint8_t* dst = Destination().Reserve(size_bytes, false);
-  for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): the idiom
-    std::memcpy(dst, src, size_bytes);
-    benchmark::DoNotOptimize(dst);
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(size_bytes));
-}
-
 void BM_Pack(benchmark::State& state, Workload w) {
   const NzGeometry g = GeometryFor(w, state.range(0));
   const uint8_t* nd = Source().Reserve(g.nd_bytes, true);
@@ -137,13 +89,30 @@ void BM_Unpack(benchmark::State& state, Workload w) {
   state.SetLabel(Label(g));
 }
 
-// Size-major registration: memcpy and the packs of one size run back to back,
-// so a load change on a shared machine hits both sides of a ratio alike.
+#if NPUCONF_HAVE_DNNL
+// The same [n, k] as oneDNN memory: plain `ab`, and BA16a32b / BA16a16b, whose
+// blocks of 16 rows × 32 (16) columns ordered column-block-major are exactly
+// FRACTAL_NZ's [C1, N1, 16, C0]. 16-bit data as bf16: a reorder moves the
+// same bytes whatever the 16-bit type.
+void BM_OneDnn(benchmark::State& state, Workload w, bool to_nz) {
+  using dnnl::memory;
+  const NzGeometry g = GeometryFor(w, state.range(0));
+  const bool int8 = Bits(w.dtype) == 8;
+  const memory::data_type type = int8 ? memory::data_type::s8 : memory::data_type::bf16;
+  const memory::desc plain({g.n, g.k}, type, memory::format_tag::ab);
+  const memory::desc nz({g.n, g.k}, type,
+                        int8 ? memory::format_tag::BA16a32b : memory::format_tag::BA16a16b);
+  bench::OneDnnReorder(state, to_nz ? plain : nz, to_nz ? nz : plain, g.nd_bytes);
+}
+#endif
+
+// Size-major registration; random interleaving (bench::Main) then spreads
+// every benchmark's repetitions over the run.
 void RegisterAll() {
   const Workload fp16{"fp16", DType::kFloat16, 16, false};
   const Workload int8{"int8", DType::kInt8, 32, false};
   for (int64_t size_bytes = kMinBytes; size_bytes <= kMaxBytes; size_bytes *= 4) {
-    benchmark::RegisterBenchmark("BM_Memcpy", BM_Memcpy)
+    benchmark::RegisterBenchmark("BM_Memcpy", bench::BM_Memcpy)
         ->Arg(size_bytes)
         ->Unit(benchmark::kMicrosecond);
     for (Workload w : {fp16, int8}) {
@@ -159,6 +128,14 @@ void RegisterAll() {
       benchmark::RegisterBenchmark(("BM_UnpackNzToNd" + t).c_str(), BM_Unpack, w)
           ->Arg(size_bytes)
           ->Unit(benchmark::kMicrosecond);
+#if NPUCONF_HAVE_DNNL
+      benchmark::RegisterBenchmark(("BM_OneDnnNdToNz" + t).c_str(), BM_OneDnn, w, true)
+          ->Arg(size_bytes)
+          ->Unit(benchmark::kMicrosecond);
+      benchmark::RegisterBenchmark(("BM_OneDnnNzToNd" + t).c_str(), BM_OneDnn, w, false)
+          ->Arg(size_bytes)
+          ->Unit(benchmark::kMicrosecond);
+#endif
     }
   }
 }
@@ -167,19 +144,5 @@ void RegisterAll() {
 }  // namespace npuconf::cann
 
 int main(int argc, char** argv) {
-  npuconf::cann::RegisterAll();
-  // Defaults, overridden by the same flags given on the command line (later
-  // flags win): 0.1 s per repetition keeps a 5-repetition run under a minute;
-  // random interleaving spreads every benchmark's repetitions over the run, so
-  // both sides of a ratio see the same machine load.
-  static char default_min_time[] = "--benchmark_min_time=0.1";
-  static char default_interleave[] = "--benchmark_enable_random_interleaving=true";
-  std::vector<char*> args{argv[0], default_min_time, default_interleave};
-  args.insert(args.end(), argv + 1, argv + argc);
-  int args_count = static_cast<int>(args.size());
-  benchmark::Initialize(&args_count, args.data());
-  if (benchmark::ReportUnrecognizedArguments(args_count, args.data())) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return npuconf::bench::Main(argc, argv, npuconf::cann::RegisterAll);
 }

@@ -74,11 +74,16 @@ struct DequantArgs {
 // Returns false (writing nothing) when the geometry is invalid.
 bool Dequantize(const DequantArgs& args, void* out);
 
+// The same result computed element by element, straight from the definition
+// above: slow, and kept so tests can hold Dequantize's fast paths (lookup
+// tables, vectorised rows, AVX-512) to it bit for bit.
+bool DequantizeElementwise(const DequantArgs& args, void* out);
+
 // One row of `count` q with a single (scale, zero_point): the gather kernel.
 // `q_offset` is the element index of q[0] within the packed stream (int4 parity).
 template <typename Out>
-void DequantRow(const uint8_t* q, QType qtype, NibbleOrder nibbles, int64_t q_offset,
-                int64_t count, float scale, float zero_point, Rounding rounding, Out* out);
+void DequantRow(const uint8_t* q, QType qtype, NibbleOrder nibbles, int64_t q_offset, int64_t count,
+                float scale, float zero_point, Rounding rounding, Out* out);
 
 // Quantize: q = clip(RNE(x / scale + zp), qmin, qmax), per the geometry's params,
 // computed in double. Writes rows·cols q (int4 packed per `nibbles`).
