@@ -32,6 +32,18 @@ std::string ChoiceValue(const std::map<std::string, std::string>& choices, const
   return it == choices.end() ? fallback : it->second;
 }
 
+// A table of dtype → integer where 0 is a value (rknn_tensor_type FLOAT32 = 0).
+std::map<DType, int32_t> DTypeCodes(const nlohmann::json& value, const std::string& where) {
+  std::map<DType, int32_t> out;
+  for (const auto& [name, v] : value.items()) {
+    if (!v.is_number_integer() || v.get<int64_t>() < 0) {
+      throw std::runtime_error(where + "." + name + ": expected a non-negative integer, got " + v.dump());
+    }
+    out[ProfileDType(name, where)] = v.get<int32_t>();
+  }
+  return out;
+}
+
 // The same-type B dtype whose row a mixed type's B takes under the reading
 // "c_dtype_row" (spec rknn.md §2.2 note to Table 3-5): the A=B type producing C.
 std::optional<DType> SameTypeRowForC(DType c) {
@@ -134,6 +146,14 @@ RknnFacts ParseRknnFacts(const nlohmann::json& doc, const std::map<std::string, 
     f.b_sub_n_k[ProfileDType(name, where)] = {v[0].get<int64_t>(), v[1].get<int64_t>()};
   }
   f.c_sub_n = DTypeInts(ProfileFact(native, "c_sub_n", where + ".native"), where + ".native.c_sub_n");
+  if (native.contains("c_sub_n_other_outputs")) {
+    for (const auto& [reading, table] :
+         ProfileFact(native, "c_sub_n_other_outputs", where + ".native").items()) {
+      f.c_sub_n_other_readings[reading] =
+          DTypeInts(table, where + ".native.c_sub_n_other_outputs." + reading);
+    }
+  }
+  f.tensor_types = DTypeCodes(ProfileFact(doc, "tensor_types", where), where + ".tensor_types");
   const auto& limits = doc.at("limits");
   const auto& k_max = ProfileFact(limits, "k_max", where + ".limits");
   if (!k_max.is_null()) f.k_max = k_max.get<int64_t>();
@@ -161,6 +181,10 @@ RknnFacts ParseRknnFacts(const nlohmann::json& doc, const std::map<std::string, 
   f.native_b_nibble = *b_order;
   f.mixed_b_layout = ChoiceValue(choices, "rknn.native.mixed_b_layout", "c_dtype_row");
   f.c_sub_n_other = ChoiceValue(choices, "rknn.native.c_sub_n_other_outputs", "16_bytes");
+  if (!f.c_sub_n_other_readings.empty() && !f.c_sub_n_other_readings.count(f.c_sub_n_other)) {
+    throw std::runtime_error(where + ".native.c_sub_n_other_outputs: no table for the profile's reading '" +
+                             f.c_sub_n_other + "' of choice rknn.native.c_sub_n_other_outputs");
+  }
   f.align_unit = ChoiceValue(choices, "rknn.limits.align_unit", "ug_elements");
   f.k_max_rule = ChoiceValue(choices, "rknn.limits.k_max", "ug");
   f.group_size_rule = ChoiceValue(choices, "rknn.quant.group_size", "divides_k");

@@ -47,6 +47,10 @@ struct RknnFacts {
   std::map<DType, int64_t> a_sub_k;                         // §2.2, by A dtype
   std::map<DType, std::array<int64_t, 2>> b_sub_n_k;        // §2.2, by same-type B dtype
   std::map<DType, int64_t> c_sub_n;                         // §2.2, documented C dtypes
+  // §2.2, §8.6: subN of NATIVE C for the C dtypes no table documents, per reading
+  // of choice rknn.native.c_sub_n_other_outputs (reading → dtype → subN).
+  std::map<std::string, std::map<DType, int64_t>> c_sub_n_other_readings;
+  std::map<DType, int32_t> tensor_types;                    // §1.5 rknn_tensor_type (API-h)
   std::optional<int64_t> k_max;                             // §3.2 UG (nullopt: none)
   int64_t header_k_max = 10240;                             // §3.2 H
   std::map<DType, int64_t> k_align, n_align, n_max;         // §3.2 UG, by A dtype, elements
