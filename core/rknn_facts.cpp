@@ -44,18 +44,6 @@ std::map<DType, int32_t> DTypeCodes(const nlohmann::json& value, const std::stri
   return out;
 }
 
-// The same-type B dtype whose row a mixed type's B takes under the reading
-// "c_dtype_row" (spec rknn.md §2.2 note to Table 3-5): the A=B type producing C.
-std::optional<DType> SameTypeRowForC(DType c) {
-  switch (c) {
-    case DType::kFloat: return DType::kFloat16;    // type 1 FP16→FP32
-    case DType::kFloat16: return DType::kFloat16;  // type 4 FP16→FP16
-    case DType::kInt32: return DType::kInt8;       // type 2 INT8→INT32
-    case DType::kInt16: return DType::kInt4;       // type 10 INT4→INT16
-    default: return std::nullopt;
-  }
-}
-
 }  // namespace
 
 std::optional<NibbleOrder> ParseNibbleOrder(const std::string& text) {
@@ -78,37 +66,6 @@ const RknnMatmulType* RknnFacts::FindType(int32_t type) const {
 bool RknnFacts::Supports(int32_t type) const {
   return has_tables && std::find(supported_types.begin(), supported_types.end(), type) !=
                            supported_types.end();
-}
-
-std::optional<RknnSubBlocks> RknnFacts::SubBlocks(int32_t type, const std::string& mixed,
-                                                  const std::string& c_other) const {
-  const RknnMatmulType* t = FindType(type);
-  if (!t || !Supports(type)) return std::nullopt;
-  RknnSubBlocks s;
-  auto a = a_sub_k.find(t->a);
-  if (a == a_sub_k.end()) return std::nullopt;
-  s.a_sub_k = a->second;  // A uses the row of its own dtype (§2.2)
-  DType b_row = t->b;
-  if (t->a != t->b) {
-    const std::string reading = mixed.empty() ? mixed_b_layout : mixed;
-    if (reading == "c_dtype_row") {
-      auto row = SameTypeRowForC(t->c);
-      if (!row) return std::nullopt;
-      b_row = *row;
-    }
-  }
-  auto b = b_sub_n_k.find(b_row);
-  if (b == b_sub_n_k.end()) return std::nullopt;
-  s.b_sub_n = b->second[0];
-  s.b_sub_k = b->second[1];
-  if (auto c = c_sub_n.find(t->c); c != c_sub_n.end()) {
-    s.c_sub_n = c->second;
-  } else {
-    // §8.6: undocumented C dtypes, per choice rknn.native.c_sub_n_other_outputs.
-    const std::string reading = c_other.empty() ? c_sub_n_other : c_other;
-    s.c_sub_n = reading == "4" ? 4 : 16 * 8 / Bits(t->c);
-  }
-  return s;
 }
 
 RknnFacts ParseRknnFacts(const nlohmann::json& doc, const std::map<std::string, std::string>& choices,
@@ -189,22 +146,6 @@ RknnFacts ParseRknnFacts(const nlohmann::json& doc, const std::map<std::string, 
   f.k_max_rule = ChoiceValue(choices, "rknn.limits.k_max", "ug");
   f.group_size_rule = ChoiceValue(choices, "rknn.quant.group_size", "divides_k");
   return f;
-}
-
-int32_t RknnTensorType(DType dtype) {
-  // rknn_tensor_type (spec rknn.md §1.5, API-h v2.3.2).
-  switch (dtype) {
-    case DType::kFloat: return 0;
-    case DType::kFloat16: return 1;
-    case DType::kInt8: return 2;
-    case DType::kUint8: return 3;
-    case DType::kInt16: return 4;
-    case DType::kInt32: return 6;
-    case DType::kInt64: return 8;
-    case DType::kInt4: return 10;
-    case DType::kBf16: return 11;
-    default: return -1;
-  }
 }
 
 }  // namespace npuconf

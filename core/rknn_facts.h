@@ -29,14 +29,6 @@ enum class NibbleOrder { kLowFirst, kHighFirst };
 std::optional<NibbleOrder> ParseNibbleOrder(const std::string& text);  // "low_first", "high_first"
 const char* NibbleOrderName(NibbleOrder order);
 
-// The sub-block sizes of the NATIVE layouts for one matmul type (§2.2).
-struct RknnSubBlocks {
-  int64_t a_sub_k = 0;  // NATIVE A [K1, M, subK]
-  int64_t b_sub_n = 0;  // NATIVE B [N1, K1, subN, subK]
-  int64_t b_sub_k = 0;
-  int64_t c_sub_n = 0;  // NATIVE C [N1, M, subN]
-};
-
 struct RknnFacts {
   std::string platform;  // "RK3588"
   std::string sdk;       // "2.3.2"
@@ -70,18 +62,14 @@ struct RknnFacts {
 
   const RknnMatmulType* FindType(int32_t type) const;  // any defined type
   bool Supports(int32_t type) const;                    // on this platform
-  // Sub-blocks of a supported type under the profile's readings; `mixed` and
-  // `c_other` override the readings of those two choices when non-empty.
-  std::optional<RknnSubBlocks> SubBlocks(int32_t type, const std::string& mixed = "",
-                                         const std::string& c_other = "") const;
+  // Which NATIVE sub-blocks a type uses is a rule (a mixed type's B row, §2.2),
+  // so it is not here: reference/rknn/ and oracles/rknn/ each derive it their
+  // own way from these tables (DESIGN.md "Reference vs oracle").
 };
 
 // Parses the RKNN part of a profile document; throws std::runtime_error naming
 // the bad key. `choices` are the profile's parsed choices (name → value).
 RknnFacts ParseRknnFacts(const nlohmann::json& doc, const std::map<std::string, std::string>& choices,
                          bool verified, const std::string& where);
-
-// rknn_tensor_type of a dtype (spec rknn.md §1.5, API-h); -1 if RKNN has none.
-int32_t RknnTensorType(DType dtype);
 
 }  // namespace npuconf

@@ -12,6 +12,7 @@
 #include "core/profile.h"
 #include "mutants/mutants.h"
 #include "reference/rknn/rknn_port.h"
+#include "reference/rknn/sub_blocks.h"
 
 namespace npuconf {
 namespace {
@@ -85,11 +86,12 @@ enum class Bug {
   kDynamicCapacityFirstShape,
 };
 
-std::optional<RknnSubBlocks> SubOf(const CaseView& view) {
+// The sub-blocks the reference derives for the case's type: what a bug changes.
+std::optional<rknn::NativeSubBlocks> SubOf(const CaseView& view) {
   const Profile* p = FindProfile(view.profile());
   auto type = view.Int("type");
   if (!p || !p->rknn || !type) return std::nullopt;
-  return p->rknn->SubBlocks(static_cast<int32_t>(*type));
+  return rknn::SubBlocksFor(*p->rknn, static_cast<int32_t>(*type));
 }
 
 // Calls the reference with the output redirected into a scratch buffer of

@@ -8,9 +8,11 @@
 #include "core/profile.h"
 #include "oracles/rknn/create_oracle.h"
 #include "oracles/rknn/layout_oracle.h"
+#include "oracles/rknn/sub_block_oracle.h"
 #include "reference/rknn/int4.h"
 #include "reference/rknn/matmul_create.h"
 #include "reference/rknn/native_layout.h"
+#include "reference/rknn/sub_blocks.h"
 
 namespace npuconf {
 namespace {
@@ -33,14 +35,50 @@ TEST(RknnProfiles, ParseWithFacts) {
   EXPECT_FALSE(Facts("rv1126b").has_tables);
 }
 
-// spec rknn.md §2.2: the RK3576 mixed-type reading "c_dtype_row".
-TEST(RknnSubBlocks, Rk3576MixedTypesTakeCsRow) {
-  EXPECT_EQ(Facts("rk3576").SubBlocks(7)->b_sub_n, 16);  // FP16xINT4->FP32: [N/16,K/32,16,32]
-  EXPECT_EQ(Facts("rk3576").SubBlocks(11)->b_sub_n, 32);  // INT8xINT4->INT32: [N/32,K/32,32,32]
-  EXPECT_EQ(Facts("rk3576").SubBlocks(7, "b_dtype_row")->b_sub_n, 64);
-  EXPECT_EQ(Facts("rk3588").SubBlocks(4)->c_sub_n, 8);  // §8.6 reading 16_bytes
-  EXPECT_EQ(Facts("rk3588").SubBlocks(3)->c_sub_n, 16);
-  EXPECT_EQ(Facts("rk3588").SubBlocks(4, "", "4")->c_sub_n, 4);
+// spec rknn.md §2.2, "Reading of the rule" under c_dtype_row: FP16xINT8->FP32,
+// FP16xINT4->FP32 and FP16xINT4->FP16 use B [N/16,K/32,16,32]; INT8xINT4->INT32
+// uses [N/32,K/32,32,32]; A the row of its own dtype. The reference and the
+// oracle derive this apart; both must give the spec's numbers.
+struct SubRow {
+  const char* profile;
+  int type;
+  int64_t a_sub_k, b_sub_n, b_sub_k, c_sub_n;
+  const char* source;
+};
+const SubRow kSubRows[] = {
+    {"rk3576", 5, 8, 16, 32, 4, "§2.2 mixed FP16xINT8->FP32: C FLOAT takes the FP16 row"},
+    {"rk3576", 7, 8, 16, 32, 4, "§2.2 mixed FP16xINT4->FP32"},
+    {"rk3576", 8, 8, 16, 32, 8, "§2.2 mixed FP16xINT4->FP16 (C FLOAT16: §8.6 reading 16_bytes)"},
+    {"rk3576", 11, 16, 32, 32, 4, "§2.2 mixed INT8xINT4->INT32: C INT32 takes the INT8 row"},
+    {"rk3576", 2, 16, 32, 32, 4, "§2.2 Table 3-5 INT8 row"},
+    {"rk3588", 10, 32, 64, 32, 8, "§2.2 Table 3-5 INT4 row"},
+    {"rk3588", 4, 8, 16, 32, 8, "§2.2, §8.6 FP16 C, reading 16_bytes"},
+    {"rk3588", 3, 16, 32, 32, 16, "§2.2, §8.6 INT8 C, reading 16_bytes"},
+    {"rk3566_rk3568", 1, 4, 8, 16, 4, "§2.2 Table 3-5 RK3566/68 FP16 row"},
+};
+
+TEST(RknnSubBlocks, ReferenceAndOracleGiveTheSpecRows) {
+  for (const SubRow& row : kSubRows) {
+    const auto ref = rknn::SubBlocksFor(Facts(row.profile), row.type);
+    const auto orc = oracle::rknn::SubBlocksOf(Facts(row.profile), row.type);
+    ASSERT_TRUE(ref && orc) << row.profile << " type " << row.type;
+    EXPECT_EQ(std::vector<int64_t>({ref->a_sub_k, ref->b_sub_n, ref->b_sub_k, ref->c_sub_n}),
+              std::vector<int64_t>({row.a_sub_k, row.b_sub_n, row.b_sub_k, row.c_sub_n}))
+        << "reference, " << row.profile << " type " << row.type << ": " << row.source;
+    EXPECT_EQ(std::vector<int64_t>({orc->a_sub_k, orc->b_sub_n, orc->b_sub_k, orc->c_sub_n}),
+              std::vector<int64_t>({row.a_sub_k, row.b_sub_n, row.b_sub_k, row.c_sub_n}))
+        << "oracle, " << row.profile << " type " << row.type << ": " << row.source;
+  }
+}
+
+// The other readings the explicit cases check (§8.14 b_dtype_row, §8.6 "4").
+TEST(RknnSubBlocks, OracleGivesTheOtherReadings) {
+  EXPECT_EQ(oracle::rknn::SubBlocksOf(Facts("rk3576"), 7, {.mixed_b_layout = "b_dtype_row"})->b_sub_n, 64);
+  EXPECT_EQ(oracle::rknn::SubBlocksOf(Facts("rk3576"), 5, {.mixed_b_layout = "b_dtype_row"})->b_sub_n, 32);
+  EXPECT_EQ(oracle::rknn::SubBlocksOf(Facts("rk3588"), 4, {.c_sub_n_other = "4"})->c_sub_n, 4);
+  EXPECT_EQ(oracle::rknn::SubBlocksOf(Facts("rk3588"), 3, {.c_sub_n_other = "4"})->c_sub_n, 4);
+  EXPECT_FALSE(oracle::rknn::SubBlocksOf(Facts("rk3588"), 7));  // not on RK3588 (§3.1)
+  EXPECT_FALSE(rknn::SubBlocksFor(Facts("rk3588"), 7));
 }
 
 struct Row71 {

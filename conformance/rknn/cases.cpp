@@ -53,7 +53,7 @@ std::vector<int32_t> DistinctRows(const RknnFacts& f, Matrix matrix) {
   std::vector<int32_t> out;
   for (int32_t type : f.supported_types) {
     const RknnMatmulType& t = *f.FindType(type);
-    const RknnSubBlocks s = *f.SubBlocks(type);
+    const oracle::rknn::SubBlocks s = SubBlocksOf(f, type);
     const auto key = matrix == Matrix::kA   ? std::make_tuple(Bits(t.a), s.a_sub_k, int64_t{0})
                      : matrix == Matrix::kC ? std::make_tuple(Bits(t.c), s.c_sub_n, int64_t{0})
                                             : std::make_tuple(Bits(t.b) * 1000 + static_cast<int>(t.b), s.b_sub_n, s.b_sub_k);
@@ -164,7 +164,7 @@ std::vector<Case> EdgeLayoutCases(const std::string& routine, const Profile& pro
   int64_t seed = 1;
   for (int32_t type : f.supported_types) {
     const RknnMatmulType& t = *f.FindType(type);
-    const RknnSubBlocks s = *f.SubBlocks(type);
+    const oracle::rknn::SubBlocks s = SubBlocksOf(f, type);
     auto add = [&](int64_t first, int64_t second, Case extra = Case()) {
       Case c(routine, profile.name);
       c.Set("type", int64_t{type}).Set("seed", seed++);
@@ -182,7 +182,7 @@ std::vector<Case> EdgeLayoutCases(const std::string& routine, const Profile& pro
       // The other reading of the RK3576 mixed-type B row (§2.2, §8.14).
       if (t.a != t.b) {
         const std::string other = f.mixed_b_layout == "c_dtype_row" ? "b_dtype_row" : "c_dtype_row";
-        if (auto alt = f.SubBlocks(type, other)) {
+        if (auto alt = oracle::rknn::SubBlocksOf(f, type, {.mixed_b_layout = other})) {
           add(2 * alt->b_sub_k + 1, alt->b_sub_n + 1, Case().Set("sub_n", alt->b_sub_n).Set("sub_k", alt->b_sub_k));
         }
       }
@@ -200,7 +200,9 @@ std::vector<Case> EdgeLayoutCases(const std::string& routine, const Profile& pro
       // The other reading of NATIVE C for undocumented C dtypes (§2.2, §8.6).
       if (matrix == Matrix::kC && !f.c_sub_n.count(t.c)) {
         const std::string other = f.c_sub_n_other == "4" ? "16_bytes" : "4";
-        add(4, 33, Case().Set("sub_n", f.SubBlocks(type, "", other)->c_sub_n));
+        if (auto alt = oracle::rknn::SubBlocksOf(f, type, {.c_sub_n_other = other})) {
+          add(4, 33, Case().Set("sub_n", alt->c_sub_n));
+        }
       }
     }
   }
@@ -215,7 +217,7 @@ std::vector<Case> SegmentCases(const std::string& routine, const Profile& profil
   const int64_t L = f.k_segment;
   int64_t seed = 100;
   for (int32_t type : DistinctRows(f, Matrix::kB)) {
-    const RknnSubBlocks s = *f.SubBlocks(type);
+    const oracle::rknn::SubBlocks s = SubBlocksOf(f, type);
     for (auto [k, n] : std::vector<std::pair<int64_t, int64_t>>{
              {L - 1, 3}, {L, 3}, {L + 1, 3}, {L + 1, s.b_sub_n + 1}, {2 * L - 1, 2}, {2 * L + 1, 2}}) {
       Case c(routine, profile.name);

@@ -181,7 +181,7 @@ Verdict CheckMatmul(const PropertyContext& ctx, const Case& c) {
   const LayoutCase la = LayoutOf(ca, ctx.profile), lb = LayoutOf(c, ctx.profile);
   const auto a_native = orc::IntValues(Head(a.answer.Output("A_native")->contents(), la.native_bytes), la.native_elems, t.a, la.native_order);
   const auto b_native = orc::IntValues(Head(b.answer.Output("B_native")->contents(), lb.native_bytes), lb.native_elems, t.b, lb.native_order);
-  const int64_t c_sub = f.SubBlocks(t.type)->c_sub_n;
+  const int64_t c_sub = SubBlocksOf(f, t.type).c_sub_n;
   const auto c_native = orc::MatmulNative(a_native, b_native, M, K, N, la.sub, lb.b, c_sub);
   Case cc(kCNative2Norm, ctx.profile.name);
   cc.Set("type", t.type).Set("M", M).Set("N", N);
@@ -215,7 +215,7 @@ rc::Gen<Case> LayoutGen(const PropertyContext& ctx, const std::string& routine) 
   const RknnFacts facts = *ctx.profile.rknn;
   const std::string name = ctx.profile.name;
   return rc::gen::mapcat(gen::rknn::SupportedType(facts), [facts, name, routine](int32_t type) {
-    const RknnSubBlocks sub = *facts.SubBlocks(type);
+    const oracle::rknn::SubBlocks sub = SubBlocksOf(facts, type);
     const bool is_b = routine.rfind("rknn.b_", 0) == 0;
     const bool is_a = routine.rfind("rknn.a_", 0) == 0;
     rc::Gen<int64_t> first = is_b ? gen::rknn::BK(sub.b_sub_k, facts.k_segment) : gen::rknn::M();
@@ -236,7 +236,7 @@ rc::Gen<Case> SegmentGen(const PropertyContext& ctx) {
   const RknnFacts facts = *ctx.profile.rknn;
   const std::string name = ctx.profile.name;
   return rc::gen::mapcat(gen::rknn::SupportedType(facts), [facts, name](int32_t type) {
-    const RknnSubBlocks sub = *facts.SubBlocks(type);
+    const oracle::rknn::SubBlocks sub = SubBlocksOf(facts, type);
     return rc::gen::map(rc::gen::tuple(gen::rknn::SegmentThreshold(facts.k_segment), gen::DimNear(sub.b_sub_n, 1), gen::DataSeed()),
                         [=](const std::tuple<int64_t, int64_t, int64_t>& t) {
                           Case c(kBNorm2Native, name);
@@ -262,7 +262,7 @@ rc::Gen<Case> MatmulGen(const PropertyContext& ctx) {
   const RknnFacts facts = *ctx.profile.rknn;
   const std::string name = ctx.profile.name;
   return rc::gen::mapcat(rc::gen::elementOf(MatmulTypes(facts)), [facts, name](int32_t type) {
-    const RknnSubBlocks sub = *facts.SubBlocks(type);
+    const oracle::rknn::SubBlocks sub = SubBlocksOf(facts, type);
     // K ≤ 512 keeps an INT16 C exact (|Σ| ≤ 64·K); segment thresholds with tiny M, N.
     auto k = facts.k_segment > 0 && facts.FindType(type)->c != DType::kInt16
                  ? rc::gen::weightedOneOf<int64_t>({{5, gen::DimNear(sub.b_sub_k, 8)}, {1, gen::rknn::SegmentThreshold(facts.k_segment)}})

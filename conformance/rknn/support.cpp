@@ -52,7 +52,7 @@ LayoutCase LayoutOf(const Case& c, const Profile& profile) {
   if (!f.Supports(static_cast<int32_t>(*type))) {
     throw CaseError("type " + std::to_string(*type) + " is not supported on " + profile.name + " (spec rknn.md §3.1)");
   }
-  const RknnSubBlocks sub = *f.SubBlocks(static_cast<int32_t>(*type));
+  const oracle::rknn::SubBlocks sub = SubBlocksOf(f, static_cast<int32_t>(*type));
   LayoutCase l;
   l.type = *f.FindType(static_cast<int32_t>(*type));
   l.to_native = r == kANorm2Native || r == kCNorm2Native || r == kBNorm2Native || r == kBTp2Native;
@@ -98,6 +98,12 @@ LayoutCase LayoutOf(const Case& c, const Profile& profile) {
   l.plain_bytes = BytesOf(l.dtype, l.plain_elems, l.plain_dims);
   l.native_bytes = BytesOf(l.dtype, l.native_elems, l.native_dims);
   return l;
+}
+
+oracle::rknn::SubBlocks SubBlocksOf(const RknnFacts& facts, int32_t type) {
+  auto sub = oracle::rknn::SubBlocksOf(facts, type);
+  if (!sub) throw CaseError("no NATIVE sub-blocks for type " + std::to_string(type) + " (spec rknn.md §2.2)");
+  return *sub;
 }
 
 std::string DescribeNative(const LayoutCase& l, int64_t e) {

@@ -13,6 +13,7 @@
 #include "core/routines/rknn.h"
 #include "oracles/rknn/create_oracle.h"
 #include "oracles/rknn/layout_oracle.h"
+#include "oracles/rknn/sub_block_oracle.h"
 
 namespace npuconf::rknn_props {
 
@@ -69,6 +70,9 @@ std::string DescribeNative(const LayoutCase& l, int64_t e);
 std::string DescribePlain(const LayoutCase& l, int64_t e);
 
 std::string StatusText(int64_t status);  // "-5 (RKNN_ERR_PARAM_INVALID)"
+
+// The oracle's sub-blocks of a supported type under the profile's readings.
+oracle::rknn::SubBlocks SubBlocksOf(const RknnFacts& facts, int32_t type);
 
 oracle::rknn::Info InfoOf(const Case& c);
 oracle::rknn::Readings ReadingsOf(const Case& c);

@@ -4,21 +4,10 @@
 #include <functional>
 
 #include "oracles/rknn/layout_oracle.h"
+#include "oracles/rknn/sub_block_oracle.h"
 
 namespace npuconf::oracle::rknn {
 namespace {
-
-int32_t TensorType(DType d) {
-  // rknn_tensor_type (§1.5): FLOAT32 0, FLOAT16 1, INT8 2, INT16 4, INT32 6, INT4 10, BFLOAT16 11.
-  if (d == DType::kFloat) return 0;
-  if (d == DType::kFloat16) return 1;
-  if (d == DType::kInt8) return 2;
-  if (d == DType::kInt16) return 4;
-  if (d == DType::kInt32) return 6;
-  if (d == DType::kInt4) return 10;
-  if (d == DType::kBf16) return 11;
-  return -1;
-}
 
 uint64_t SizeBytes(__int128 elems, DType d) { return static_cast<uint64_t>((elems * Bits(d) + 7) / 8); }
 
@@ -85,27 +74,38 @@ CreateExpectation ExpectCreate(const RknnFacts& facts, const Info& info, const R
     }
   }
   // §4.1 io_attr; sub-blocks from §2.2 via the profile (choices applied).
-  const RknnSubBlocks s = *facts.SubBlocks(t->type);
+  const std::optional<SubBlocks> sub = SubBlocksOf(facts, t->type);
+  if (!sub) {
+    e.status = kParamInvalid;
+    e.rule = "no NATIVE sub-blocks for " + t->name + " in the profile's tables (§2.2)";
+    return e;
+  }
+  const SubBlocks& s = *sub;
+  // rknn_tensor_type of a dtype (§1.5), from the profile's table.
+  auto tensor_type = [&facts](DType d) -> int32_t {
+    auto it = facts.tensor_types.find(d);
+    return it == facts.tensor_types.end() ? -1 : it->second;
+  };
   const __int128 M = info.M, K = info.K, N = info.N;
   e.a_logical_bytes = SizeBytes(M * K, t->a);
   e.b_logical_bytes = SizeBytes(K * N, t->b);
   e.c_logical_bytes = SizeBytes(M * N, t->c);
   if (info.AC_layout == 1) {
     const int64_t k1 = info.K / s.a_sub_k + (info.K % s.a_sub_k != 0), n1 = info.N / s.c_sub_n + (info.N % s.c_sub_n != 0);
-    e.A = {{k1, info.M, s.a_sub_k}, SizeBytes(__int128{k1} * M * s.a_sub_k, t->a), TensorType(t->a)};
-    e.C = {{n1, info.M, s.c_sub_n}, SizeBytes(__int128{n1} * M * s.c_sub_n, t->c), TensorType(t->c)};
+    e.A = {{k1, info.M, s.a_sub_k}, SizeBytes(__int128{k1} * M * s.a_sub_k, t->a), tensor_type(t->a)};
+    e.C = {{n1, info.M, s.c_sub_n}, SizeBytes(__int128{n1} * M * s.c_sub_n, t->c), tensor_type(t->c)};
   } else {
-    e.A = {{info.M, info.K}, e.a_logical_bytes, TensorType(t->a)};
-    e.C = {{info.M, info.N}, e.c_logical_bytes, TensorType(t->c)};
+    e.A = {{info.M, info.K}, e.a_logical_bytes, tensor_type(t->a)};
+    e.C = {{info.M, info.N}, e.c_logical_bytes, tensor_type(t->c)};
   }
   if (info.B_layout == 1) {
     // §3.3: the size of a segmented B is the sum of its segments' sizes.
     const auto l = BLayoutOf(info.K, info.N, s.b_sub_n, s.b_sub_k, facts.k_segment);
-    e.B = {l->dims, SizeBytes(l->native_elems, t->b), TensorType(t->b)};
+    e.B = {l->dims, SizeBytes(l->native_elems, t->b), tensor_type(t->b)};
   } else if (info.B_layout == 2) {
-    e.B = {{info.N, info.K}, e.b_logical_bytes, TensorType(t->b)};
+    e.B = {{info.N, info.K}, e.b_logical_bytes, tensor_type(t->b)};
   } else {
-    e.B = {{info.K, info.N}, e.b_logical_bytes, TensorType(t->b)};
+    e.B = {{info.K, info.N}, e.b_logical_bytes, tensor_type(t->b)};
   }
   return e;
 }

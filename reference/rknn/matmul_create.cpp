@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "reference/rknn/native_layout.h"
+#include "reference/rknn/sub_blocks.h"
 
 namespace npuconf::rknn {
 namespace {
@@ -29,7 +30,7 @@ std::optional<int64_t> Alignment(const RknnFacts& facts, DType a_dtype, bool for
 }
 
 bool Validate(const RknnFacts& facts, const MatmulInfo& info, const CreateReadings& readings, std::string* why) {
-  if (info.type < 1 || info.type > 15 || !facts.FindType(static_cast<int32_t>(info.type))) {
+  if (info.type < INT32_MIN || info.type > INT32_MAX || !facts.FindType(static_cast<int32_t>(info.type))) {
     return Fail(why, "type " + Str(info.type) + " is not a rknn_matmul_type (spec rknn.md §1.1)");
   }
   const RknnMatmulType& t = *facts.FindType(static_cast<int32_t>(info.type));
@@ -105,12 +106,18 @@ bool Validate(const RknnFacts& facts, const MatmulInfo& info, const CreateReadin
   return true;
 }
 
-TensorAttr Attr(const Shape& dims, DType dtype, uint64_t size_bytes) {
+// rknn_tensor_type of a dtype from the profile's table (§1.5); -1 if it has none.
+int32_t TensorType(const RknnFacts& facts, DType dtype) {
+  auto it = facts.tensor_types.find(dtype);
+  return it == facts.tensor_types.end() ? -1 : it->second;
+}
+
+TensorAttr Attr(const RknnFacts& facts, const Shape& dims, DType dtype, uint64_t size_bytes) {
   TensorAttr a;
   a.n_dims = static_cast<uint32_t>(dims.size());
   std::copy(dims.begin(), dims.end(), a.dims.begin());
   a.size_bytes = size_bytes;
-  a.type = RknnTensorType(dtype);
+  a.type = TensorType(facts, dtype);
   return a;
 }
 
@@ -120,7 +127,7 @@ uint64_t NormBytes(int64_t rows, int64_t cols, DType dtype) {
 
 bool FillIoAttr(const RknnFacts& facts, const MatmulInfo& info, IoAttr* io, std::string* why) {
   const RknnMatmulType& t = *facts.FindType(static_cast<int32_t>(info.type));
-  auto sub = facts.SubBlocks(static_cast<int32_t>(info.type));
+  auto sub = SubBlocksFor(facts, static_cast<int32_t>(info.type));
   if (!sub) return Fail(why, "no NATIVE sub-blocks for " + t.name + " on " + facts.platform + " (spec rknn.md §2.2)");
   // Products of three int32 fit int64 only up to ~2^62 elements·bits: check.
   auto fits = [](int64_t a, int64_t b) { auto p = CheckedMul(a, b); return p && CheckedMul(*p, 32); };
@@ -131,20 +138,20 @@ bool FillIoAttr(const RknnFacts& facts, const MatmulInfo& info, IoAttr* io, std:
     auto a = RowBlockedGeometryFor(info.M, info.K, sub->a_sub_k, t.a);
     auto c = RowBlockedGeometryFor(info.M, info.N, sub->c_sub_n, t.c);
     if (!a || !c) return Fail(why, "NATIVE A/C size overflows");
-    io->A = Attr(a->native_dims, t.a, a->native_bytes);
-    io->C = Attr(c->native_dims, t.c, c->native_bytes);
+    io->A = Attr(facts, a->native_dims, t.a, a->native_bytes);
+    io->C = Attr(facts, c->native_dims, t.c, c->native_bytes);
   } else {
-    io->A = Attr({info.M, info.K}, t.a, NormBytes(info.M, info.K, t.a));
-    io->C = Attr({info.M, info.N}, t.c, NormBytes(info.M, info.N, t.c));
+    io->A = Attr(facts, {info.M, info.K}, t.a, NormBytes(info.M, info.K, t.a));
+    io->C = Attr(facts, {info.M, info.N}, t.c, NormBytes(info.M, info.N, t.c));
   }
   if (info.B_layout == kLayoutNative) {
     auto b = BNativeGeometryFor(info.K, info.N, sub->b_sub_n, sub->b_sub_k, facts.k_segment, t.b);
     if (!b) return Fail(why, "NATIVE B size overflows");
-    io->B = Attr(b->native_dims, t.b, b->native_bytes);  // segmented: sum of the segments (§3.3)
+    io->B = Attr(facts, b->native_dims, t.b, b->native_bytes);  // segmented: sum of the segments (§3.3)
   } else if (info.B_layout == kLayoutTpNorm) {
-    io->B = Attr({info.N, info.K}, t.b, NormBytes(info.K, info.N, t.b));  // [N,K], §8.11
+    io->B = Attr(facts, {info.N, info.K}, t.b, NormBytes(info.K, info.N, t.b));  // [N,K], §8.11
   } else {
-    io->B = Attr({info.K, info.N}, t.b, NormBytes(info.K, info.N, t.b));
+    io->B = Attr(facts, {info.K, info.N}, t.b, NormBytes(info.K, info.N, t.b));
   }
   return true;
 }

@@ -11,11 +11,9 @@
 
 #include "core/rknn_facts.h"
 #include "core/shape.h"
+#include "core/status.h"  // rknn::kRknnSucc, rknn::kRknnErrParamInvalid (§1.10)
 
 namespace npuconf::rknn {
-
-inline constexpr int64_t kRknnSucc = 0;              // RKNN_SUCC (API-h)
-inline constexpr int64_t kRknnErrParamInvalid = -5;  // RKNN_ERR_PARAM_INVALID (§1.10)
 
 // rknn_matmul_layout (§1.3) and rknn_matmul_quant_type (§1.2; the enum, not the
 // header comment, per §8.10).

@@ -8,6 +8,7 @@
 #include "reference/rknn/int4.h"
 #include "reference/rknn/matmul_create.h"
 #include "reference/rknn/native_layout.h"
+#include "reference/rknn/sub_blocks.h"
 
 namespace npuconf::rknn {
 namespace {
@@ -24,12 +25,12 @@ bool Fits(const npuconf_tensor* t, uint64_t bytes) { return t && t->bytes >= byt
 // case's overrides (sub_k, sub_n: the other readings of §8.6 / §8.14).
 struct TypeInfo {
   RknnMatmulType type;
-  RknnSubBlocks sub;
+  NativeSubBlocks sub;
 };
 std::optional<TypeInfo> CaseType(const CaseView& view, const RknnFacts& facts) {
   auto type = view.Int("type");
   if (!type || !facts.Supports(static_cast<int32_t>(*type))) return std::nullopt;
-  auto sub = facts.SubBlocks(static_cast<int32_t>(*type));
+  auto sub = SubBlocksFor(facts, static_cast<int32_t>(*type));
   if (!sub) return std::nullopt;
   return TypeInfo{*facts.FindType(static_cast<int32_t>(*type)), *sub};
 }
