@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "conformance/rknn/native_map.h"
 #include "core/prng.h"
 #include "core/profile.h"
 #include "oracles/rknn/create_oracle.h"
@@ -79,6 +80,64 @@ TEST(RknnSubBlocks, OracleGivesTheOtherReadings) {
   EXPECT_EQ(oracle::rknn::SubBlocksOf(Facts("rk3588"), 3, {.c_sub_n_other = "4"})->c_sub_n, 4);
   EXPECT_FALSE(oracle::rknn::SubBlocksOf(Facts("rk3588"), 7));  // not on RK3588 (§3.1)
   EXPECT_FALSE(rknn::SubBlocksFor(Facts("rk3588"), 7));
+}
+
+// Each storage map's padding is the oracle's: the padding the verifier names in
+// a message is what padding_is_zero checks.
+TEST(RknnStorageMaps, RowBlockedPaddingAgreesWithTheOraclesMask) {
+  for (int64_t m : {1, 4, 5}) {
+    for (int64_t cols : {1, 7, 8, 9, 33, 64}) {
+      for (int64_t sub : {4, 8, 16, 32}) {
+        for (bool is_a : {true, false}) {
+          rknn_props::RowBlockedMap map(m, cols, sub, is_a);
+          const std::vector<bool> mask = oracle::rknn::RowBlockedPadding(m, cols, sub);
+          ASSERT_EQ(static_cast<int64_t>(mask.size()), map.elements()) << m << "x" << cols << " sub " << sub;
+          for (int64_t e = 0; e < map.elements(); ++e) {
+            const verify::Place place = map.Locate(e);
+            ASSERT_EQ(place.padding, mask[static_cast<size_t>(e)]) << m << "x" << cols << " sub " << sub << " e " << e;
+            if (place.padding) continue;
+            // The logical element the map names is where NORM -> NATIVE put it.
+            const int64_t mm = place.logical[0].index, x = place.logical[1].index;
+            ASSERT_EQ(oracle::rknn::ANativeIndex(mm, x, m, sub), e);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(RknnStorageMaps, BNativePaddingAgreesWithTheOraclesMask) {
+  struct BCase {
+    int64_t k, n, sub_n, sub_k, seg_len;
+  };
+  for (const BCase& b : {BCase{1, 1, 16, 32, 0}, BCase{33, 17, 32, 32, 0}, BCase{64, 64, 64, 32, 0},
+                         BCase{70, 45, 16, 32, 32}, BCase{97, 3, 8, 16, 40}, BCase{8193, 33, 32, 32, 8192},
+                         BCase{4097, 5, 16, 32, 4096}}) {
+    const auto layout = *oracle::rknn::BLayoutOf(b.k, b.n, b.sub_n, b.sub_k, b.seg_len);
+    rknn_props::BNativeMap map(layout);
+    const std::vector<bool> mask = oracle::rknn::BPadding(layout);
+    ASSERT_EQ(static_cast<int64_t>(mask.size()), map.elements()) << b.k << "x" << b.n;
+    for (int64_t e = 0; e < map.elements(); ++e) {
+      const verify::Place place = map.Locate(e);
+      ASSERT_EQ(place.padding, mask[static_cast<size_t>(e)]) << b.k << "x" << b.n << " e " << e;
+      if (place.padding) continue;
+      const int64_t k = place.logical[0].index, n = place.logical[1].index;
+      ASSERT_EQ(oracle::rknn::BNativeIndex(k, n, layout), e) << b.k << "x" << b.n << " B[" << k << "][" << n << "]";
+    }
+  }
+}
+
+// A message names the segment, the tiles and the logical element (§3.3, §7.2:
+// RK3588 fp16 K=8224, N=64, the second segment starts at element 524 288).
+TEST(RknnStorageMaps, BNativePlaceNamesSegmentAndTile) {
+  const auto layout = *oracle::rknn::BLayoutOf(8224, 64, 16, 32, 8192);
+  rknn_props::BNativeMap map(layout);
+  EXPECT_EQ(map.Locate(524288).Text(map.logical_name()),
+            "segment 1 of 2, N1 block 0 of 4, K1 block 0 of 1; row 0 of 16, col 0 of 32 = B [k 8192, n 0]");
+  // K = 8200: segment 1 holds 8 rows, so col 8 of its K1 block is padding.
+  rknn_props::BNativeMap short_last(*oracle::rknn::BLayoutOf(8200, 64, 16, 32, 8192));
+  EXPECT_TRUE(short_last.Locate(524288 + 8).padding);
+  EXPECT_FALSE(short_last.Locate(524288 + 7).padding);
 }
 
 struct Row71 {
