@@ -62,14 +62,6 @@ std::vector<int32_t> DistinctRows(const RknnFacts& f, Matrix matrix) {
   return out;
 }
 
-Matrix MatrixOf(const std::string& routine) {
-  if (routine.rfind("rknn.a_", 0) == 0) return Matrix::kA;
-  if (routine.rfind("rknn.c_", 0) == 0) return Matrix::kC;
-  return Matrix::kB;
-}
-
-bool TpRoutine(const std::string& r) { return r == kBTp2Native || r == kBNative2Tp; }
-
 }  // namespace
 
 std::vector<DocumentedAttr> DocumentedAttrs(const Profile& profile) {
@@ -124,35 +116,49 @@ const DocumentedAttr* FindDocumentedAttr(const Case& c, const Profile& profile) 
   return nullptr;
 }
 
-std::vector<Case> DocumentedInvalidCases(const Profile& profile) {
-  std::vector<Case> out;
+std::vector<DocumentedInvalid> DocumentedInvalidCases(const Profile& profile) {
+  std::vector<DocumentedInvalid> out;
   if (!profile.rknn || !profile.rknn->has_tables) return out;
   const RknnFacts& f = *profile.rknn;
   const int64_t type = f.supported_types.front();
+  const DType a = f.FindType(static_cast<int32_t>(type))->a;
   auto base = [&] { return CreateCase(profile, type, 4, 128, 64, 1, 1); };
-  // §7.3: per-group with NORM layouts; K not a multiple of group_size; zp 1.
-  out.push_back(base().Set("B_quant_type", int64_t{4}).Set("group_size", int64_t{32}).Set("AC_layout", int64_t{0}).Set("B_layout", int64_t{0}));
-  out.push_back(base().Set("B_quant_type", int64_t{4}).Set("group_size", int64_t{32}).Set("B_layout", int64_t{0}));
-  out.push_back(base().Set("K", int64_t{96}).Set("B_quant_type", int64_t{4}).Set("group_size", int64_t{64}));
-  out.push_back(base().Set("zp", int64_t{1}));
-  // Derived from §1.1–§3.2.
-  for (int64_t bad : {0, 13, 14, 16}) out.push_back(base().Set("type", bad));
+  auto add = [&](Case c, std::string source) { out.push_back({std::move(c), "spec rknn.md " + std::move(source)}); };
+  add(base().Set("B_quant_type", int64_t{4}).Set("group_size", int64_t{32}).Set("AC_layout", int64_t{0}).Set("B_layout", int64_t{0}),
+      "§7.3 row 'per-group + NORM layouts' (RT 'only supported AC_layout: Native, B_layout: Native')");
+  add(base().Set("B_quant_type", int64_t{4}).Set("group_size", int64_t{32}).Set("B_layout", int64_t{0}),
+      "§7.3 row 'per-group + NORM layouts' (B NORM only)");
+  add(base().Set("K", int64_t{96}).Set("B_quant_type", int64_t{4}).Set("group_size", int64_t{64}),
+      "§7.3 row 'K not multiple of gs' (K=96, gs=64; RT 'K: %d must align group size: %d')");
+  add(base().Set("zp", int64_t{1}), "§7.3 row 'nonzero zp' (RT 'only support zp set 0')");
+  for (int64_t undefined : {0, 13, 14, 16}) add(base().Set("type", undefined), "§1.1 (13 and 14 undefined; 1..12, 15 defined)");
   for (const auto& t : f.types) {
-    if (!f.Supports(t.type)) out.push_back(base().Set("type", int64_t{t.type}));
+    if (!f.Supports(t.type)) add(base().Set("type", int64_t{t.type}), "§3.1 (UG Table 3-6: not on " + f.platform + ")");
   }
-  out.push_back(base().Set("K", int64_t{65}));
-  out.push_back(base().Set("N", int64_t{4096 + 64}));
-  out.push_back(base().Set("M", int64_t{0}));
-  out.push_back(base().Set("B_layout", int64_t{3}));
-  out.push_back(base().Set("AC_layout", int64_t{2}));
-  out.push_back(base().Set("AC_quant_type", int64_t{2}));
-  out.push_back(base().Set("B_quant_type", int64_t{6}));
-  if (f.k_max) out.push_back(base().Set("K", *f.k_max + 32));
-  if (!f.tp_norm) out.push_back(base().Set("B_layout", int64_t{2}).Set("AC_layout", int64_t{0}));
-  // §6 I7: N = 25600 above N ≤ 4096; §6 I1(b): INT8→FP32 with per-channel B on RK3588.
-  if (f.Supports(3)) out.push_back(CreateCase(profile, 3, 2, 32, 25600, 0, 0));
-  if (f.Supports(9) && f.per_channel_types) out.push_back(CreateCase(profile, 9, 4, 128, 128, 0, 0).Set("B_quant_type", int64_t{2}));
+  add(base().Set("K", int64_t{65}), "§3.2 (K mod 32 = 0)");
+  add(base().Set("N", f.n_max.at(a) + f.n_align.at(a)), "§3.2 (N above the N limit of A's dtype)");
+  add(base().Set("M", int64_t{0}), "§1.4 (M, K, N positive)");
+  add(base().Set("B_layout", int64_t{3}), "§1.3 (B_layout 0, 1, 2)");
+  add(base().Set("AC_layout", int64_t{2}), "§1.4 (AC_layout 0, 1)");
+  add(base().Set("AC_quant_type", int64_t{2}), "§1.4, §5.1 (A and C per-layer only)");
+  add(base().Set("B_quant_type", int64_t{6}), "§1.2 (rknn_matmul_quant_type 0..5)");
+  if (f.k_max) add(base().Set("K", *f.k_max + 32), "§3.2 (K above the UG K limit)");
+  if (!f.tp_norm) add(base().Set("B_layout", int64_t{2}).Set("AC_layout", int64_t{0}), "§1.3, §8.11 (no TP_NORM on " + f.platform + ")");
+  if (f.Supports(3)) add(CreateCase(profile, 3, 2, 32, 25600, 0, 0), "§6 I7 (N = 25600 above N <= 4096)");
+  if (f.Supports(9) && f.per_channel_types) {
+    add(CreateCase(profile, 9, 4, 128, 128, 0, 0).Set("B_quant_type", int64_t{2}),
+        "§6 I1(b) (INT8->FP32 with per-channel B; airockchip/rknn-toolkit2#550)");
+  }
   return out;
+}
+
+const DocumentedInvalid* FindDocumentedInvalid(const Case& c, const Profile& profile) {
+  static thread_local std::vector<DocumentedInvalid> rows;
+  rows = DocumentedInvalidCases(profile);
+  for (const auto& row : rows) {
+    if (row.c == c) return &row;
+  }
+  return nullptr;
 }
 
 std::vector<Case> EdgeLayoutCases(const std::string& routine, const Profile& profile) {
@@ -160,7 +166,7 @@ std::vector<Case> EdgeLayoutCases(const std::string& routine, const Profile& pro
   if (!profile.rknn || !profile.rknn->has_tables) return out;
   const RknnFacts& f = *profile.rknn;
   const Matrix matrix = MatrixOf(routine);
-  if (TpRoutine(routine) && !f.tp_norm) return out;
+  if (IsTpRoutine(routine) && !f.tp_norm) return out;
   int64_t seed = 1;
   for (int32_t type : f.supported_types) {
     const RknnMatmulType& t = *f.FindType(type);
@@ -213,7 +219,7 @@ std::vector<Case> SegmentCases(const std::string& routine, const Profile& profil
   std::vector<Case> out;
   if (!profile.rknn || !profile.rknn->has_tables || MatrixOf(routine) != Matrix::kB) return out;
   const RknnFacts& f = *profile.rknn;
-  if (f.k_segment <= 0 || (TpRoutine(routine) && !f.tp_norm)) return out;
+  if (f.k_segment <= 0 || (IsTpRoutine(routine) && !f.tp_norm)) return out;
   const int64_t L = f.k_segment;
   int64_t seed = 100;
   for (int32_t type : DistinctRows(f, Matrix::kB)) {

@@ -11,7 +11,7 @@ namespace {
 using namespace rknn_props;
 
 Invocation LayoutInvocation(const Case& c, const Profile& profile) {
-  const LayoutCase l = LayoutOf(c, profile);
+  const LayoutGeometry l = GeometryOf(c, profile);
   Invocation inv{c, {}, {}};
   const bool in_plain = l.to_native;
   const uint64_t in_bytes = in_plain ? l.plain_bytes : l.native_bytes;
