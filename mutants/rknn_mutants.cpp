@@ -11,6 +11,7 @@
 #include "core/abi_view.h"
 #include "core/profile.h"
 #include "mutants/mutants.h"
+#include "reference/rknn/native_layout.h"
 #include "reference/rknn/rknn_port.h"
 #include "reference/rknn/sub_blocks.h"
 
@@ -84,6 +85,8 @@ enum class Bug {
   kPaddingNotZero,
   kPerGroupNormAccepted,
   kDynamicCapacityFirstShape,
+  kMixedBOwnDtypeRow,
+  kCOtherDtypeSubN4,
 };
 
 // The sub-blocks the reference derives for the case's type: what a bug changes.
@@ -225,6 +228,33 @@ int32_t MutantCall(const npuconf_case* c, int64_t* status, char* message, uint64
         e.SetInt("B_quant_type", 0);  // forgets the per-group rules of §5.4
       }
       break;
+    case Bug::kMixedBOwnDtypeRow:
+      // A mixed type's B takes the row of its own dtype (INT4 [64,32], INT8
+      // [32,32]) where the profile reads the note to Table 3-5 as C's row. To
+      // NATIVE it writes its own layout as far as the caller's buffer goes.
+      if (routine.rfind("rknn.b_", 0) == 0 && profile && profile->rknn && !view.Int("sub_n") && !view.Int("sub_k")) {
+        const RknnFacts& f = *profile->rknn;
+        const RknnMatmulType* t = f.FindType(static_cast<int32_t>(view.Int("type").value_or(0)));
+        if (t && t->a != t->b && f.b_sub_n_k.count(t->b)) {
+          const auto [sub_n, sub_k] = f.b_sub_n_k.at(t->b);
+          e.SetInt("sub_n", sub_n);
+          e.SetInt("sub_k", sub_k);
+          const auto own = rknn::BNativeGeometryFor(view.Int("K").value_or(0), view.Int("N").value_or(0), sub_n, sub_k,
+                                                    view.Int("seg_len").value_or(f.k_segment), t->b);
+          if (own && view.Output("B_native")) {
+            return CallIntoScratch(e, "B_native", own->native_bytes, status, message, message_bytes);
+          }
+        }
+      }
+      break;
+    case Bug::kCOtherDtypeSubN4:
+      // NATIVE C of an output no table documents (FLOAT16, INT8) blocked by the
+      // header's generic 4, whatever the profile's reading of §8.6.
+      if (routine.rfind("rknn.c_", 0) == 0 && profile && profile->rknn && !view.Int("sub_n")) {
+        const RknnMatmulType* t = profile->rknn->FindType(static_cast<int32_t>(view.Int("type").value_or(0)));
+        if (t && !profile->rknn->c_sub_n.count(t->c)) e.SetInt("sub_n", 4);
+      }
+      break;
     case Bug::kDynamicCapacityFirstShape: {
       const int32_t result = e.Call(status, message, message_bytes);
       npuconf_tensor* io = view.Output("io_attrs");
@@ -266,6 +296,13 @@ void AddRknnMutants(std::vector<Mutant>* out) {
        "rknn.b_norm_to_native.padding_is_zero", "rk3588", &rknn::RknnReference(), &MutantCall<Bug::kPaddingNotZero>},
       {"rknn-per-group-norm-accepted", "create accepts per-group B quant with NORM layouts and any group size (§5.4, §7.3)",
        "rknn.matmul_create.rejects_invalid", "rk3588", &rknn::RknnReference(), &MutantCall<Bug::kPerGroupNormAccepted>},
+      {"rknn-mixed-b-own-dtype-row",
+       "a mixed type's NATIVE B takes the row of B's own dtype, not the same-type row of C's dtype (§2.2 note to "
+       "Table 3-5)",
+       "rknn.b_norm_to_native.matches_oracle", "rk3576", &rknn::RknnReference(), &MutantCall<Bug::kMixedBOwnDtypeRow>},
+      {"rknn-c-other-dtype-sub-n-4",
+       "NATIVE C of an undocumented output dtype (FLOAT16, INT8) is blocked by 4, not the profile's reading of §8.6",
+       "rknn.c_norm_to_native.matches_oracle", "rk3588", &rknn::RknnReference(), &MutantCall<Bug::kCOtherDtypeSubN4>},
       {"rknn-dynamic-capacity-first-shape", "dynamic shape sizes each buffer for the first shape, not the largest (§4.3)",
        "rknn.matmul_create_dynamic.capacity_ge_every_shape", "rk3588",
        &rknn::RknnReference(), &MutantCall<Bug::kDynamicCapacityFirstShape>},
