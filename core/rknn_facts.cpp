@@ -12,7 +12,8 @@ std::map<DType, int64_t> DTypeInts(const nlohmann::json& value, const std::strin
   std::map<DType, int64_t> out;
   for (const auto& [name, v] : value.items()) {
     if (!v.is_number_integer() || v.get<int64_t>() <= 0) {
-      throw std::runtime_error(where + "." + name + ": expected a positive integer, got " + v.dump());
+      throw std::runtime_error(where + "." + name + ": expected a positive integer, got " +
+                               v.dump());
     }
     out[ProfileDType(name, where)] = v.get<int64_t>();
   }
@@ -37,7 +38,8 @@ std::map<DType, int32_t> DTypeCodes(const nlohmann::json& value, const std::stri
   std::map<DType, int32_t> out;
   for (const auto& [name, v] : value.items()) {
     if (!v.is_number_integer() || v.get<int64_t>() < 0) {
-      throw std::runtime_error(where + "." + name + ": expected a non-negative integer, got " + v.dump());
+      throw std::runtime_error(where + "." + name + ": expected a non-negative integer, got " +
+                               v.dump());
     }
     out[ProfileDType(name, where)] = v.get<int32_t>();
   }
@@ -64,12 +66,13 @@ const RknnMatmulType* RknnFacts::FindType(int32_t type) const {
 }
 
 bool RknnFacts::Supports(int32_t type) const {
-  return has_tables && std::find(supported_types.begin(), supported_types.end(), type) !=
-                           supported_types.end();
+  return has_tables &&
+         std::find(supported_types.begin(), supported_types.end(), type) != supported_types.end();
 }
 
-RknnFacts ParseRknnFacts(const nlohmann::json& doc, const std::map<std::string, std::string>& choices,
-                         bool verified, const std::string& where) {
+RknnFacts ParseRknnFacts(const nlohmann::json& doc,
+                         const std::map<std::string, std::string>& choices, bool verified,
+                         const std::string& where) {
   RknnFacts f;
   f.platform = ProfileFact(doc, "platform", where).get<std::string>();
   f.sdk = ProfileFact(doc, "sdk", where).get<std::string>();
@@ -95,14 +98,16 @@ RknnFacts ParseRknnFacts(const nlohmann::json& doc, const std::map<std::string, 
     }
   }
   const auto& native = doc.at("native");
-  f.a_sub_k = DTypeInts(ProfileFact(native, "a_sub_k", where + ".native"), where + ".native.a_sub_k");
+  f.a_sub_k =
+      DTypeInts(ProfileFact(native, "a_sub_k", where + ".native"), where + ".native.a_sub_k");
   for (const auto& [name, v] : ProfileFact(native, "b_sub_n_k", where + ".native").items()) {
     if (!v.is_array() || v.size() != 2) {
       throw std::runtime_error(where + ".native.b_sub_n_k." + name + ": expected [subN, subK]");
     }
     f.b_sub_n_k[ProfileDType(name, where)] = {v[0].get<int64_t>(), v[1].get<int64_t>()};
   }
-  f.c_sub_n = DTypeInts(ProfileFact(native, "c_sub_n", where + ".native"), where + ".native.c_sub_n");
+  f.c_sub_n =
+      DTypeInts(ProfileFact(native, "c_sub_n", where + ".native"), where + ".native.c_sub_n");
   if (native.contains("c_sub_n_other_outputs")) {
     for (const auto& [reading, table] :
          ProfileFact(native, "c_sub_n_other_outputs", where + ".native").items()) {
@@ -115,13 +120,15 @@ RknnFacts ParseRknnFacts(const nlohmann::json& doc, const std::map<std::string, 
   const auto& k_max = ProfileFact(limits, "k_max", where + ".limits");
   if (!k_max.is_null()) f.k_max = k_max.get<int64_t>();
   f.header_k_max = ProfileFact(limits, "header_k_max", where + ".limits").get<int64_t>();
-  f.k_align = DTypeInts(ProfileFact(limits, "k_align", where + ".limits"), where + ".limits.k_align");
-  f.n_align = DTypeInts(ProfileFact(limits, "n_align", where + ".limits"), where + ".limits.n_align");
+  f.k_align =
+      DTypeInts(ProfileFact(limits, "k_align", where + ".limits"), where + ".limits.k_align");
+  f.n_align =
+      DTypeInts(ProfileFact(limits, "n_align", where + ".limits"), where + ".limits.n_align");
   f.n_max = DTypeInts(ProfileFact(limits, "n_max", where + ".limits"), where + ".limits.n_max");
-  f.header_k_align =
-      DTypeInts(ProfileFact(limits, "header_k_align", where + ".limits"), where + ".limits.header_k_align");
-  f.header_n_align =
-      DTypeInts(ProfileFact(limits, "header_n_align", where + ".limits"), where + ".limits.header_n_align");
+  f.header_k_align = DTypeInts(ProfileFact(limits, "header_k_align", where + ".limits"),
+                               where + ".limits.header_k_align");
+  f.header_n_align = DTypeInts(ProfileFact(limits, "header_n_align", where + ".limits"),
+                               where + ".limits.header_n_align");
   f.k_segment = ProfileFact(doc, "k_segment", where).get<int64_t>();
   if (f.k_segment < 0) throw std::runtime_error(where + ".k_segment: must be >= 0");
   const std::string nibble = ProfileFact(doc, "int4_nibble", where).get<std::string>();
@@ -132,14 +139,17 @@ RknnFacts ParseRknnFacts(const nlohmann::json& doc, const std::map<std::string, 
   const auto& per_channel = ProfileFact(doc, "per_channel_types", where);
   if (!per_channel.is_null()) f.per_channel_types = Ints(per_channel, where + ".per_channel_types");
 
-  const std::string native_b = ChoiceValue(choices, "rknn.int4.native_b_nibble", NibbleOrderName(f.norm_nibble));
+  const std::string native_b =
+      ChoiceValue(choices, "rknn.int4.native_b_nibble", NibbleOrderName(f.norm_nibble));
   auto b_order = ParseNibbleOrder(native_b);
-  if (!b_order) throw std::runtime_error(where + ": choice rknn.int4.native_b_nibble = '" + native_b + "'");
+  if (!b_order)
+    throw std::runtime_error(where + ": choice rknn.int4.native_b_nibble = '" + native_b + "'");
   f.native_b_nibble = *b_order;
   f.mixed_b_layout = ChoiceValue(choices, "rknn.native.mixed_b_layout", "c_dtype_row");
   f.c_sub_n_other = ChoiceValue(choices, "rknn.native.c_sub_n_other_outputs", "16_bytes");
   if (!f.c_sub_n_other_readings.empty() && !f.c_sub_n_other_readings.count(f.c_sub_n_other)) {
-    throw std::runtime_error(where + ".native.c_sub_n_other_outputs: no table for the profile's reading '" +
+    throw std::runtime_error(where +
+                             ".native.c_sub_n_other_outputs: no table for the profile's reading '" +
                              f.c_sub_n_other + "' of choice rknn.native.c_sub_n_other_outputs");
   }
   f.align_unit = ChoiceValue(choices, "rknn.limits.align_unit", "ug_elements");

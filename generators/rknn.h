@@ -41,14 +41,17 @@ struct TypeBlocks {
   int64_t c_sub_n = 0;
 };
 
-inline rc::Gen<int32_t> SupportedType(const RknnFacts& facts) { return rc::gen::elementOf(facts.supported_types); }
+inline rc::Gen<int32_t> SupportedType(const RknnFacts& facts) {
+  return rc::gen::elementOf(facts.supported_types);
+}
 
 // One of `values` (repeats weight a value), shrinking toward the first:
 // RapidCheck's element / elementOf never shrink, so a piece picked by them
 // stays picked however the rest of a case shrinks.
 template <typename T>
 rc::Gen<T> ShrinkingElementOf(std::vector<T> values) {
-  return rc::gen::map(rc::gen::inRange<size_t>(0, values.size()), [values](size_t i) { return values[i]; });
+  return rc::gen::map(rc::gen::inRange<size_t>(0, values.size()),
+                      [values](size_t i) { return values[i]; });
 }
 
 // M: 1 most often (the LLM decode case), small values, 63/64/65; shrinks
@@ -63,7 +66,8 @@ inline rc::Gen<int64_t> M() {
 inline rc::Gen<int64_t> Remainder(int64_t sub) {
   if (sub <= 1) return rc::gen::just<int64_t>(1);
   return rc::gen::mapcat(ShrinkingElementOf<bool>({false, false, false, true}), [sub](bool any) {
-    return any ? rc::gen::inRange<int64_t>(1, sub + 1) : ShrinkingElementOf<int64_t>({1, sub, sub - 1});
+    return any ? rc::gen::inRange<int64_t>(1, sub + 1)
+               : ShrinkingElementOf<int64_t>({1, sub, sub - 1});
   });
 }
 
@@ -71,9 +75,10 @@ inline rc::Gen<int64_t> Remainder(int64_t sub) {
 // Remainder, m·sub + r. The two are drawn apart, so the dim shrinks by whole
 // blocks and then toward one past a boundary.
 inline rc::Gen<int64_t> BlockedDim(int64_t sub, int64_t max_blocks) {
-  return rc::gen::mapcat(rc::gen::inRange<int64_t>(0, std::max<int64_t>(max_blocks, 0) + 1), [sub](int64_t m) {
-    return rc::gen::map(Remainder(sub), [sub, m](int64_t r) { return m * sub + r; });
-  });
+  return rc::gen::mapcat(
+      rc::gen::inRange<int64_t>(0, std::max<int64_t>(max_blocks, 0) + 1), [sub](int64_t m) {
+        return rc::gen::map(Remainder(sub), [sub, m](int64_t r) { return m * sub + r; });
+      });
 }
 
 // How many K segments a B case crosses (§3.3): 0 most often, else 1..`max`;
@@ -96,9 +101,11 @@ inline rc::Gen<int64_t> MostlySegmented(int64_t max) {
 // toward one row past a boundary. A shrunk K keeps exactly the segments and
 // tiles a failure needs (a segmentation bug stops at L + 1, a tile bug at
 // subK + 1).
-inline rc::Gen<int64_t> BK(int64_t sub_k, int64_t seg_len, rc::Gen<int64_t> segments, int64_t max_blocks) {
+inline rc::Gen<int64_t> BK(int64_t sub_k, int64_t seg_len, rc::Gen<int64_t> segments,
+                           int64_t max_blocks) {
   return rc::gen::mapcat(segments, [=](int64_t t) {
-    return rc::gen::map(BlockedDim(sub_k, max_blocks), [=](int64_t rest) { return t * seg_len + rest; });
+    return rc::gen::map(BlockedDim(sub_k, max_blocks),
+                        [=](int64_t rest) { return t * seg_len + rest; });
   });
 }
 
@@ -122,7 +129,8 @@ inline BRanges BRangesFor(const TypeBlocks& t, int64_t seg_len, int64_t budget) 
   for (int64_t segments = seg_len > 0 ? 2 : 0; segments >= 0; --segments) {
     const int64_t top = segments * seg_len + (out.max_k_blocks + 1) * t.b_sub_k;
     out.max_segments = segments;
-    out.max_n_blocks = std::min<int64_t>(budget / BKCost(top, t.b_sub_k, seg_len) / t.b_sub_n - 1, 4);
+    out.max_n_blocks =
+        std::min<int64_t>(budget / BKCost(top, t.b_sub_k, seg_len) / t.b_sub_n - 1, 4);
     if (out.max_n_blocks >= 2) break;
   }
   out.max_n_blocks = std::max<int64_t>(out.max_n_blocks, 0);
@@ -145,7 +153,10 @@ inline rc::Gen<Case> LayoutCase(const std::string& profile, const std::string& r
         return rc::gen::mapcat(BlockedDim(sub, 8), [=](int64_t cols) {
           return rc::gen::map(DataSeed(), [=](int64_t seed) {
             Case c(routine, profile);
-            c.Set("type", int64_t{t.type}).Set("M", m).Set(is_a ? "K" : "N", cols).Set("seed", seed);
+            c.Set("type", int64_t{t.type})
+                .Set("M", m)
+                .Set(is_a ? "K" : "N", cols)
+                .Set("seed", seed);
             return c;
           });
         });
@@ -174,13 +185,14 @@ inline rc::Gen<Case> SegmentCase(const std::string& profile, const std::vector<T
     const BRanges range = BRangesFor(t, seg_len, kMaxBNativeElems);
     auto k = BK(t.b_sub_k, seg_len, MostlySegmented(range.max_segments), range.max_k_blocks);
     return rc::gen::mapcat(k, [=](int64_t rows) {
-      return rc::gen::mapcat(BlockedDim(t.b_sub_n, std::min<int64_t>(range.max_n_blocks, 2)), [=](int64_t cols) {
-        return rc::gen::map(DataSeed(), [=](int64_t seed) {
-          Case c(ids::kBNormToNative, profile);
-          c.Set("type", int64_t{t.type}).Set("K", rows).Set("N", cols).Set("seed", seed);
-          return c;
-        });
-      });
+      return rc::gen::mapcat(
+          BlockedDim(t.b_sub_n, std::min<int64_t>(range.max_n_blocks, 2)), [=](int64_t cols) {
+            return rc::gen::map(DataSeed(), [=](int64_t seed) {
+              Case c(ids::kBNormToNative, profile);
+              c.Set("type", int64_t{t.type}).Set("K", rows).Set("N", cols).Set("seed", seed);
+              return c;
+            });
+          });
     });
   });
 }
@@ -194,7 +206,8 @@ inline rc::Gen<Case> MatmulCase(const RknnFacts& facts, const std::string& profi
     const bool narrow_c = facts.FindType(t.type)->c == DType::kInt16;
     const int64_t seg_len = narrow_c ? 0 : facts.k_segment;
     const BRanges range = BRangesFor(t, seg_len, kMaxBNativeElems);
-    auto k = BK(t.b_sub_k, seg_len, FewSegments(range.max_segments), narrow_c ? 7 : range.max_k_blocks);
+    auto k =
+        BK(t.b_sub_k, seg_len, FewSegments(range.max_segments), narrow_c ? 7 : range.max_k_blocks);
     return rc::gen::mapcat(k, [=](int64_t rows) {
       return rc::gen::mapcat(BlockedDim(t.b_sub_n, range.max_n_blocks), [=](int64_t cols) {
         return rc::gen::map(DataSeed(), [=](int64_t seed) {
@@ -211,14 +224,15 @@ inline rc::Gen<Case> MatmulCase(const RknnFacts& facts, const std::string& profi
 // explicit one, a data seed.
 inline rc::Gen<Case> Int4Case(const std::string& profile, const std::string& routine) {
   return rc::gen::mapcat(rc::gen::inRange<int64_t>(0, 5000), [=](int64_t count) {
-    return rc::gen::mapcat(ShrinkingElementOf<std::string>({"", "low_first", "high_first"}), [=](const std::string& nibble) {
-      return rc::gen::map(DataSeed(), [=](int64_t seed) {
-        Case c(routine, profile);
-        c.Set("count", count).Set("seed", seed);
-        if (!nibble.empty()) c.Set("nibble", nibble);
-        return c;
-      });
-    });
+    return rc::gen::mapcat(ShrinkingElementOf<std::string>({"", "low_first", "high_first"}),
+                           [=](const std::string& nibble) {
+                             return rc::gen::map(DataSeed(), [=](int64_t seed) {
+                               Case c(routine, profile);
+                               c.Set("count", count).Set("seed", seed);
+                               if (!nibble.empty()) c.Set("nibble", nibble);
+                               return c;
+                             });
+                           });
   });
 }
 
@@ -244,7 +258,8 @@ inline rc::Gen<Case> ValidInfo(const RknnFacts& f, const std::string& profile) {
     const DType a = f.FindType(type)->a;
     const int64_t ka = f.k_align.at(a), na = f.n_align.at(a), n_max = f.n_max.at(a);
     const int64_t seg_len = f.k_max ? 0 : f.k_segment;
-    const int64_t units_top = f.k_max ? *f.k_max / ka : 3 * std::max<int64_t>(f.k_segment, 4096) / ka;
+    const int64_t units_top =
+        f.k_max ? *f.k_max / ka : 3 * std::max<int64_t>(f.k_segment, 4096) / ka;
     auto units = rc::gen::mapcat(ShrinkingElementOf<bool>({false, false, true}), [=](bool far) {
       return rc::gen::inRange<int64_t>(1, (far ? units_top : std::min<int64_t>(8, units_top)) + 1);
     });
@@ -252,10 +267,12 @@ inline rc::Gen<Case> ValidInfo(const RknnFacts& f, const std::string& profile) {
       return rc::gen::map(units, [=](int64_t r) { return t * seg_len + r * ka; });
     });
     return rc::gen::mapcat(k, [=](int64_t rows) {
-      auto n = rc::gen::map(rc::gen::inRange<int64_t>(1, n_max / na + 1), [na](int64_t r) { return r * na; });
+      auto n = rc::gen::map(rc::gen::inRange<int64_t>(1, n_max / na + 1),
+                            [na](int64_t r) { return r * na; });
       return rc::gen::mapcat(n, [=](int64_t cols) {
         return rc::gen::mapcat(M(), [=](int64_t m) {
-          std::vector<InfoQuant> quants = {InfoQuant::kPerLayerSym, InfoQuant::kPerLayerSym, InfoQuant::kPerLayerAsym};
+          std::vector<InfoQuant> quants = {InfoQuant::kPerLayerSym, InfoQuant::kPerLayerSym,
+                                           InfoQuant::kPerLayerAsym};
           if (rows % 32 == 0) quants.push_back(InfoQuant::kPerGroup32);
           return rc::gen::mapcat(ShrinkingElementOf(quants), [=](InfoQuant quant) {
             std::vector<InfoLayouts> layouts = {{1, 1}};
@@ -267,8 +284,10 @@ inline rc::Gen<Case> ValidInfo(const RknnFacts& f, const std::string& profile) {
               Case c(ids::kMatmulCreate, profile);
               c.Set("type", int64_t{type}).Set("M", m).Set("K", rows).Set("N", cols);
               c.Set("AC_layout", layout.ac).Set("B_layout", layout.b);
-              if (quant == InfoQuant::kPerLayerAsym) c.Set("B_quant_type", int64_t{1}).Set("AC_quant_type", int64_t{1});
-              if (quant == InfoQuant::kPerGroup32) c.Set("B_quant_type", int64_t{4}).Set("group_size", int64_t{32});
+              if (quant == InfoQuant::kPerLayerAsym)
+                c.Set("B_quant_type", int64_t{1}).Set("AC_quant_type", int64_t{1});
+              if (quant == InfoQuant::kPerGroup32)
+                c.Set("B_quant_type", int64_t{4}).Set("group_size", int64_t{32});
               return c;
             });
           });
@@ -297,11 +316,15 @@ enum class CreateFault {
 };
 
 inline Case WithFault(Case c, CreateFault fault, int64_t pick, const RknnFacts& f) {
-  auto one_of = [pick](const std::vector<int64_t>& values) { return values[static_cast<size_t>(pick) % values.size()]; };
+  auto one_of = [pick](const std::vector<int64_t>& values) {
+    return values[static_cast<size_t>(pick) % values.size()];
+  };
   const DType a = f.FindType(static_cast<int32_t>(*c.Int("type")))->a;
   const int64_t ka = f.k_align.at(a), na = f.n_align.at(a);
   switch (fault) {
-    case CreateFault::kUndefinedType: c.Set("type", one_of({0, 13, 14, 16, -1})); break;
+    case CreateFault::kUndefinedType:
+      c.Set("type", one_of({0, 13, 14, 16, -1}));
+      break;
     case CreateFault::kUnsupportedType: {
       std::vector<int64_t> unsupported;
       for (const RknnMatmulType& t : f.types) {
@@ -310,34 +333,63 @@ inline Case WithFault(Case c, CreateFault fault, int64_t pick, const RknnFacts& 
       c.Set("type", one_of(unsupported));
       break;
     }
-    case CreateFault::kKUnaligned: c.Set("K", *c.Int("K") + 1); break;
-    case CreateFault::kNUnaligned: c.Set("N", *c.Int("N") + 1); break;
-    case CreateFault::kNAboveMax: c.Set("N", f.n_max.at(a) + na); break;
-    case CreateFault::kMZero: c.Set("M", int64_t{0}); break;
+    case CreateFault::kKUnaligned:
+      c.Set("K", *c.Int("K") + 1);
+      break;
+    case CreateFault::kNUnaligned:
+      c.Set("N", *c.Int("N") + 1);
+      break;
+    case CreateFault::kNAboveMax:
+      c.Set("N", f.n_max.at(a) + na);
+      break;
+    case CreateFault::kMZero:
+      c.Set("M", int64_t{0});
+      break;
     case CreateFault::kPerGroupNormLayout:
-      c.Set("B_quant_type", int64_t{4}).Set("group_size", int64_t{32}).Set(pick % 2 ? "AC_layout" : "B_layout", int64_t{0});
+      c.Set("B_quant_type", int64_t{4})
+          .Set("group_size", int64_t{32})
+          .Set(pick % 2 ? "AC_layout" : "B_layout", int64_t{0});
       break;
     case CreateFault::kGroupSizeNotDividingK:
       // An odd multiple of the alignment, grouped by twice it: K % group_size = alignment.
-      c.Set("K", ka * (2 * (pick % 8) + 1)).Set("group_size", 2 * ka).Set("B_quant_type", int64_t{4});
+      c.Set("K", ka * (2 * (pick % 8) + 1))
+          .Set("group_size", 2 * ka)
+          .Set("B_quant_type", int64_t{4});
       c.Set("AC_layout", int64_t{1}).Set("B_layout", int64_t{1});
       break;
-    case CreateFault::kNonZeroZp: c.Set("zp", one_of({1, -1, 128})); break;
-    case CreateFault::kBLayoutOutOfEnum: c.Set("B_layout", one_of({3, -1, f.tp_norm ? 3 : 2})); break;
-    case CreateFault::kAcLayoutOutOfEnum: c.Set("AC_layout", one_of({2, -1})); break;
-    case CreateFault::kAcQuantNotPerLayer: c.Set("AC_quant_type", one_of({2, 4})); break;
-    case CreateFault::kBQuantOutOfEnum: c.Set("B_quant_type", one_of({6, -1})); break;
+    case CreateFault::kNonZeroZp:
+      c.Set("zp", one_of({1, -1, 128}));
+      break;
+    case CreateFault::kBLayoutOutOfEnum:
+      c.Set("B_layout", one_of({3, -1, f.tp_norm ? 3 : 2}));
+      break;
+    case CreateFault::kAcLayoutOutOfEnum:
+      c.Set("AC_layout", one_of({2, -1}));
+      break;
+    case CreateFault::kAcQuantNotPerLayer:
+      c.Set("AC_quant_type", one_of({2, 4}));
+      break;
+    case CreateFault::kBQuantOutOfEnum:
+      c.Set("B_quant_type", one_of({6, -1}));
+      break;
   }
   return c;
 }
 
 // A valid info with one named fault.
 inline rc::Gen<Case> InvalidInfo(const RknnFacts& f, const std::string& profile) {
-  std::vector<CreateFault> faults = {
-      CreateFault::kUndefinedType,      CreateFault::kKUnaligned,          CreateFault::kNUnaligned,
-      CreateFault::kNAboveMax,          CreateFault::kMZero,               CreateFault::kPerGroupNormLayout,
-      CreateFault::kGroupSizeNotDividingK, CreateFault::kNonZeroZp,        CreateFault::kBLayoutOutOfEnum,
-      CreateFault::kAcLayoutOutOfEnum,  CreateFault::kAcQuantNotPerLayer,  CreateFault::kBQuantOutOfEnum};
+  std::vector<CreateFault> faults = {CreateFault::kUndefinedType,
+                                     CreateFault::kKUnaligned,
+                                     CreateFault::kNUnaligned,
+                                     CreateFault::kNAboveMax,
+                                     CreateFault::kMZero,
+                                     CreateFault::kPerGroupNormLayout,
+                                     CreateFault::kGroupSizeNotDividingK,
+                                     CreateFault::kNonZeroZp,
+                                     CreateFault::kBLayoutOutOfEnum,
+                                     CreateFault::kAcLayoutOutOfEnum,
+                                     CreateFault::kAcQuantNotPerLayer,
+                                     CreateFault::kBQuantOutOfEnum};
   if (f.supported_types.size() < f.types.size()) faults.push_back(CreateFault::kUnsupportedType);
   return rc::gen::mapcat(ValidInfo(f, profile), [=](const Case& valid) {
     return rc::gen::mapcat(rc::gen::elementOf(faults), [=](CreateFault fault) {
@@ -352,7 +404,8 @@ inline rc::Gen<Case> InvalidInfo(const RknnFacts& f, const std::string& profile)
 // The info keys a dynamic-shape case carries over from a create case.
 inline Case DynamicFrom(const Case& info, Shape shapes) {
   Case c(ids::kMatmulCreateDynamic, info.profile);
-  for (const char* key : {"type", "B_layout", "AC_layout", "B_quant_type", "AC_quant_type", "group_size", "zp"}) {
+  for (const char* key :
+       {"type", "B_layout", "AC_layout", "B_quant_type", "AC_quant_type", "group_size", "zp"}) {
     if (auto v = info.Int(key)) c.Set(key, *v);
   }
   c.Set("shapes", shapes);
@@ -368,29 +421,30 @@ inline rc::Gen<Case> ValidDynamic(const RknnFacts& f, const std::string& profile
     const int64_t ka = f.k_align.at(f.FindType(static_cast<int32_t>(*info.Int("type")))->a);
     const bool tp = info.Int("B_layout") == 2;
     return rc::gen::mapcat(rc::gen::inRange<size_t>(1, 5), [=](size_t count) {
-      return rc::gen::mapcat(rc::gen::container<std::vector<int64_t>>(count, M()), [=](const std::vector<int64_t>& ms) {
-        return rc::gen::map(rc::gen::arbitrary<bool>(), [=](bool vary_k) {
-          Shape shapes;
-          for (int64_t m : ms) shapes.insert(shapes.end(), {m, k, n});
-          if (tp && vary_k) shapes.insert(shapes.end(), {1, ka, n});
-          return DynamicFrom(info, shapes);
-        });
-      });
+      return rc::gen::mapcat(rc::gen::container<std::vector<int64_t>>(count, M()),
+                             [=](const std::vector<int64_t>& ms) {
+                               return rc::gen::map(rc::gen::arbitrary<bool>(), [=](bool vary_k) {
+                                 Shape shapes;
+                                 for (int64_t m : ms) shapes.insert(shapes.end(), {m, k, n});
+                                 if (tp && vary_k) shapes.insert(shapes.end(), {1, ka, n});
+                                 return DynamicFrom(info, shapes);
+                               });
+                             });
     });
   });
 }
 
 // The ways a dynamic-shape call can be wrong (§1.10, §4.3).
 enum class DynamicFault {
-  kNoShapes,     // "shape_num is invalid!"
-  kKDiffers,     // "dynamic_shapes K and N must be same!" (NORM / NATIVE B)
+  kNoShapes,  // "shape_num is invalid!"
+  kKDiffers,  // "dynamic_shapes K and N must be same!" (NORM / NATIVE B)
   kNDiffers,
   kInvalidInfo,  // a shape create itself rejects
 };
 
 inline rc::Gen<Case> InvalidDynamic(const RknnFacts& f, const std::string& profile) {
-  const std::vector<DynamicFault> faults = {DynamicFault::kNoShapes, DynamicFault::kKDiffers, DynamicFault::kNDiffers,
-                                            DynamicFault::kInvalidInfo};
+  const std::vector<DynamicFault> faults = {DynamicFault::kNoShapes, DynamicFault::kKDiffers,
+                                            DynamicFault::kNDiffers, DynamicFault::kInvalidInfo};
   return rc::gen::mapcat(rc::gen::elementOf(faults), [=](DynamicFault fault) {
     if (fault == DynamicFault::kInvalidInfo) {
       return rc::gen::map(InvalidInfo(f, profile), [](const Case& info) {
@@ -402,10 +456,14 @@ inline rc::Gen<Case> InvalidDynamic(const RknnFacts& f, const std::string& profi
       const DType a = f.FindType(static_cast<int32_t>(*info.Int("type")))->a;
       if (info.Int("B_layout") == 2) info.Set("B_layout", int64_t{0});  // TP_NORM lets K, N vary
       switch (fault) {
-        case DynamicFault::kNoShapes: return DynamicFrom(info, {});
-        case DynamicFault::kKDiffers: return DynamicFrom(info, {m, k, n, 1, k + f.k_align.at(a), n});
-        case DynamicFault::kNDiffers: return DynamicFrom(info, {m, k, n, 1, k, n + f.n_align.at(a)});
-        case DynamicFault::kInvalidInfo: break;
+        case DynamicFault::kNoShapes:
+          return DynamicFrom(info, {});
+        case DynamicFault::kKDiffers:
+          return DynamicFrom(info, {m, k, n, 1, k + f.k_align.at(a), n});
+        case DynamicFault::kNDiffers:
+          return DynamicFrom(info, {m, k, n, 1, k, n + f.n_align.at(a)});
+        case DynamicFault::kInvalidInfo:
+          break;
       }
       return DynamicFrom(info, {m, k, n});
     });

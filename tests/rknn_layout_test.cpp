@@ -74,8 +74,12 @@ TEST(RknnSubBlocks, ReferenceAndOracleGiveTheSpecRows) {
 
 // The other readings the explicit cases check (§8.14 b_dtype_row, §8.6 "4").
 TEST(RknnSubBlocks, OracleGivesTheOtherReadings) {
-  EXPECT_EQ(oracle::rknn::SubBlocksOf(Facts("rk3576"), 7, {.mixed_b_layout = "b_dtype_row"})->b_sub_n, 64);
-  EXPECT_EQ(oracle::rknn::SubBlocksOf(Facts("rk3576"), 5, {.mixed_b_layout = "b_dtype_row"})->b_sub_n, 32);
+  EXPECT_EQ(
+      oracle::rknn::SubBlocksOf(Facts("rk3576"), 7, {.mixed_b_layout = "b_dtype_row"})->b_sub_n,
+      64);
+  EXPECT_EQ(
+      oracle::rknn::SubBlocksOf(Facts("rk3576"), 5, {.mixed_b_layout = "b_dtype_row"})->b_sub_n,
+      32);
   EXPECT_EQ(oracle::rknn::SubBlocksOf(Facts("rk3588"), 4, {.c_sub_n_other = "4"})->c_sub_n, 4);
   EXPECT_EQ(oracle::rknn::SubBlocksOf(Facts("rk3588"), 3, {.c_sub_n_other = "4"})->c_sub_n, 4);
   EXPECT_FALSE(oracle::rknn::SubBlocksOf(Facts("rk3588"), 7));  // not on RK3588 (§3.1)
@@ -91,10 +95,12 @@ TEST(RknnStorageMaps, RowBlockedPaddingAgreesWithTheOraclesMask) {
         for (bool is_a : {true, false}) {
           rknn_props::RowBlockedMap map(m, cols, sub, is_a);
           const std::vector<bool> mask = oracle::rknn::RowBlockedPadding(m, cols, sub);
-          ASSERT_EQ(static_cast<int64_t>(mask.size()), map.elements()) << m << "x" << cols << " sub " << sub;
+          ASSERT_EQ(static_cast<int64_t>(mask.size()), map.elements())
+              << m << "x" << cols << " sub " << sub;
           for (int64_t e = 0; e < map.elements(); ++e) {
             const verify::Place place = map.Locate(e);
-            ASSERT_EQ(place.padding, mask[static_cast<size_t>(e)]) << m << "x" << cols << " sub " << sub << " e " << e;
+            ASSERT_EQ(place.padding, mask[static_cast<size_t>(e)])
+                << m << "x" << cols << " sub " << sub << " e " << e;
             if (place.padding) continue;
             // The logical element the map names is where NORM -> NATIVE put it.
             const int64_t mm = place.logical[0].index, x = place.logical[1].index;
@@ -111,8 +117,8 @@ TEST(RknnStorageMaps, BNativePaddingAgreesWithTheOraclesMask) {
     int64_t k, n, sub_n, sub_k, seg_len;
   };
   for (const BCase& b : {BCase{1, 1, 16, 32, 0}, BCase{33, 17, 32, 32, 0}, BCase{64, 64, 64, 32, 0},
-                         BCase{70, 45, 16, 32, 32}, BCase{97, 3, 8, 16, 40}, BCase{8193, 33, 32, 32, 8192},
-                         BCase{4097, 5, 16, 32, 4096}}) {
+                         BCase{70, 45, 16, 32, 32}, BCase{97, 3, 8, 16, 40},
+                         BCase{8193, 33, 32, 32, 8192}, BCase{4097, 5, 16, 32, 4096}}) {
     const auto layout = *oracle::rknn::BLayoutOf(b.k, b.n, b.sub_n, b.sub_k, b.seg_len);
     rknn_props::BNativeMap map(layout);
     const std::vector<bool> mask = oracle::rknn::BPadding(layout);
@@ -122,7 +128,8 @@ TEST(RknnStorageMaps, BNativePaddingAgreesWithTheOraclesMask) {
       ASSERT_EQ(place.padding, mask[static_cast<size_t>(e)]) << b.k << "x" << b.n << " e " << e;
       if (place.padding) continue;
       const int64_t k = place.logical[0].index, n = place.logical[1].index;
-      ASSERT_EQ(oracle::rknn::BNativeIndex(k, n, layout), e) << b.k << "x" << b.n << " B[" << k << "][" << n << "]";
+      ASSERT_EQ(oracle::rknn::BNativeIndex(k, n, layout), e)
+          << b.k << "x" << b.n << " B[" << k << "][" << n << "]";
     }
   }
 }
@@ -133,7 +140,8 @@ TEST(RknnStorageMaps, BNativePlaceNamesSegmentAndTile) {
   const auto layout = *oracle::rknn::BLayoutOf(8224, 64, 16, 32, 8192);
   rknn_props::BNativeMap map(layout);
   EXPECT_EQ(map.Locate(524288).Text(map.logical_name()),
-            "segment 1 of 2, N1 block 0 of 4, K1 block 0 of 1; row 0 of 16, col 0 of 32 = B [k 8192, n 0]");
+            "segment 1 of 2, N1 block 0 of 4, K1 block 0 of 1; row 0 of 16, col 0 of 32 = B [k "
+            "8192, n 0]");
   // K = 8200: segment 1 holds 8 rows, so col 8 of its K1 block is padding.
   rknn_props::BNativeMap short_last(*oracle::rknn::BLayoutOf(8200, 64, 16, 32, 8192));
   EXPECT_TRUE(short_last.Locate(524288 + 8).padding);
@@ -155,14 +163,126 @@ struct Row71 {
 };
 
 const Row71 kRows71[] = {
-    {"rk3588", 2, 4, 64, 32, 256, 2048, 512, {4, 4, 16}, 256, {1, 2, 32, 32}, 2048, {8, 4, 4}, 512, ""},
-    {"rk3588", 1, 1, 32, 16, 64, 1024, 64, {4, 1, 8}, 64, {1, 1, 16, 32}, 1024, {4, 1, 4}, 64, "header_elements"},
-    {"rk3588", 1, 4, 64, 32, 512, 4096, 512, {8, 4, 8}, 512, {2, 2, 16, 32}, 4096, {8, 4, 4}, 512, ""},
-    {"rk3588", 10, 1, 64, 128, 32, 4096, 256, {2, 1, 32}, 32, {2, 2, 64, 32}, 4096, {16, 1, 8}, 256, ""},
-    {"rk3588", 10, 4, 64, 64, 128, 2048, 512, {2, 4, 32}, 128, {1, 2, 64, 32}, 2048, {8, 4, 8}, 512, ""},
-    {"rk3566_rk3568", 2, 4, 64, 32, 256, 2048, 512, {8, 4, 8}, 256, {2, 2, 16, 32}, 2048, {8, 4, 4}, 512, ""},
-    {"rk3562", 2, 4, 64, 32, 256, 2048, 512, {4, 4, 16}, 256, {2, 2, 16, 32}, 2048, {8, 4, 4}, 512, ""},
-    {"rk3562", 1, 4, 64, 32, 512, 4096, 512, {8, 4, 8}, 512, {4, 2, 8, 32}, 4096, {8, 4, 4}, 512, ""},
+    {"rk3588",
+     2,
+     4,
+     64,
+     32,
+     256,
+     2048,
+     512,
+     {4, 4, 16},
+     256,
+     {1, 2, 32, 32},
+     2048,
+     {8, 4, 4},
+     512,
+     ""},
+    {"rk3588",
+     1,
+     1,
+     32,
+     16,
+     64,
+     1024,
+     64,
+     {4, 1, 8},
+     64,
+     {1, 1, 16, 32},
+     1024,
+     {4, 1, 4},
+     64,
+     "header_elements"},
+    {"rk3588",
+     1,
+     4,
+     64,
+     32,
+     512,
+     4096,
+     512,
+     {8, 4, 8},
+     512,
+     {2, 2, 16, 32},
+     4096,
+     {8, 4, 4},
+     512,
+     ""},
+    {"rk3588",
+     10,
+     1,
+     64,
+     128,
+     32,
+     4096,
+     256,
+     {2, 1, 32},
+     32,
+     {2, 2, 64, 32},
+     4096,
+     {16, 1, 8},
+     256,
+     ""},
+    {"rk3588",
+     10,
+     4,
+     64,
+     64,
+     128,
+     2048,
+     512,
+     {2, 4, 32},
+     128,
+     {1, 2, 64, 32},
+     2048,
+     {8, 4, 8},
+     512,
+     ""},
+    {"rk3566_rk3568",
+     2,
+     4,
+     64,
+     32,
+     256,
+     2048,
+     512,
+     {8, 4, 8},
+     256,
+     {2, 2, 16, 32},
+     2048,
+     {8, 4, 4},
+     512,
+     ""},
+    {"rk3562",
+     2,
+     4,
+     64,
+     32,
+     256,
+     2048,
+     512,
+     {4, 4, 16},
+     256,
+     {2, 2, 16, 32},
+     2048,
+     {8, 4, 4},
+     512,
+     ""},
+    {"rk3562",
+     1,
+     4,
+     64,
+     32,
+     512,
+     4096,
+     512,
+     {8, 4, 8},
+     512,
+     {4, 2, 8, 32},
+     4096,
+     {8, 4, 4},
+     512,
+     ""},
 };
 
 TEST(RknnMatmulCreate, ReferenceAndOracleGiveTheSpec71Sizes) {
@@ -176,12 +296,15 @@ TEST(RknnMatmulCreate, ReferenceAndOracleGiveTheSpec71Sizes) {
       info.AC_layout = info.B_layout = native;
       rknn::IoAttr io;
       std::string why;
-      ASSERT_EQ(rknn::MatmulCreate(Facts(r.profile), info, {r.align_unit, "", ""}, &io, &why), 0) << why;
+      ASSERT_EQ(rknn::MatmulCreate(Facts(r.profile), info, {r.align_unit, "", ""}, &io, &why), 0)
+          << why;
       oracle::rknn::Info oi{r.M, r.K, r.N, r.type, native, native, 0, 0, 0, 0};
       const auto want = oracle::rknn::ExpectCreate(Facts(r.profile), oi, {r.align_unit, "", ""});
       ASSERT_EQ(want.status, 0) << want.rule;
-      const Shape a = native ? r.na : Shape{r.M, r.K}, b = native ? r.nb : Shape{r.K, r.N}, c = native ? r.nc : Shape{r.M, r.N};
-      const uint64_t ab = native ? r.na_bytes : r.a, bb = native ? r.nb_bytes : r.b, cb = native ? r.nc_bytes : r.c;
+      const Shape a = native ? r.na : Shape{r.M, r.K}, b = native ? r.nb : Shape{r.K, r.N},
+                  c = native ? r.nc : Shape{r.M, r.N};
+      const uint64_t ab = native ? r.na_bytes : r.a, bb = native ? r.nb_bytes : r.b,
+                     cb = native ? r.nc_bytes : r.c;
       EXPECT_EQ(io.A.Dims(), a) << r.profile << " type " << r.type;
       EXPECT_EQ(io.B.Dims(), b);
       EXPECT_EQ(io.C.Dims(), c);
@@ -217,7 +340,8 @@ TEST(RknnMatmulCreate, RejectsSpec73Rows) {
   info.group_size = 32;
   rknn::IoAttr io;
   std::string why;
-  EXPECT_EQ(rknn::MatmulCreate(Facts("rk3588"), info, {}, &io, &why), -5) << "per-group with NORM layouts";
+  EXPECT_EQ(rknn::MatmulCreate(Facts("rk3588"), info, {}, &io, &why), -5)
+      << "per-group with NORM layouts";
   info.AC_layout = info.B_layout = 1;
   EXPECT_EQ(rknn::MatmulCreate(Facts("rk3588"), info, {}, &io, &why), 0) << why;
   info.K = 96;
@@ -258,7 +382,8 @@ TEST(RknnInt4, PacksSpec74Vectors) {
   rknn::PackInt4(b, out, 4, NibbleOrder::kLowFirst);
   EXPECT_EQ(out[0], 0x78);
   EXPECT_EQ(out[1], 0xE3);
-  EXPECT_EQ(oracle::rknn::PackInt4({0xF8, 7, 3, 0xFE}, NibbleOrder::kLowFirst), (std::vector<uint8_t>{0x78, 0xE3}));
+  EXPECT_EQ(oracle::rknn::PackInt4({0xF8, 7, 3, 0xFE}, NibbleOrder::kLowFirst),
+            (std::vector<uint8_t>{0x78, 0xE3}));
   int8_t back[4];
   rknn::UnpackInt4(out, back, 4, NibbleOrder::kLowFirst);
   EXPECT_EQ(std::vector<int8_t>(back, back + 4), std::vector<int8_t>(b, b + 4));
@@ -269,7 +394,8 @@ TEST(RknnOracle, IndexMapAgreesWithTheAlgebra) {
   const auto l = *oracle::rknn::BLayoutOf(128, 64, 32, 32, 0);
   std::vector<uint8_t> b(128 * 64, 0);
   b[70 * 64 + 5] = 7;
-  const auto native = oracle::rknn::BToNative(b, l, DType::kInt8, false, NibbleOrder::kLowFirst, NibbleOrder::kLowFirst);
+  const auto native = oracle::rknn::BToNative(b, l, DType::kInt8, false, NibbleOrder::kLowFirst,
+                                              NibbleOrder::kLowFirst);
   const int64_t e = oracle::rknn::BNativeIndex(70, 5, l);
   EXPECT_EQ(e, ((5 / 32) * 4 + 70 / 32) * 1024 + (5 % 32) * 32 + 70 % 32);
   EXPECT_EQ(native[static_cast<size_t>(e)], 7);
@@ -280,18 +406,22 @@ TEST(RknnReference, MatchesOracleOnOddShapes) {
     int64_t k, n, sn, sk, seg;
     DType dtype;
   };
-  for (const Shape3& s : {Shape3{33, 17, 32, 32, 0, DType::kInt8}, Shape3{70, 45, 16, 32, 32, DType::kFloat16},
-                          Shape3{65, 129, 64, 32, 0, DType::kInt4}, Shape3{97, 3, 8, 16, 40, DType::kInt4}}) {
+  for (const Shape3& s :
+       {Shape3{33, 17, 32, 32, 0, DType::kInt8}, Shape3{70, 45, 16, 32, 32, DType::kFloat16},
+        Shape3{65, 129, 64, 32, 0, DType::kInt4}, Shape3{97, 3, 8, 16, 40, DType::kInt4}}) {
     for (bool tp : {false, true}) {
       auto g = *rknn::BNativeGeometryFor(s.k, s.n, s.sn, s.sk, s.seg, s.dtype);
       auto l = *oracle::rknn::BLayoutOf(s.k, s.n, s.sn, s.sk, s.seg);
       const auto in = Random(5, g.norm_bytes);
       std::vector<uint8_t> got(g.native_bytes, 0xCD);
-      rknn::BPlainToNative(in.data(), got.data(), g, tp, NibbleOrder::kLowFirst, NibbleOrder::kHighFirst);
-      EXPECT_EQ(got, oracle::rknn::BToNative(in, l, s.dtype, tp, NibbleOrder::kLowFirst, NibbleOrder::kHighFirst))
+      rknn::BPlainToNative(in.data(), got.data(), g, tp, NibbleOrder::kLowFirst,
+                           NibbleOrder::kHighFirst);
+      EXPECT_EQ(got, oracle::rknn::BToNative(in, l, s.dtype, tp, NibbleOrder::kLowFirst,
+                                             NibbleOrder::kHighFirst))
           << s.k << "x" << s.n << " tp=" << tp;
       std::vector<uint8_t> back(g.norm_bytes, 0);
-      rknn::BNativeToPlain(got.data(), back.data(), g, tp, NibbleOrder::kHighFirst, NibbleOrder::kLowFirst);
+      rknn::BNativeToPlain(got.data(), back.data(), g, tp, NibbleOrder::kHighFirst,
+                           NibbleOrder::kLowFirst);
       if (Bits(s.dtype) == 4 && (s.k * s.n) % 2) back.back() &= 0x0F, got.size();
       auto in_cmp = in;
       if (Bits(s.dtype) == 4 && (s.k * s.n) % 2) in_cmp.back() &= 0x0F;
@@ -301,8 +431,10 @@ TEST(RknnReference, MatchesOracleOnOddShapes) {
   auto a = *rknn::RowBlockedGeometryFor(5, 33, 16, DType::kInt4);
   const auto in = Random(9, a.norm_bytes);
   std::vector<uint8_t> got(a.native_bytes);
-  rknn::RowBlockedToNative(in.data(), got.data(), a, NibbleOrder::kLowFirst, NibbleOrder::kLowFirst);
-  EXPECT_EQ(got, oracle::rknn::RowBlockedToNative(in, 5, 33, 16, DType::kInt4, NibbleOrder::kLowFirst, NibbleOrder::kLowFirst));
+  rknn::RowBlockedToNative(in.data(), got.data(), a, NibbleOrder::kLowFirst,
+                           NibbleOrder::kLowFirst);
+  EXPECT_EQ(got, oracle::rknn::RowBlockedToNative(in, 5, 33, 16, DType::kInt4,
+                                                  NibbleOrder::kLowFirst, NibbleOrder::kLowFirst));
 }
 
 }  // namespace

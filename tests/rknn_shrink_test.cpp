@@ -44,10 +44,12 @@ const ShrinkRun kRuns[] = {
     {"rknn-mixed-b-own-dtype-row", "rk3576", kMatmul, "K = subK + 1"},
 };
 
-int Check(const ShrinkRun& run, const nlohmann::json& c, const std::string& dir, const std::string& tag) {
+int Check(const ShrinkRun& run, const nlohmann::json& c, const std::string& dir,
+          const std::string& tag) {
   const std::string path = dir + "/" + tag + ".json";
   std::ofstream(path) << c.dump(2);
-  return RunNpuconf(std::string("check --port mutant:") + run.mutant + " " + run.property + " --from " + path)
+  return RunNpuconf(std::string("check --port mutant:") + run.mutant + " " + run.property +
+                    " --from " + path)
       .exit_code;
 }
 
@@ -56,8 +58,9 @@ class RknnShrinkTest : public ::testing::TestWithParam<ShrinkRun> {};
 TEST_P(RknnShrinkTest, CounterexampleIsMinimalByWholeBlocks) {
   const ShrinkRun& run = GetParam();
   TempDir out("shrink");
-  const auto result = RunNpuconf(std::string("run --port mutant:") + run.mutant + " --profile " + run.profile +
-                                 " --property " + run.property + " --no-real-shapes --quiet --out " + out.path());
+  const auto result =
+      RunNpuconf(std::string("run --port mutant:") + run.mutant + " --profile " + run.profile +
+                 " --property " + run.property + " --no-real-shapes --quiet --out " + out.path());
   ASSERT_EQ(result.exit_code, 1) << result.output;
   const auto report = ReadJson(out.path() + "/report.json");
   const nlohmann::json* failed = nullptr;
@@ -66,7 +69,8 @@ TEST_P(RknnShrinkTest, CounterexampleIsMinimalByWholeBlocks) {
   }
   ASSERT_NE(failed, nullptr);
   ASSERT_EQ(failed->at("result"), "fail") << failed->dump(2);
-  ASSERT_GT(failed->at("random_cases").get<int>(), 0) << "failed on an explicit case: nothing was shrunk";
+  ASSERT_GT(failed->at("random_cases").get<int>(), 0)
+      << "failed on an explicit case: nothing was shrunk";
   const nlohmann::json counterexample = failed->at("counterexample_case");
   ASSERT_EQ(Check(run, counterexample, out.path(), "counterexample"), 1) << counterexample.dump();
 
@@ -87,10 +91,12 @@ TEST_P(RknnShrinkTest, CounterexampleIsMinimalByWholeBlocks) {
     smaller.Set(dim, value - block);
     ++tried;
     EXPECT_EQ(Check(run, ToJson(smaller), out.path(), dim + std::to_string(block)), 0)
-        << run.mutant << ": " << c.ToText() << " with " << dim << " - " << block << " still fails, so the reported "
+        << run.mutant << ": " << c.ToText() << " with " << dim << " - " << block
+        << " still fails, so the reported "
         << "counterexample is not minimal (it needs " << run.needs << ")";
   }
-  EXPECT_GT(tried, 0) << c.ToText() << ": no dim is larger than one block; the case shows nothing about shrinking";
+  EXPECT_GT(tried, 0)
+      << c.ToText() << ": no dim is larger than one block; the case shows nothing about shrinking";
   std::cout << "[ counterexample ] " << run.mutant << ": " << c.ToText() << "\n";
 }
 

@@ -37,7 +37,8 @@ const DocumentedInvalid* FindDocumentedInvalid(const Case& c, const Profile& pro
 // rknn.int4.native_b_nibble as case params.
 std::vector<Case> EdgeLayoutCases(const std::string& routine, const Profile& profile);
 // K at the segment thresholds (§3.3, §7.2) with N small; empty without segmentation.
-std::vector<Case> SegmentCases(const std::string& routine, const Profile& profile, bool documented_large);
+std::vector<Case> SegmentCases(const std::string& routine, const Profile& profile,
+                               bool documented_large);
 
 // Real model shapes [out, in] as B (K = in, N = out) for each distinct B row of
 // the profile whose create accepts them (M = 1, NATIVE B); A/C with M ∈ {1, 4, 64}.

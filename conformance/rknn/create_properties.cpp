@@ -25,7 +25,8 @@ constexpr int64_t kAttrWords = 7;
 const char* const kMatrices[3] = {"A", "B", "C"};
 
 void AppendWords(const Shape& dims, uint64_t size_bytes, int64_t type, Bytes* out) {
-  int64_t words[kAttrWords] = {static_cast<int64_t>(dims.size()), 0, 0, 0, 0, static_cast<int64_t>(size_bytes), type};
+  int64_t words[kAttrWords] = {static_cast<int64_t>(dims.size()), 0,   0, 0, 0,
+                               static_cast<int64_t>(size_bytes),  type};
   for (size_t i = 0; i < dims.size() && i < 4; ++i) words[1 + i] = dims[i];
   const auto* bytes = reinterpret_cast<const uint8_t*>(words);
   out->insert(out->end(), bytes, bytes + sizeof(words));
@@ -38,23 +39,26 @@ void AppendPortAttr(const OutputResult& out, Bytes* words) {
   AppendWords(out.rank < 0 ? Shape{} : out.dims, fields[0], static_cast<int64_t>(fields[1]), words);
 }
 
-std::string Describe(const std::string& name, const Shape& dims, uint64_t size_bytes, int64_t type) {
-  return "io_attr." + name + " {dims " + ToString(dims) + ", size " + std::to_string(size_bytes) + " bytes, type " +
-         std::to_string(type) + "}";
+std::string Describe(const std::string& name, const Shape& dims, uint64_t size_bytes,
+                     int64_t type) {
+  return "io_attr." + name + " {dims " + ToString(dims) + ", size " + std::to_string(size_bytes) +
+         " bytes, type " + std::to_string(type) + "}";
 }
 
 // io_attr words laid out as [matrix A/B/C, field], or [shape, matrix, field].
 std::shared_ptr<verify::StorageMap> AttrMap(int64_t shapes) {
   if (shapes == 0) {
-    return std::make_shared<verify::RowMajorMap>(Shape{3, kAttrWords}, std::vector<std::string>{"matrix", "field"},
-                                                 "io_attr");
+    return std::make_shared<verify::RowMajorMap>(
+        Shape{3, kAttrWords}, std::vector<std::string>{"matrix", "field"}, "io_attr");
   }
   return std::make_shared<verify::RowMajorMap>(Shape{shapes, 3, kAttrWords},
-                                               std::vector<std::string>{"shape", "matrix", "field"}, "io_attrs");
+                                               std::vector<std::string>{"shape", "matrix", "field"},
+                                               "io_attrs");
 }
 
 // The outputs a rejected call must leave as the runner filled them.
-std::optional<Verdict> CheckUntouched(const Called& k, const std::vector<std::string>& names, const std::string& why) {
+std::optional<Verdict> CheckUntouched(const Called& k, const std::vector<std::string>& names,
+                                      const std::string& why) {
   for (const std::string& name : names) {
     const OutputResult& out = *k.answer.Output(name);
     Bytes before;
@@ -66,7 +70,8 @@ std::optional<Verdict> CheckUntouched(const Called& k, const std::vector<std::st
                                              .want = before,
                                              .codec = {DType::kUint8, false},
                                              .count = static_cast<int64_t>(before.size())});
-    if (!comparison.ok()) return FailFrom(comparison, DType::kUint8, nullptr, name + " written although " + why + ": ");
+    if (!comparison.ok())
+      return FailFrom(comparison, DType::kUint8, nullptr, name + " written although " + why + ": ");
   }
   return std::nullopt;
 }
@@ -85,7 +90,8 @@ std::optional<Verdict> CheckAllGuards(const Called& k) {
 // gives it where there is one.
 Verdict CheckCreateLayout(const PropertyContext& ctx, const Case& c) {
   const auto want = orc::ExpectCreate(*ctx.profile.rknn, InfoOf(c), ReadingsOf(c));
-  if (want.status != orc::kSucc) return Verdict::Fail("the suite drew an invalid info as valid (" + want.rule + ")");
+  if (want.status != orc::kSucc)
+    return Verdict::Fail("the suite drew an invalid info as valid (" + want.rule + ")");
   Called k;
   if (auto v = CallPort(ctx, c, &k)) return *v;
   if (auto v = CheckAllGuards(k)) return *v;
@@ -95,7 +101,9 @@ Verdict CheckCreateLayout(const PropertyContext& ctx, const Case& c) {
                          (k.answer.message.empty() ? "" : " (" + k.answer.message + ")"));
   }
   for (const char* name : kMatrices) {
-    if (!k.Written(name)) return Verdict::Fail(std::string("create succeeded but io_attr.") + name + " was not written");
+    if (!k.Written(name))
+      return Verdict::Fail(std::string("create succeeded but io_attr.") + name +
+                           " was not written");
   }
   const orc::Attr* expected[3] = {&want.A, &want.B, &want.C};
   Bytes got_words, want_words;
@@ -120,19 +128,22 @@ Verdict CheckCreateLayout(const PropertyContext& ctx, const Case& c) {
                     Describe(kMatrices[matrix], out.rank < 0 ? Shape{} : out.dims, fields[0],
                              static_cast<int64_t>(fields[1])) +
                         ", expected " +
-                        Describe(kMatrices[matrix], expected[matrix]->dims, expected[matrix]->size_bytes,
-                                 expected[matrix]->type) +
+                        Describe(kMatrices[matrix], expected[matrix]->dims,
+                                 expected[matrix]->size_bytes, expected[matrix]->type) +
                         " (spec rknn.md §2.2, §4.1): ");
   }
   // The documented numbers (§7.1, §3.3) where the spec gives them: the oracle must agree.
   if (const DocumentedAttr* doc = FindDocumentedAttr(c, ctx.profile)) {
     for (int i = 0; i < 3; ++i) {
       const Shape& dims = i == 0 ? doc->a_dims : (i == 1 ? doc->b_dims : doc->c_dims);
-      const std::optional<uint64_t>& bytes = i == 0 ? doc->a_bytes : (i == 1 ? doc->b_bytes : doc->c_bytes);
-      if ((!dims.empty() && expected[i]->dims != dims) || (bytes && expected[i]->size_bytes != *bytes)) {
-        return Verdict::Fail(Describe(kMatrices[i], expected[i]->dims, expected[i]->size_bytes, expected[i]->type) +
-                             " differs from " + doc->source + ": dims " + ToString(dims) + ", " +
-                             (bytes ? std::to_string(*bytes) : "?") + " bytes");
+      const std::optional<uint64_t>& bytes =
+          i == 0 ? doc->a_bytes : (i == 1 ? doc->b_bytes : doc->c_bytes);
+      if ((!dims.empty() && expected[i]->dims != dims) ||
+          (bytes && expected[i]->size_bytes != *bytes)) {
+        return Verdict::Fail(
+            Describe(kMatrices[i], expected[i]->dims, expected[i]->size_bytes, expected[i]->type) +
+            " differs from " + doc->source + ": dims " + ToString(dims) + ", " +
+            (bytes ? std::to_string(*bytes) : "?") + " bytes");
       }
     }
   }
@@ -142,7 +153,8 @@ Verdict CheckCreateLayout(const PropertyContext& ctx, const Case& c) {
 // A valid info: every io_attr size holds at least the logical matrix's bytes.
 Verdict CheckCreateCapacity(const PropertyContext& ctx, const Case& c) {
   const auto want = orc::ExpectCreate(*ctx.profile.rknn, InfoOf(c), ReadingsOf(c));
-  if (want.status != orc::kSucc) return Verdict::Fail("the suite drew an invalid info as valid (" + want.rule + ")");
+  if (want.status != orc::kSucc)
+    return Verdict::Fail("the suite drew an invalid info as valid (" + want.rule + ")");
   Called k;
   if (auto v = CallPort(ctx, c, &k)) return *v;
   if (auto v = CheckAllGuards(k)) return *v;
@@ -152,15 +164,17 @@ Verdict CheckCreateCapacity(const PropertyContext& ctx, const Case& c) {
   const uint64_t logical[3] = {want.a_logical_bytes, want.b_logical_bytes, want.c_logical_bytes};
   for (int i = 0; i < 3; ++i) {
     if (!k.Written(kMatrices[i])) {
-      return Verdict::Fail(std::string("create succeeded but io_attr.") + kMatrices[i] + " was not written");
+      return Verdict::Fail(std::string("create succeeded but io_attr.") + kMatrices[i] +
+                           " was not written");
     }
     const OutputResult& out = *k.answer.Output(kMatrices[i]);
     uint64_t fields[2];
     std::memcpy(fields, out.contents().data(), sizeof(fields));
     if (fields[0] < logical[i]) {
-      return Verdict::Fail(Describe(kMatrices[i], out.dims, fields[0], static_cast<int64_t>(fields[1])) +
-                               " is smaller than the " + std::to_string(logical[i]) + " bytes of the logical matrix",
-                           {{"output", kMatrices[i]}, {"size_bytes", fields[0]}, {"logical_bytes", logical[i]}});
+      return Verdict::Fail(
+          Describe(kMatrices[i], out.dims, fields[0], static_cast<int64_t>(fields[1])) +
+              " is smaller than the " + std::to_string(logical[i]) + " bytes of the logical matrix",
+          {{"output", kMatrices[i]}, {"size_bytes", fields[0]}, {"logical_bytes", logical[i]}});
     }
   }
   return Verdict::Pass();
@@ -169,7 +183,8 @@ Verdict CheckCreateCapacity(const PropertyContext& ctx, const Case& c) {
 // An invalid info: RKNN_ERR_PARAM_INVALID, io_attr untouched.
 Verdict CheckCreateRejects(const PropertyContext& ctx, const Case& c) {
   const auto want = orc::ExpectCreate(*ctx.profile.rknn, InfoOf(c), ReadingsOf(c));
-  if (want.status == orc::kSucc) return Verdict::Fail("the suite drew a valid info as invalid: " + c.ToText());
+  if (want.status == orc::kSucc)
+    return Verdict::Fail("the suite drew a valid info as invalid: " + c.ToText());
   const DocumentedInvalid* doc = FindDocumentedInvalid(c, ctx.profile);
   const std::string rule = want.rule + (doc ? "; " + doc->source : "");
   Called k;
@@ -191,12 +206,14 @@ Verdict CheckCreateRejects(const PropertyContext& ctx, const Case& c) {
 Verdict CheckDynamic(const PropertyContext& ctx, const Case& c, bool capacity_only) {
   const Shape shapes = *c.IntList("shapes");
   const auto want = orc::ExpectDynamic(*ctx.profile.rknn, InfoOf(c), shapes, ReadingsOf(c));
-  if (want.status != orc::kSucc) return Verdict::Fail("the suite drew an invalid call as valid (" + want.rule + ")");
+  if (want.status != orc::kSucc)
+    return Verdict::Fail("the suite drew an invalid call as valid (" + want.rule + ")");
   Called k;
   if (auto v = CallPort(ctx, c, &k)) return *v;
   if (auto v = CheckAllGuards(k)) return *v;
   if (k.answer.status != rknn::kRknnSucc) {
-    return Verdict::Fail("status " + StatusText("rknn", k.answer.status) + ", expected 0 (RKNN_SUCC)" +
+    return Verdict::Fail("status " + StatusText("rknn", k.answer.status) +
+                         ", expected 0 (RKNN_SUCC)" +
                          (k.answer.message.empty() ? "" : " (" + k.answer.message + ")"));
   }
   const OutputResult& io = *k.answer.Output("io_attrs");
@@ -206,10 +223,12 @@ Verdict CheckDynamic(const PropertyContext& ctx, const Case& c, bool capacity_on
   for (int64_t s = 0; s < count; ++s) {
     for (int i = 0; i < 3; ++i) {
       int64_t size = 0;
-      std::memcpy(&size, io.contents().data() + ((s * 3 + i) * kAttrWords + 5) * sizeof(int64_t), sizeof(size));
+      std::memcpy(&size, io.contents().data() + ((s * 3 + i) * kAttrWords + 5) * sizeof(int64_t),
+                  sizeof(size));
       if (capacity[i] < static_cast<uint64_t>(size)) {
-        return Verdict::Fail("capacity of " + std::string(kMatrices[i]) + " is " + std::to_string(capacity[i]) +
-                                 " bytes, but shape " + std::to_string(s) + " needs " + std::to_string(size) +
+        return Verdict::Fail("capacity of " + std::string(kMatrices[i]) + " is " +
+                                 std::to_string(capacity[i]) + " bytes, but shape " +
+                                 std::to_string(s) + " needs " + std::to_string(size) +
                                  " (spec rknn.md §4.3)",
                              {{"output", "capacity"}, {"matrix", kMatrices[i]}, {"shape", s}});
       }
@@ -218,7 +237,8 @@ Verdict CheckDynamic(const PropertyContext& ctx, const Case& c, bool capacity_on
   if (capacity_only) return Verdict::Pass();
   Bytes want_words;
   for (const auto& e : want.per_shape) {
-    for (const orc::Attr* a : {&e.A, &e.B, &e.C}) AppendWords(a->dims, a->size_bytes, a->type, &want_words);
+    for (const orc::Attr* a : {&e.A, &e.B, &e.C})
+      AppendWords(a->dims, a->size_bytes, a->type, &want_words);
   }
   const auto map = AttrMap(count);
   const auto io_comparison = verify::Compare({.output = "io_attrs",
@@ -228,12 +248,15 @@ Verdict CheckDynamic(const PropertyContext& ctx, const Case& c, bool capacity_on
                                               .count = count * 3 * kAttrWords,
                                               .map = map.get()});
   if (!io_comparison.ok()) {
-    return FailFrom(io_comparison, DType::kInt64, map.get(),
-                    "io_attrs {n_dims, dims[4], size, type} per shape and matrix differ from create's: ");
+    return FailFrom(
+        io_comparison, DType::kInt64, map.get(),
+        "io_attrs {n_dims, dims[4], size, type} per shape and matrix differ from create's: ");
   }
-  const Bytes want_capacity(reinterpret_cast<const uint8_t*>(want.capacity),
-                            reinterpret_cast<const uint8_t*>(want.capacity) + sizeof(want.capacity));
-  const auto capacity_map = std::make_shared<verify::RowMajorMap>(Shape{3}, std::vector<std::string>{"matrix"}, "capacity");
+  const Bytes want_capacity(
+      reinterpret_cast<const uint8_t*>(want.capacity),
+      reinterpret_cast<const uint8_t*>(want.capacity) + sizeof(want.capacity));
+  const auto capacity_map = std::make_shared<verify::RowMajorMap>(
+      Shape{3}, std::vector<std::string>{"matrix"}, "capacity");
   const auto cap_comparison = verify::Compare({.output = "capacity",
                                                .got = k.answer.Output("capacity")->contents(),
                                                .want = want_capacity,
@@ -242,7 +265,8 @@ Verdict CheckDynamic(const PropertyContext& ctx, const Case& c, bool capacity_on
                                                .map = capacity_map.get()});
   if (!cap_comparison.ok()) {
     return FailFrom(cap_comparison, DType::kUint64, capacity_map.get(),
-                    "capacity of A, B, C (bytes) is not the maximum size over the shapes (spec rknn.md §4.3): ");
+                    "capacity of A, B, C (bytes) is not the maximum size over the shapes (spec "
+                    "rknn.md §4.3): ");
   }
   return Verdict::Pass();
 }
@@ -252,7 +276,8 @@ Verdict CheckDynamic(const PropertyContext& ctx, const Case& c, bool capacity_on
 Verdict CheckDynamicRejects(const PropertyContext& ctx, const Case& c) {
   const Shape shapes = *c.IntList("shapes");
   const auto want = orc::ExpectDynamic(*ctx.profile.rknn, InfoOf(c), shapes, ReadingsOf(c));
-  if (want.status == orc::kSucc) return Verdict::Fail("the suite drew a valid call as invalid: " + c.ToText());
+  if (want.status == orc::kSucc)
+    return Verdict::Fail("the suite drew a valid call as invalid: " + c.ToText());
   Called k;
   if (auto v = CallPort(ctx, c, &k)) return *v;
   if (auto v = CheckAllGuards(k)) return *v;
@@ -260,7 +285,8 @@ Verdict CheckDynamicRejects(const PropertyContext& ctx, const Case& c) {
     return Verdict::Fail("status " + StatusText("rknn", k.answer.status) + ", expected " +
                          StatusText("rknn", want.status) + ": " + want.rule);
   }
-  if (auto v = CheckUntouched(k, {"io_attrs", "capacity"}, "the call failed (" + want.rule + ")")) return *v;
+  if (auto v = CheckUntouched(k, {"io_attrs", "capacity"}, "the call failed (" + want.rule + ")"))
+    return *v;
   return Verdict::Pass();
 }
 
@@ -268,7 +294,8 @@ Verdict CheckDynamicRejects(const PropertyContext& ctx, const Case& c) {
 
 bool Valid(const PropertyContext& ctx, const Case& c) {
   if (c.routine == kDynamic) {
-    return orc::ExpectDynamic(*ctx.profile.rknn, InfoOf(c), *c.IntList("shapes"), ReadingsOf(c)).status == orc::kSucc;
+    return orc::ExpectDynamic(*ctx.profile.rknn, InfoOf(c), *c.IntList("shapes"), ReadingsOf(c))
+               .status == orc::kSucc;
   }
   return orc::ExpectCreate(*ctx.profile.rknn, InfoOf(c), ReadingsOf(c)).status == orc::kSucc;
 }
@@ -322,77 +349,106 @@ std::vector<Case> DynamicExplicit(const PropertyContext& ctx) {
   return out;
 }
 
-const std::vector<std::string> kCreateChoices = {
-    "rknn.limits.align_unit",     "rknn.limits.k_max",           "rknn.types.table_3_6_row7",
-    "rknn.native.mixed_b_layout", "rknn.native.c_sub_n_other_outputs", "rknn.segment.b_dims",
-    "rknn.tp_norm.dtypes",        "rknn.quant.group_size",       "rknn.quant.per_group_type",
-    "rknn.tp_norm.b_dims",        "rknn.quant.type_encoding"};
+const std::vector<std::string> kCreateChoices = {"rknn.limits.align_unit",
+                                                 "rknn.limits.k_max",
+                                                 "rknn.types.table_3_6_row7",
+                                                 "rknn.native.mixed_b_layout",
+                                                 "rknn.native.c_sub_n_other_outputs",
+                                                 "rknn.segment.b_dims",
+                                                 "rknn.tp_norm.dtypes",
+                                                 "rknn.quant.group_size",
+                                                 "rknn.quant.per_group_type",
+                                                 "rknn.tp_norm.b_dims",
+                                                 "rknn.quant.type_encoding"};
 
 }  // namespace
 
 void rknn_props::AddCreateProperties(std::vector<Property>* out) {
-  auto valid_info = [](const PropertyContext& ctx) { return gen::rknn::ValidInfo(*ctx.profile.rknn, ctx.profile.name); };
-  out->push_back({.name = std::string(kCreate) + ".size_matches_layout",
-                  .routine = kCreate,
-                  .description = "a valid info succeeds, and io_attr dims, size (bytes) and type of A, B, C equal the "
-                                 "§4.1 table for the layout (segmented B: sum of segments); documented rows of spec "
-                                 "rknn.md §7.1 and §3.3 match",
-                  .choices = kCreateChoices,
-                  .explicit_cases = [](const PropertyContext& ctx) { return Only(ctx, CreateExplicit(ctx), true); },
-                  .generator = valid_info,
-                  .check = CheckCreateLayout});
-  out->push_back({.name = std::string(kCreate) + ".capacity_ge_logical",
-                  .routine = kCreate,
-                  .description = "every io_attr size of a valid info holds at least the logical matrix's bytes (int4: "
-                                 "half bytes)",
-                  .choices = kCreateChoices,
-                  .explicit_cases = [](const PropertyContext& ctx) { return Only(ctx, RealCreateCases(ctx), true); },
-                  .generator = valid_info,
-                  .check = CheckCreateCapacity});
-  out->push_back({.name = std::string(kCreate) + ".rejects_invalid",
-                  .routine = kCreate,
-                  .description = "an invalid rknn_matmul_info gives RKNN_ERR_PARAM_INVALID (-5) and leaves io_attr "
-                                 "untouched (spec rknn.md §1.1-§3.2, §5.4, §7.3)",
-                  .choices = kCreateChoices,
-                  .explicit_cases = [](const PropertyContext& ctx) { return Only(ctx, CreateExplicit(ctx), false); },
-                  .generator =
-                      [](const PropertyContext& ctx) {
-                        return gen::rknn::InvalidInfo(*ctx.profile.rknn, ctx.profile.name);
-                      },
-                  .check = CheckCreateRejects});
+  auto valid_info = [](const PropertyContext& ctx) {
+    return gen::rknn::ValidInfo(*ctx.profile.rknn, ctx.profile.name);
+  };
+  out->push_back(
+      {.name = std::string(kCreate) + ".size_matches_layout",
+       .routine = kCreate,
+       .description =
+           "a valid info succeeds, and io_attr dims, size (bytes) and type of A, B, C equal the "
+           "§4.1 table for the layout (segmented B: sum of segments); documented rows of spec "
+           "rknn.md §7.1 and §3.3 match",
+       .choices = kCreateChoices,
+       .explicit_cases =
+           [](const PropertyContext& ctx) { return Only(ctx, CreateExplicit(ctx), true); },
+       .generator = valid_info,
+       .check = CheckCreateLayout});
+  out->push_back(
+      {.name = std::string(kCreate) + ".capacity_ge_logical",
+       .routine = kCreate,
+       .description =
+           "every io_attr size of a valid info holds at least the logical matrix's bytes (int4: "
+           "half bytes)",
+       .choices = kCreateChoices,
+       .explicit_cases =
+           [](const PropertyContext& ctx) { return Only(ctx, RealCreateCases(ctx), true); },
+       .generator = valid_info,
+       .check = CheckCreateCapacity});
+  out->push_back(
+      {.name = std::string(kCreate) + ".rejects_invalid",
+       .routine = kCreate,
+       .description =
+           "an invalid rknn_matmul_info gives RKNN_ERR_PARAM_INVALID (-5) and leaves io_attr "
+           "untouched (spec rknn.md §1.1-§3.2, §5.4, §7.3)",
+       .choices = kCreateChoices,
+       .explicit_cases =
+           [](const PropertyContext& ctx) { return Only(ctx, CreateExplicit(ctx), false); },
+       .generator =
+           [](const PropertyContext& ctx) {
+             return gen::rknn::InvalidInfo(*ctx.profile.rknn, ctx.profile.name);
+           },
+       .check = CheckCreateRejects});
   std::vector<std::string> dynamic_choices = kCreateChoices;
   dynamic_choices.push_back("rknn.dynamic.varying_dims");
   auto valid_dynamic = [](const PropertyContext& ctx) {
     return gen::rknn::ValidDynamic(*ctx.profile.rknn, ctx.profile.name);
   };
-  auto valid_explicit = [](const PropertyContext& ctx) { return Only(ctx, DynamicExplicit(ctx), true); };
-  out->push_back({.name = std::string(kDynamic) + ".matches_oracle",
-                  .routine = kDynamic,
-                  .description = "a valid call gives one io_attr per shape as create gives it, and capacity = max "
-                                 "size over the shapes (spec rknn.md §4.3)",
-                  .choices = dynamic_choices,
-                  .explicit_cases = valid_explicit,
-                  .generator = valid_dynamic,
-                  .check = [](const PropertyContext& ctx, const Case& c) { return CheckDynamic(ctx, c, false); }});
-  out->push_back({.name = std::string(kDynamic) + ".capacity_ge_every_shape",
-                  .routine = kDynamic,
-                  .description = "each buffer's capacity is at least every shape's size (valid calls)",
-                  .choices = dynamic_choices,
-                  .explicit_cases = valid_explicit,
-                  .generator = valid_dynamic,
-                  .check = [](const PropertyContext& ctx, const Case& c) { return CheckDynamic(ctx, c, true); }});
-  out->push_back({.name = std::string(kDynamic) + ".rejects_invalid",
-                  .routine = kDynamic,
-                  .description = "no shapes, K or N varying across shapes with NORM/NATIVE B, or a shape create "
-                                 "rejects give RKNN_ERR_PARAM_INVALID (-5); outputs untouched (spec rknn.md §1.10, "
-                                 "§4.3)",
-                  .choices = dynamic_choices,
-                  .explicit_cases = [](const PropertyContext& ctx) { return Only(ctx, DynamicExplicit(ctx), false); },
-                  .generator =
-                      [](const PropertyContext& ctx) {
-                        return gen::rknn::InvalidDynamic(*ctx.profile.rknn, ctx.profile.name);
-                      },
-                  .check = CheckDynamicRejects});
+  auto valid_explicit = [](const PropertyContext& ctx) {
+    return Only(ctx, DynamicExplicit(ctx), true);
+  };
+  out->push_back(
+      {.name = std::string(kDynamic) + ".matches_oracle",
+       .routine = kDynamic,
+       .description =
+           "a valid call gives one io_attr per shape as create gives it, and capacity = max "
+           "size over the shapes (spec rknn.md §4.3)",
+       .choices = dynamic_choices,
+       .explicit_cases = valid_explicit,
+       .generator = valid_dynamic,
+       .check = [](const PropertyContext& ctx, const Case& c) {
+         return CheckDynamic(ctx, c, false);
+       }});
+  out->push_back(
+      {.name = std::string(kDynamic) + ".capacity_ge_every_shape",
+       .routine = kDynamic,
+       .description = "each buffer's capacity is at least every shape's size (valid calls)",
+       .choices = dynamic_choices,
+       .explicit_cases = valid_explicit,
+       .generator = valid_dynamic,
+       .check = [](const PropertyContext& ctx, const Case& c) {
+         return CheckDynamic(ctx, c, true);
+       }});
+  out->push_back(
+      {.name = std::string(kDynamic) + ".rejects_invalid",
+       .routine = kDynamic,
+       .description =
+           "no shapes, K or N varying across shapes with NORM/NATIVE B, or a shape create "
+           "rejects give RKNN_ERR_PARAM_INVALID (-5); outputs untouched (spec rknn.md §1.10, "
+           "§4.3)",
+       .choices = dynamic_choices,
+       .explicit_cases =
+           [](const PropertyContext& ctx) { return Only(ctx, DynamicExplicit(ctx), false); },
+       .generator =
+           [](const PropertyContext& ctx) {
+             return gen::rknn::InvalidDynamic(*ctx.profile.rknn, ctx.profile.name);
+           },
+       .check = CheckDynamicRejects});
 }
 
 }  // namespace npuconf

@@ -4,10 +4,11 @@
 // from the layout template (conformance/harness/layout_properties.h) with the
 // storage maps of native_map.h; this family adds the K-segment invariant, the
 // matmul the layouts exist for, and int4 packing.
+#include "conformance/harness/layout_properties.h"
+
 #include <algorithm>
 #include <cstring>
 
-#include "conformance/harness/layout_properties.h"
 #include "conformance/harness/suite.h"
 #include "conformance/rknn/cases.h"
 #include "conformance/rknn/native_map.h"
@@ -29,7 +30,9 @@ Bytes Head(std::span<const uint8_t> data, uint64_t bytes) {
 // How an element of a side is read: its dtype, and for INT4 which nibble holds
 // the even element (§2.4: NORM per the profile's int4_nibble, NATIVE B per
 // choice rknn.int4.native_b_nibble).
-verify::ElementCodec Codec(DType dtype, NibbleOrder order) { return {dtype, order == NibbleOrder::kHighFirst}; }
+verify::ElementCodec Codec(DType dtype, NibbleOrder order) {
+  return {dtype, order == NibbleOrder::kHighFirst};
+}
 
 std::shared_ptr<const verify::StorageMap> NativeMapOf(const LayoutGeometry& l) {
   if (l.matrix == Matrix::kB) return std::make_shared<BNativeMap>(l.b);
@@ -47,13 +50,15 @@ Bytes OracleOut(const LayoutGeometry& l, const Bytes& in) {
                        : orc::BToPlain(in, l.b, l.dtype, l.tp, l.native_order, l.plain_order);
   }
   const int64_t cols = l.plain_dims[1];
-  return l.to_native ? orc::RowBlockedToNative(in, l.M, cols, l.sub, l.dtype, l.plain_order, l.native_order)
-                     : orc::RowBlockedToNorm(in, l.M, cols, l.sub, l.dtype, l.native_order, l.plain_order);
+  return l.to_native
+             ? orc::RowBlockedToNative(in, l.M, cols, l.sub, l.dtype, l.plain_order, l.native_order)
+             : orc::RowBlockedToNorm(in, l.M, cols, l.sub, l.dtype, l.native_order, l.plain_order);
 }
 
 LayoutInstance RknnInstance(const Case& c, const Profile& profile) {
   const LayoutGeometry g = GeometryOf(c, profile);
-  const verify::ElementCodec plain = Codec(g.dtype, g.plain_order), native = Codec(g.dtype, g.native_order);
+  const verify::ElementCodec plain = Codec(g.dtype, g.plain_order),
+                             native = Codec(g.dtype, g.native_order);
   const auto plain_map = PlainMapOf(g), native_map = NativeMapOf(g);
   LayoutInstance l;
   l.input = g.in_name();
@@ -83,7 +88,8 @@ Verdict CheckSegmentation(const PropertyContext& ctx, const Case& c) {
   const OutputResult& out = *k.answer.Output(l.native_name);
   if (auto v = CheckGuards(out)) return *v;
   if (k.answer.status != rknn::kRknnSucc) {
-    return Verdict::Fail("status " + StatusText("rknn", k.answer.status) + " for a valid layout case");
+    return Verdict::Fail("status " + StatusText("rknn", k.answer.status) +
+                         " for a valid layout case");
   }
   int64_t total = 0;
   for (const auto& s : l.b.segments) total += s.elems;
@@ -91,7 +97,8 @@ Verdict CheckSegmentation(const PropertyContext& ctx, const Case& c) {
   if (out.rank != 4 || !reported || *reported != total) {
     return Verdict::Fail("B_native dims " + ToString(out.dims) + " hold " +
                          (reported ? std::to_string(*reported) : "?") + " elements; the " +
-                         std::to_string(l.b.segments.size()) + " segments hold " + std::to_string(total));
+                         std::to_string(l.b.segments.size()) + " segments hold " +
+                         std::to_string(total));
   }
   const Bytes& norm = k.inv.Input(l.plain_name)->bytes;
   const bool int4 = Bits(l.dtype) == 4;
@@ -104,7 +111,8 @@ Verdict CheckSegmentation(const PropertyContext& ctx, const Case& c) {
                values.begin() + (s.k_begin + s.k_rows) * l.N * elem_bytes);
     if (int4) rows = orc::PackNibbles(rows, l.plain_order);
     const Bytes block = orc::BToNative(rows, alone, l.dtype, false, l.plain_order, l.native_order);
-    want.insert(want.end(), block.begin(), block.end());  // int4: every block is a whole number of bytes
+    want.insert(want.end(), block.begin(),
+                block.end());  // int4: every block is a whole number of bytes
   }
   const BNativeMap map(l.b);
   const auto comparison = verify::Compare({.output = l.native_name,
@@ -115,7 +123,8 @@ Verdict CheckSegmentation(const PropertyContext& ctx, const Case& c) {
                                            .map = &map});
   if (comparison.ok()) return Verdict::Pass();
   return FailFrom(comparison, l.dtype, &map,
-                  "the " + std::to_string(l.b.segments.size()) + " K segments of " + std::to_string(l.b.seg_len) +
+                  "the " + std::to_string(l.b.segments.size()) + " K segments of " +
+                      std::to_string(l.b.seg_len) +
                       " rows, each converted alone and concatenated (§3.3), differ: ");
 }
 
@@ -159,10 +168,12 @@ Verdict CheckMatmul(const PropertyContext& ctx, const Case& c) {
     return Verdict::Fail("a_norm_to_native status " + StatusText("rknn", a.answer.status) +
                          ", b_norm_to_native status " + StatusText("rknn", b.answer.status));
   }
-  const auto a_native = orc::IntValues(Head(a.answer.Output("A_native")->contents(), la.native_bytes),
-                                       la.native_elems, t.a, la.native_order);
-  const auto b_native = orc::IntValues(Head(b.answer.Output("B_native")->contents(), lb.native_bytes),
-                                       lb.native_elems, t.b, lb.native_order);
+  const auto a_native =
+      orc::IntValues(Head(a.answer.Output("A_native")->contents(), la.native_bytes),
+                     la.native_elems, t.a, la.native_order);
+  const auto b_native =
+      orc::IntValues(Head(b.answer.Output("B_native")->contents(), lb.native_bytes),
+                     lb.native_elems, t.b, lb.native_order);
   const int64_t c_sub = SubBlocksOf(f, t.type).c_sub_n;
   const auto c_native = orc::MatmulNative(a_native, b_native, M, K, N, la.sub, lb.b, c_sub);
   Case cc(kCNative2Norm, ctx.profile.name);
@@ -174,10 +185,10 @@ Verdict CheckMatmul(const PropertyContext& ctx, const Case& c) {
   if (back.answer.status != rknn::kRknnSucc) {
     return Verdict::Fail("c_native_to_norm status " + StatusText("rknn", back.answer.status));
   }
-  const auto want = CBytes(orc::MatmulNorm(orc::IntValues(a.inv.Input("A")->bytes, M * K, t.a, f.norm_nibble),
-                                           orc::IntValues(b.inv.Input("B")->bytes, K * N, t.b, f.norm_nibble), M,
-                                           K, N),
-                           t.c);
+  const auto want = CBytes(
+      orc::MatmulNorm(orc::IntValues(a.inv.Input("A")->bytes, M * K, t.a, f.norm_nibble),
+                      orc::IntValues(b.inv.Input("B")->bytes, K * N, t.b, f.norm_nibble), M, K, N),
+      t.c);
   const auto map = PlainMap(Matrix::kC, false, M, N);
   const auto comparison = verify::Compare({.output = "C",
                                            .got = back.answer.Output("C")->contents(),
@@ -188,7 +199,8 @@ Verdict CheckMatmul(const PropertyContext& ctx, const Case& c) {
   if (comparison.ok()) return Verdict::Pass();
   return FailFrom(comparison, t.c, map.get(),
                   "C = A*B (M=" + std::to_string(M) +
-                      ") through the port's NATIVE A and B and its c_native_to_norm differs from Eigen's A*B on "
+                      ") through the port's NATIVE A and B and its c_native_to_norm differs from "
+                      "Eigen's A*B on "
                       "NORM: ");
 }
 
@@ -197,7 +209,8 @@ std::vector<gen::rknn::TypeBlocks> MatmulTypes(const RknnFacts& f) {
   std::vector<gen::rknn::TypeBlocks> out;
   for (const auto& blocks : TypeBlocksOf(f)) {
     const RknnMatmulType& t = *f.FindType(blocks.type);
-    if (integer(t.a) && integer(t.b) && (t.c == DType::kInt32 || t.c == DType::kInt16)) out.push_back(blocks);
+    if (integer(t.a) && integer(t.b) && (t.c == DType::kInt32 || t.c == DType::kInt16))
+      out.push_back(blocks);
   }
   return out;
 }
@@ -227,7 +240,8 @@ Verdict CheckInt4(const PropertyContext& ctx, const Case& c) {
   const bool pack = c.routine == kInt4Pack;
   const OutputResult& out = *k.answer.Output(pack ? "packed" : "values");
   if (auto v = CheckGuards(out)) return *v;
-  if (k.answer.status != rknn::kRknnSucc) return Verdict::Fail("status " + StatusText("rknn", k.answer.status));
+  if (k.answer.status != rknn::kRknnSucc)
+    return Verdict::Fail("status " + StatusText("rknn", k.answer.status));
   const Bytes& in = k.inv.inputs[0].bytes;
   const Bytes want = pack ? orc::PackInt4(in, order) : orc::UnpackInt4(in, count, order);
   // Packed: every nibble of the ceil(count/2) bytes, the unused one of an odd
@@ -239,13 +253,15 @@ Verdict CheckInt4(const PropertyContext& ctx, const Case& c) {
                                            .codec = codec,
                                            .count = pack ? count + count % 2 : count});
   if (!comparison.ok()) {
-    return FailFrom(comparison, codec.dtype, nullptr, std::string(NibbleOrderName(order)) + " order: ");
+    return FailFrom(comparison, codec.dtype, nullptr,
+                    std::string(NibbleOrderName(order)) + " order: ");
   }
   // The documented vectors of §7.4 (v2.x, low nibble first): the oracle must agree.
   if (pack && order == NibbleOrder::kLowFirst && c.Find("values")) {
     for (const auto& row : PackRows()) {
       if (*c.IntList("values") == row.values && want != row.low_first) {
-        return Verdict::Fail("the oracle disagrees with spec rknn.md §7.4 for " + ToString(row.values));
+        return Verdict::Fail("the oracle disagrees with spec rknn.md §7.4 for " +
+                             ToString(row.values));
       }
     }
   }
@@ -260,7 +276,8 @@ Verdict CheckInt4RoundTrip(const PropertyContext& ctx, const Case& c) {
   const int64_t count = *c.Int("count");
   const OutputResult& packed = *k.answer.Output("packed");
   if (auto v = CheckGuards(packed)) return *v;
-  if (k.answer.status != rknn::kRknnSucc) return Verdict::Fail("status " + StatusText("rknn", k.answer.status));
+  if (k.answer.status != rknn::kRknnSucc)
+    return Verdict::Fail("status " + StatusText("rknn", k.answer.status));
   Case back = c;
   back.routine = kInt4Unpack;
   back.params.erase("values");
@@ -323,92 +340,108 @@ std::string InverseOf(const std::string& r) {
 
 std::vector<std::string> ChoicesFor(const std::string& routine) {
   switch (MatrixOf(routine)) {
-    case Matrix::kA: return {};
-    case Matrix::kC: return {"rknn.native.c_sub_n_other_outputs"};
-    case Matrix::kB: break;
+    case Matrix::kA:
+      return {};
+    case Matrix::kC:
+      return {"rknn.native.c_sub_n_other_outputs"};
+    case Matrix::kB:
+      break;
   }
-  std::vector<std::string> out = {"rknn.native.mixed_b_layout", "rknn.int4.native_b_nibble", "rknn.segment.order",
-                                  "rknn.segment.b_dims", "rknn.sdk16.k_segment"};
+  std::vector<std::string> out = {"rknn.native.mixed_b_layout", "rknn.int4.native_b_nibble",
+                                  "rknn.segment.order", "rknn.segment.b_dims",
+                                  "rknn.sdk16.k_segment"};
   if (IsTpRoutine(routine)) out.push_back("rknn.tp_norm.dtypes");
   return out;
 }
 
 std::string What(const std::string& routine) {
-  const char* matrix = MatrixOf(routine) == Matrix::kA ? "A" : MatrixOf(routine) == Matrix::kC ? "C" : "B";
+  const char* matrix = MatrixOf(routine) == Matrix::kA   ? "A"
+                       : MatrixOf(routine) == Matrix::kC ? "C"
+                                                         : "B";
   const std::string plain = IsTpRoutine(routine) ? "TP_NORM" : "NORM";
   if (IsForward(routine)) {
-    return std::string(matrix) + " " + plain + " -> NATIVE (the oracle's pad -> reshape -> shuffle" +
+    return std::string(matrix) + " " + plain +
+           " -> NATIVE (the oracle's pad -> reshape -> shuffle" +
            (MatrixOf(routine) == Matrix::kB ? ", K segments concatenated)" : ")");
   }
-  return std::string(matrix) + " NATIVE -> " + plain + " (the oracle's inverse; the input's padding, random here, ignored)";
+  return std::string(matrix) + " NATIVE -> " + plain +
+         " (the oracle's inverse; the input's padding, random here, ignored)";
 }
 
 LayoutRoutine RknnLayout(const std::string& routine) {
   const bool tp = IsTpRoutine(routine);
-  return {.routine = routine,
-          .inverse = InverseOf(routine),
-          .vendor = "rknn",
-          .success = rknn::kRknnSucc,
-          .what = What(routine),
-          .output_has_padding = IsForward(routine),
-          .choices = ChoicesFor(routine),
-          .not_applicable = [tp](const Profile& p) -> std::string {
-            if (tp && p.rknn && p.rknn->has_tables && !p.rknn->tp_norm) {
-              return "no TP_NORM B on this platform (spec rknn.md §1.3, §8.11)";
-            }
-            return "";
+  return {
+      .routine = routine,
+      .inverse = InverseOf(routine),
+      .vendor = "rknn",
+      .success = rknn::kRknnSucc,
+      .what = What(routine),
+      .output_has_padding = IsForward(routine),
+      .choices = ChoicesFor(routine),
+      .not_applicable = [tp](const Profile& p) -> std::string {
+        if (tp && p.rknn && p.rknn->has_tables && !p.rknn->tp_norm) {
+          return "no TP_NORM B on this platform (spec rknn.md §1.3, §8.11)";
+        }
+        return "";
+      },
+      .instance = RknnInstance,
+      .edge_cases =
+          [routine](const PropertyContext& ctx) {
+            auto cases = EdgeLayoutCases(routine, ctx.profile);
+            auto segments = SegmentCases(routine, ctx.profile, false);
+            cases.insert(cases.end(), segments.begin(), segments.end());
+            return cases;
           },
-          .instance = RknnInstance,
-          .edge_cases =
-              [routine](const PropertyContext& ctx) {
-                auto cases = EdgeLayoutCases(routine, ctx.profile);
-                auto segments = SegmentCases(routine, ctx.profile, false);
-                cases.insert(cases.end(), segments.begin(), segments.end());
-                return cases;
-              },
-          .real_cases = [routine](const PropertyContext& ctx) { return RealLayoutCases(routine, ctx); },
-          .generator =
-              [routine](const PropertyContext& ctx) {
-                const RknnFacts& f = *ctx.profile.rknn;
-                return gen::rknn::LayoutCase(ctx.profile.name, routine, TypeBlocksOf(f), f.k_segment);
-              }};
+      .real_cases = [routine](const PropertyContext& ctx) { return RealLayoutCases(routine, ctx); },
+      .generator =
+          [routine](const PropertyContext& ctx) {
+            const RknnFacts& f = *ctx.profile.rknn;
+            return gen::rknn::LayoutCase(ctx.profile.name, routine, TypeBlocksOf(f), f.k_segment);
+          }};
 }
 
 }  // namespace
 
 void rknn_props::AddLayoutProperties(std::vector<Property>* out) {
-  for (const char* r : {kANorm2Native, kANative2Norm, kCNorm2Native, kCNative2Norm, kBNorm2Native, kBNative2Norm,
-                        kBTp2Native, kBNative2Tp}) {
+  for (const char* r : {kANorm2Native, kANative2Norm, kCNorm2Native, kCNative2Norm, kBNorm2Native,
+                        kBNative2Norm, kBTp2Native, kBNative2Tp}) {
     npuconf::AddLayoutProperties(RknnLayout(r), out);
   }
-  out->push_back(
-      {.name = std::string(kBNorm2Native) + ".segmentation",
-       .routine = kBNorm2Native,
-       .description = "segment t holds exactly K rows [t*L, min((t+1)*L, K)), each padded on its own, concatenated; "
-                      "total size = sum of segment sizes (spec rknn.md §3.3)",
-       .choices = {"rknn.segment.order", "rknn.segment.b_dims", "rknn.sdk16.k_segment"},
-       .not_applicable = [](const Profile& p) -> std::string {
-         if (p.rknn && p.rknn->has_tables && p.rknn->k_segment == 0) {
-           return "no K segmentation on this platform (spec rknn.md §3.3)";
-         }
-         return "";
-       },
-       .explicit_cases = [](const PropertyContext& ctx) { return SegmentCases(kBNorm2Native, ctx.profile, true); },
-       .generator =
-           [](const PropertyContext& ctx) {
-             const RknnFacts& f = *ctx.profile.rknn;
-             return gen::rknn::SegmentCase(ctx.profile.name, TypeBlocksOf(f), f.k_segment);
-           },
-       .check = CheckSegmentation});
+  out->push_back({.name = std::string(kBNorm2Native) + ".segmentation",
+                  .routine = kBNorm2Native,
+                  .description = "segment t holds exactly K rows [t*L, min((t+1)*L, K)), each "
+                                 "padded on its own, concatenated; "
+                                 "total size = sum of segment sizes (spec rknn.md §3.3)",
+                  .choices = {"rknn.segment.order", "rknn.segment.b_dims", "rknn.sdk16.k_segment"},
+                  .not_applicable = [](const Profile& p) -> std::string {
+                    if (p.rknn && p.rknn->has_tables && p.rknn->k_segment == 0) {
+                      return "no K segmentation on this platform (spec rknn.md §3.3)";
+                    }
+                    return "";
+                  },
+                  .explicit_cases =
+                      [](const PropertyContext& ctx) {
+                        return SegmentCases(kBNorm2Native, ctx.profile, true);
+                      },
+                  .generator =
+                      [](const PropertyContext& ctx) {
+                        const RknnFacts& f = *ctx.profile.rknn;
+                        return gen::rknn::SegmentCase(ctx.profile.name, TypeBlocksOf(f),
+                                                      f.k_segment);
+                      },
+                  .check = CheckSegmentation});
   out->push_back(
       {.name = std::string(kBNorm2Native) + ".matmul_consistent",
        .routine = kBNorm2Native,
        .also_needs = {kANorm2Native, kCNative2Norm},
-       .description = "C by a direct loop over the port's NATIVE A and NATIVE B index maps, converted back by the "
-                      "port, equals Eigen's A*B on the NORM matrices (int64; integer types with an INT32/INT16 C)",
+       .description = "C by a direct loop over the port's NATIVE A and NATIVE B index maps, "
+                      "converted back by the "
+                      "port, equals Eigen's A*B on the NORM matrices (int64; integer types with an "
+                      "INT32/INT16 C)",
        .choices = {"rknn.native.mixed_b_layout", "rknn.int4.native_b_nibble", "rknn.segment.order"},
        .not_applicable = [](const Profile& p) -> std::string {
-         if (p.rknn && p.rknn->has_tables && MatmulTypes(*p.rknn).empty()) return "no integer type with an integer C";
+         if (p.rknn && p.rknn->has_tables && MatmulTypes(*p.rknn).empty())
+           return "no integer type with an integer C";
          return "";
        },
        .generator =
@@ -419,22 +452,31 @@ void rknn_props::AddLayoutProperties(std::vector<Property>* out) {
        .check = CheckMatmul});
   for (const char* r : {kInt4Pack, kInt4Unpack}) {
     const std::string routine = r;
-    out->push_back({.name = routine + ".matches_oracle",
-                    .routine = routine,
-                    .description = "two's-complement nibbles, even element in the low (v2.x) or high (SDK 1.6) "
-                                   "nibble; spec rknn.md §2.4, §7.4",
-                    .explicit_cases = [routine](const PropertyContext& ctx) { return Int4Explicit(ctx, routine); },
-                    .generator =
-                        [routine](const PropertyContext& ctx) { return gen::rknn::Int4Case(ctx.profile.name, routine); },
-                    .check = CheckInt4});
+    out->push_back(
+        {.name = routine + ".matches_oracle",
+         .routine = routine,
+         .description =
+             "two's-complement nibbles, even element in the low (v2.x) or high (SDK 1.6) "
+             "nibble; spec rknn.md §2.4, §7.4",
+         .explicit_cases =
+             [routine](const PropertyContext& ctx) { return Int4Explicit(ctx, routine); },
+         .generator =
+             [routine](const PropertyContext& ctx) {
+               return gen::rknn::Int4Case(ctx.profile.name, routine);
+             },
+         .check = CheckInt4});
   }
-  out->push_back({.name = std::string(kInt4Pack) + ".round_trip",
-                  .routine = kInt4Pack,
-                  .also_needs = {kInt4Unpack},
-                  .description = "unpack(pack(x)) == x for x in -8..7",
-                  .explicit_cases = [](const PropertyContext& ctx) { return Int4Explicit(ctx, kInt4Pack); },
-                  .generator = [](const PropertyContext& ctx) { return gen::rknn::Int4Case(ctx.profile.name, kInt4Pack); },
-                  .check = CheckInt4RoundTrip});
+  out->push_back(
+      {.name = std::string(kInt4Pack) + ".round_trip",
+       .routine = kInt4Pack,
+       .also_needs = {kInt4Unpack},
+       .description = "unpack(pack(x)) == x for x in -8..7",
+       .explicit_cases = [](const PropertyContext& ctx) { return Int4Explicit(ctx, kInt4Pack); },
+       .generator =
+           [](const PropertyContext& ctx) {
+             return gen::rknn::Int4Case(ctx.profile.name, kInt4Pack);
+           },
+       .check = CheckInt4RoundTrip});
 }
 
 }  // namespace npuconf

@@ -49,9 +49,12 @@ verify::Place BNativeMap::Locate(int64_t e) const {
 std::shared_ptr<verify::StorageMap> PlainMap(Matrix matrix, bool tp, int64_t rows, int64_t cols) {
   const Shape shape = {rows, cols};
   switch (matrix) {
-    case Matrix::kA: return std::make_shared<verify::RowMajorMap>(shape, std::vector<std::string>{"m", "k"}, "A");
-    case Matrix::kC: return std::make_shared<verify::RowMajorMap>(shape, std::vector<std::string>{"m", "n"}, "C");
-    case Matrix::kB: break;
+    case Matrix::kA:
+      return std::make_shared<verify::RowMajorMap>(shape, std::vector<std::string>{"m", "k"}, "A");
+    case Matrix::kC:
+      return std::make_shared<verify::RowMajorMap>(shape, std::vector<std::string>{"m", "n"}, "C");
+    case Matrix::kB:
+      break;
   }
   return std::make_shared<verify::RowMajorMap>(
       shape, tp ? std::vector<std::string>{"n", "k"} : std::vector<std::string>{"k", "n"}, "B");

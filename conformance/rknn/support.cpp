@@ -41,7 +41,9 @@ bool IsTpRoutine(const std::string& r) { return r == kBTp2Native || r == kBNativ
 
 oracle::rknn::SubBlocks SubBlocksOf(const RknnFacts& facts, int32_t type) {
   auto sub = oracle::rknn::SubBlocksOf(facts, type);
-  if (!sub) throw CaseError("no NATIVE sub-blocks for type " + std::to_string(type) + " (spec rknn.md §2.2)");
+  if (!sub)
+    throw CaseError("no NATIVE sub-blocks for type " + std::to_string(type) +
+                    " (spec rknn.md §2.2)");
   return *sub;
 }
 
@@ -49,7 +51,10 @@ std::vector<gen::rknn::TypeBlocks> TypeBlocksOf(const RknnFacts& facts) {
   std::vector<gen::rknn::TypeBlocks> out;
   for (int32_t type : facts.supported_types) {
     const auto s = SubBlocksOf(facts, type);
-    out.push_back({.type = type, .a_sub_k = s.a_sub_k, .b_sub_n = s.b_sub_n, .b_sub_k = s.b_sub_k,
+    out.push_back({.type = type,
+                   .a_sub_k = s.a_sub_k,
+                   .b_sub_n = s.b_sub_n,
+                   .b_sub_k = s.b_sub_k,
                    .c_sub_n = s.c_sub_n});
   }
   return out;
@@ -57,7 +62,8 @@ std::vector<gen::rknn::TypeBlocks> TypeBlocksOf(const RknnFacts& facts) {
 
 LayoutGeometry GeometryOf(const Case& c, const Profile& profile) {
   if (!profile.rknn || !profile.rknn->has_tables) {
-    throw CaseError("routine " + c.routine + " needs an RKNN profile with tables, not '" + profile.name + "'");
+    throw CaseError("routine " + c.routine + " needs an RKNN profile with tables, not '" +
+                    profile.name + "'");
   }
   const RknnFacts& f = *profile.rknn;
   const std::string& r = c.routine;
@@ -65,7 +71,8 @@ LayoutGeometry GeometryOf(const Case& c, const Profile& profile) {
   auto type = c.Int("type");
   if (!type) throw CaseError("case needs type=N (rknn_matmul_type, spec rknn.md §1.1)");
   if (!f.Supports(static_cast<int32_t>(*type))) {
-    throw CaseError("type " + std::to_string(*type) + " is not supported on " + profile.name + " (spec rknn.md §3.1)");
+    throw CaseError("type " + std::to_string(*type) + " is not supported on " + profile.name +
+                    " (spec rknn.md §3.1)");
   }
   const oracle::rknn::SubBlocks sub = SubBlocksOf(f, static_cast<int32_t>(*type));
   LayoutGeometry l;
@@ -87,7 +94,8 @@ LayoutGeometry GeometryOf(const Case& c, const Profile& profile) {
     l.native_dims = oracle::rknn::RowBlockedDims(l.M, cols, l.sub);
   } else {
     l.tp = IsTpRoutine(r);
-    if (l.tp && !f.tp_norm) throw CaseError("TP_NORM is not available on " + profile.name + " (spec rknn.md §8.11)");
+    if (l.tp && !f.tp_norm)
+      throw CaseError("TP_NORM is not available on " + profile.name + " (spec rknn.md §8.11)");
     l.dtype = l.type.b;
     l.K = RequirePositive(c, "K");
     l.N = RequirePositive(c, "N");
@@ -106,7 +114,8 @@ LayoutGeometry GeometryOf(const Case& c, const Profile& profile) {
     l.native_dims = l.b.dims;
   }
   auto plain = NumElements(l.plain_dims);
-  auto native = l.matrix == Matrix::kB ? std::optional<int64_t>(l.b.native_elems) : NumElements(l.native_dims);
+  auto native = l.matrix == Matrix::kB ? std::optional<int64_t>(l.b.native_elems)
+                                       : NumElements(l.native_dims);
   if (!plain || !native) throw CaseError("shape " + ToString(l.plain_dims) + " overflows int64");
   l.plain_elems = *plain;
   l.native_elems = *native;

@@ -26,13 +26,17 @@ std::optional<DType> SameTypeBForC(const RknnFacts& facts, DType c) {
 
 }  // namespace
 
-std::optional<SubBlocks> SubBlocksOf(const RknnFacts& facts, int32_t type, const SubBlockReadings& readings) {
+std::optional<SubBlocks> SubBlocksOf(const RknnFacts& facts, int32_t type,
+                                     const SubBlockReadings& readings) {
   if (!facts.Supports(type)) return std::nullopt;
   const RknnMatmulType& t = *facts.FindType(type);
-  const std::string mixed = readings.mixed_b_layout.empty() ? facts.mixed_b_layout : readings.mixed_b_layout;
-  const std::string c_other = readings.c_sub_n_other.empty() ? facts.c_sub_n_other : readings.c_sub_n_other;
+  const std::string mixed =
+      readings.mixed_b_layout.empty() ? facts.mixed_b_layout : readings.mixed_b_layout;
+  const std::string c_other =
+      readings.c_sub_n_other.empty() ? facts.c_sub_n_other : readings.c_sub_n_other;
   const bool mixed_type = t.a != t.b;
-  const std::optional<DType> b_dtype = mixed_type && mixed == "c_dtype_row" ? SameTypeBForC(facts, t.c) : t.b;
+  const std::optional<DType> b_dtype =
+      mixed_type && mixed == "c_dtype_row" ? SameTypeBForC(facts, t.c) : t.b;
   const auto a = Lookup(facts.a_sub_k, t.a);
   const auto b = b_dtype ? Lookup(facts.b_sub_n_k, *b_dtype) : std::nullopt;
   auto c = Lookup(facts.c_sub_n, t.c);

@@ -26,6 +26,7 @@ struct SubBlockReadings {
 };
 
 // nullopt when the platform does not support the type or the reading names no row.
-std::optional<SubBlocks> SubBlocksOf(const RknnFacts& facts, int32_t type, const SubBlockReadings& readings = {});
+std::optional<SubBlocks> SubBlocksOf(const RknnFacts& facts, int32_t type,
+                                     const SubBlockReadings& readings = {});
 
 }  // namespace npuconf::oracle::rknn

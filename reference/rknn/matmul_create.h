@@ -69,7 +69,8 @@ struct MatmulShape {
 // §4.3: one io_attr per shape, and the capacity each of A, B and C needs (the
 // maximum size over the shapes). info.M/K/N are not read. shape_num 0 or
 // shapes with different K or N under NORM/NATIVE B → kRknnErrParamInvalid.
-int64_t MatmulCreateDynamicShape(const RknnFacts& facts, MatmulInfo info, const std::vector<MatmulShape>& shapes,
+int64_t MatmulCreateDynamicShape(const RknnFacts& facts, MatmulInfo info,
+                                 const std::vector<MatmulShape>& shapes,
                                  const CreateReadings& readings, std::vector<IoAttr>* io_attrs,
                                  std::array<uint64_t, 3>* capacity_bytes, std::string* why);
 
