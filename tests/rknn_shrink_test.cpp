@@ -53,6 +53,11 @@ int Check(const ShrinkRun& run, const nlohmann::json& c, const std::string& dir,
       .exit_code;
 }
 
+// GoogleTest prints parameters through this.
+void PrintTo(const ShrinkRun& run, std::ostream* os) {
+  *os << "mutant:" << run.mutant << " @ " << run.profile;
+}
+
 class RknnShrinkTest : public ::testing::TestWithParam<ShrinkRun> {};
 
 TEST_P(RknnShrinkTest, CounterexampleIsMinimalByWholeBlocks) {
