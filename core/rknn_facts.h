@@ -17,8 +17,8 @@ namespace npuconf {
 
 // One rknn_matmul_type (spec rknn.md §1.1): its value, name and A/B/C dtypes.
 struct RknnMatmulType {
-  int32_t type = 0;   // 1..12, 15
-  std::string name;   // "RKNN_INT8_MM_INT8_TO_INT32"
+  int32_t type = 0;  // 1..12, 15
+  std::string name;  // "RKNN_INT8_MM_INT8_TO_INT32"
   DType a = DType::kInt8;
   DType b = DType::kInt8;
   DType c = DType::kInt32;
@@ -29,31 +29,27 @@ enum class NibbleOrder { kLowFirst, kHighFirst };
 std::optional<NibbleOrder> ParseNibbleOrder(const std::string& text);  // "low_first", "high_first"
 const char* NibbleOrderName(NibbleOrder order);
 
-// The sub-block sizes of the NATIVE layouts for one matmul type (§2.2).
-struct RknnSubBlocks {
-  int64_t a_sub_k = 0;  // NATIVE A [K1, M, subK]
-  int64_t b_sub_n = 0;  // NATIVE B [N1, K1, subN, subK]
-  int64_t b_sub_k = 0;
-  int64_t c_sub_n = 0;  // NATIVE C [N1, M, subN]
-};
-
 struct RknnFacts {
-  std::string platform;  // "RK3588"
-  std::string sdk;       // "2.3.2"
-  bool has_tables = false;  // false on an unverified profile (rv1126b): only the below
-  std::vector<RknnMatmulType> types;       // §1.1, every defined type
-  std::vector<int32_t> supported_types;    // §3.1
-  std::vector<int32_t> known_unsupported;  // rv1126b §6 I5
-  std::map<DType, int64_t> a_sub_k;                         // §2.2, by A dtype
-  std::map<DType, std::array<int64_t, 2>> b_sub_n_k;        // §2.2, by same-type B dtype
-  std::map<DType, int64_t> c_sub_n;                         // §2.2, documented C dtypes
+  std::string platform;                  // "RK3588"
+  std::string sdk;                       // "2.3.2"
+  bool has_tables = false;               // false on an unverified profile (rv1126b): only the below
+  std::vector<RknnMatmulType> types;     // §1.1, every defined type
+  std::vector<int32_t> supported_types;  // §3.1
+  std::vector<int32_t> known_unsupported;             // rv1126b §6 I5
+  std::map<DType, int64_t> a_sub_k;                   // §2.2, by A dtype
+  std::map<DType, std::array<int64_t, 2>> b_sub_n_k;  // §2.2, by same-type B dtype
+  std::map<DType, int64_t> c_sub_n;                   // §2.2, documented C dtypes
+  // §2.2, §8.6: subN of NATIVE C for the C dtypes no table documents, per reading
+  // of choice rknn.native.c_sub_n_other_outputs (reading → dtype → subN).
+  std::map<std::string, std::map<DType, int64_t>> c_sub_n_other_readings;
+  std::map<DType, int32_t> tensor_types;                    // §1.5 rknn_tensor_type (API-h)
   std::optional<int64_t> k_max;                             // §3.2 UG (nullopt: none)
   int64_t header_k_max = 10240;                             // §3.2 H
   std::map<DType, int64_t> k_align, n_align, n_max;         // §3.2 UG, by A dtype, elements
   std::map<DType, int64_t> header_k_align, header_n_align;  // §3.2 H numbers (unit: choice)
   int64_t k_segment = 0;  // §3.3 segment length L in K rows; 0: B is never segmented
-  NibbleOrder norm_nibble = NibbleOrder::kLowFirst;  // §2.4 NORM A/B, NATIVE A, TP_NORM B
-  bool tp_norm = false;                               // §1.3, §8.11
+  NibbleOrder norm_nibble = NibbleOrder::kLowFirst;       // §2.4 NORM A/B, NATIVE A, TP_NORM B
+  bool tp_norm = false;                                   // §1.3, §8.11
   std::optional<std::vector<int32_t>> per_channel_types;  // §5.4 (nullopt: not known)
 
   // Readings of the profile's choices (the profile's `choices` values).
@@ -65,19 +61,16 @@ struct RknnFacts {
   std::string group_size_rule = "divides_k";             // rknn.quant.group_size
 
   const RknnMatmulType* FindType(int32_t type) const;  // any defined type
-  bool Supports(int32_t type) const;                    // on this platform
-  // Sub-blocks of a supported type under the profile's readings; `mixed` and
-  // `c_other` override the readings of those two choices when non-empty.
-  std::optional<RknnSubBlocks> SubBlocks(int32_t type, const std::string& mixed = "",
-                                         const std::string& c_other = "") const;
+  bool Supports(int32_t type) const;                   // on this platform
+  // Which NATIVE sub-blocks a type uses is a rule (a mixed type's B row, §2.2),
+  // so it is not here: reference/rknn/ and oracles/rknn/ each derive it their
+  // own way from these tables (DESIGN.md "Reference vs oracle").
 };
 
 // Parses the RKNN part of a profile document; throws std::runtime_error naming
 // the bad key. `choices` are the profile's parsed choices (name → value).
-RknnFacts ParseRknnFacts(const nlohmann::json& doc, const std::map<std::string, std::string>& choices,
-                         bool verified, const std::string& where);
-
-// rknn_tensor_type of a dtype (spec rknn.md §1.5, API-h); -1 if RKNN has none.
-int32_t RknnTensorType(DType dtype);
+RknnFacts ParseRknnFacts(const nlohmann::json& doc,
+                         const std::map<std::string, std::string>& choices, bool verified,
+                         const std::string& where);
 
 }  // namespace npuconf

@@ -3,15 +3,17 @@
 // it to the reference (a wrong segment length, swapped sub-blocks, …).
 #include <algorithm>
 #include <cstring>
-#include <optional>
 #include <deque>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/abi_view.h"
 #include "core/profile.h"
 #include "mutants/mutants.h"
+#include "reference/rknn/native_layout.h"
 #include "reference/rknn/rknn_port.h"
+#include "reference/rknn/sub_blocks.h"
 
 namespace npuconf {
 namespace {
@@ -20,7 +22,9 @@ namespace {
 class EditedCase {
  public:
   explicit EditedCase(const npuconf_case* c)
-      : c_(*c), params_(c->params, c->params + c->n_params), inputs_(c->inputs, c->inputs + c->n_inputs) {}
+      : c_(*c),
+        params_(c->params, c->params + c->n_params),
+        inputs_(c->inputs, c->inputs + c->n_inputs) {}
   void SetInt(const char* key, int64_t value) {
     for (auto& p : params_) {
       if (std::strcmp(p.key, key) == 0) {
@@ -40,8 +44,10 @@ class EditedCase {
     p.key = Keep(key);
     p.kind = NPUCONF_PARAM_STRING;
     p.s = Keep(value);
-    params_.erase(std::remove_if(params_.begin(), params_.end(), [&](const npuconf_param& q) { return std::strcmp(q.key, key) == 0; }),
-                  params_.end());
+    params_.erase(
+        std::remove_if(params_.begin(), params_.end(),
+                       [&](const npuconf_param& q) { return std::strcmp(q.key, key) == 0; }),
+        params_.end());
     params_.push_back(p);
   }
   void SetRoutine(const std::string& routine) { c_.routine = Keep(routine); }
@@ -83,20 +89,23 @@ enum class Bug {
   kPaddingNotZero,
   kPerGroupNormAccepted,
   kDynamicCapacityFirstShape,
+  kMixedBOwnDtypeRow,
+  kCOtherDtypeSubN4,
 };
 
-std::optional<RknnSubBlocks> SubOf(const CaseView& view) {
+// The sub-blocks the reference derives for the case's type: what a bug changes.
+std::optional<rknn::NativeSubBlocks> SubOf(const CaseView& view) {
   const Profile* p = FindProfile(view.profile());
   auto type = view.Int("type");
   if (!p || !p->rknn || !type) return std::nullopt;
-  return p->rknn->SubBlocks(static_cast<int32_t>(*type));
+  return rknn::SubBlocksFor(*p->rknn, static_cast<int32_t>(*type));
 }
 
 // Calls the reference with the output redirected into a scratch buffer of
 // `scratch_bytes`, then copies what fits into the real output (a bug that
 // "writes more" without corrupting the runner's heap past its guard zone).
-int32_t CallIntoScratch(EditedCase& e, const char* out_name, uint64_t scratch_bytes, int64_t* status, char* message,
-                        uint64_t message_bytes) {
+int32_t CallIntoScratch(EditedCase& e, const char* out_name, uint64_t scratch_bytes,
+                        int64_t* status, char* message, uint64_t message_bytes) {
   npuconf_case& raw = e.raw();
   std::vector<npuconf_tensor> outputs(raw.outputs, raw.outputs + raw.n_outputs);
   std::vector<uint8_t> scratch(scratch_bytes, 0);
@@ -134,7 +143,8 @@ int32_t MutantCall(const npuconf_case* c, int64_t* status, char* message, uint64
   switch (kBug) {
     case Bug::kNibbleSwapped:
       if (routine == "rknn.int4_pack" && profile && profile->rknn) {
-        const NibbleOrder order = ParseNibbleOrder(view.String("nibble").value_or("")).value_or(profile->rknn->norm_nibble);
+        const NibbleOrder order = ParseNibbleOrder(view.String("nibble").value_or(""))
+                                      .value_or(profile->rknn->norm_nibble);
         e.SetString("nibble", order == NibbleOrder::kLowFirst ? "high_first" : "low_first");
       }
       break;
@@ -165,7 +175,8 @@ int32_t MutantCall(const npuconf_case* c, int64_t* status, char* message, uint64
           in->bytes = padded.size();
           e.SetInt("K", T * L);
           const int64_t sub_n = view.Int("sub_n").value_or(sub->b_sub_n);
-          const uint64_t native = static_cast<uint64_t>((N + sub_n - 1) / sub_n * sub_n * T * L * elem);
+          const uint64_t native =
+              static_cast<uint64_t>((N + sub_n - 1) / sub_n * sub_n * T * L * elem);
           return CallIntoScratch(e, "B_native", native, status, message, message_bytes);
         }
       }
@@ -177,7 +188,8 @@ int32_t MutantCall(const npuconf_case* c, int64_t* status, char* message, uint64
       }
       break;
     case Bug::kCBlockedWithASubK:
-      if (routine.rfind("rknn.c_", 0) == 0 && sub) e.SetInt("sub_n", view.Int("sub_k").value_or(sub->a_sub_k));
+      if (routine.rfind("rknn.c_", 0) == 0 && sub)
+        e.SetInt("sub_n", view.Int("sub_k").value_or(sub->a_sub_k));
       break;
     case Bug::kMPadded:
       // NATIVE A with M rounded up to a multiple of 4, as if M were blocked too.
@@ -193,8 +205,10 @@ int32_t MutantCall(const npuconf_case* c, int64_t* status, char* message, uint64
           in->bytes = rows.size();
           e.SetInt("M", padded_m);
           const int64_t sub_k = view.Int("sub_k").value_or(sub->a_sub_k);
-          return CallIntoScratch(e, "A_native", static_cast<uint64_t>((K + sub_k - 1) / sub_k * padded_m * sub_k * elem),
-                                 status, message, message_bytes);
+          return CallIntoScratch(
+              e, "A_native",
+              static_cast<uint64_t>((K + sub_k - 1) / sub_k * padded_m * sub_k * elem), status,
+              message, message_bytes);
         }
       }
       break;
@@ -205,13 +219,16 @@ int32_t MutantCall(const npuconf_case* c, int64_t* status, char* message, uint64
           Bits(static_cast<DType>(out->dtype)) >= 8) {
         // Leaves the padding as it found it (restores the caller's fill).
         const int64_t K = *view.Int("K"), N = *view.Int("N");
-        const int64_t sn = view.Int("sub_n").value_or(sub->b_sub_n), sk = view.Int("sub_k").value_or(sub->b_sub_k);
-        const int64_t elem = Bits(static_cast<DType>(out->dtype)) / 8, n1 = (N + sn - 1) / sn, k1 = (K + sk - 1) / sk;
+        const int64_t sn = view.Int("sub_n").value_or(sub->b_sub_n),
+                      sk = view.Int("sub_k").value_or(sub->b_sub_k);
+        const int64_t elem = Bits(static_cast<DType>(out->dtype)) / 8, n1 = (N + sn - 1) / sn,
+                      k1 = (K + sk - 1) / sk;
         const int64_t L = view.Int("seg_len").value_or(profile->rknn->k_segment);
         if (L == 0 || K <= L) {
           auto* bytes = static_cast<uint8_t*>(out->data);
           for (int64_t e1 = 0; e1 < n1 * k1 * sn * sk; ++e1) {
-            const int64_t tile = e1 / (sn * sk), n = (tile / k1) * sn + (e1 % (sn * sk)) / sk, k = (tile % k1) * sk + e1 % sk;
+            const int64_t tile = e1 / (sn * sk), n = (tile / k1) * sn + (e1 % (sn * sk)) / sk,
+                          k = (tile % k1) * sk + e1 % sk;
             if (n >= N || k >= K) std::memset(bytes + e1 * elem, 0xCD, static_cast<size_t>(elem));
           }
         }
@@ -223,14 +240,47 @@ int32_t MutantCall(const npuconf_case* c, int64_t* status, char* message, uint64
         e.SetInt("B_quant_type", 0);  // forgets the per-group rules of §5.4
       }
       break;
+    case Bug::kMixedBOwnDtypeRow:
+      // A mixed type's B takes the row of its own dtype (INT4 [64,32], INT8
+      // [32,32]) where the profile reads the note to Table 3-5 as C's row. To
+      // NATIVE it writes its own layout as far as the caller's buffer goes.
+      if (routine.rfind("rknn.b_", 0) == 0 && profile && profile->rknn && !view.Int("sub_n") &&
+          !view.Int("sub_k")) {
+        const RknnFacts& f = *profile->rknn;
+        const RknnMatmulType* t = f.FindType(static_cast<int32_t>(view.Int("type").value_or(0)));
+        if (t && t->a != t->b && f.b_sub_n_k.count(t->b)) {
+          const auto [sub_n, sub_k] = f.b_sub_n_k.at(t->b);
+          e.SetInt("sub_n", sub_n);
+          e.SetInt("sub_k", sub_k);
+          const auto own =
+              rknn::BNativeGeometryFor(view.Int("K").value_or(0), view.Int("N").value_or(0), sub_n,
+                                       sub_k, view.Int("seg_len").value_or(f.k_segment), t->b);
+          if (own && view.Output("B_native")) {
+            return CallIntoScratch(e, "B_native", own->native_bytes, status, message,
+                                   message_bytes);
+          }
+        }
+      }
+      break;
+    case Bug::kCOtherDtypeSubN4:
+      // NATIVE C of an output no table documents (FLOAT16, INT8) blocked by the
+      // header's generic 4, whatever the profile's reading of §8.6.
+      if (routine.rfind("rknn.c_", 0) == 0 && profile && profile->rknn && !view.Int("sub_n")) {
+        const RknnMatmulType* t =
+            profile->rknn->FindType(static_cast<int32_t>(view.Int("type").value_or(0)));
+        if (t && !profile->rknn->c_sub_n.count(t->c)) e.SetInt("sub_n", 4);
+      }
+      break;
     case Bug::kDynamicCapacityFirstShape: {
       const int32_t result = e.Call(status, message, message_bytes);
       npuconf_tensor* io = view.Output("io_attrs");
       npuconf_tensor* cap = view.Output("capacity");
-      if (routine == "rknn.matmul_create_dynamic" && *status == 0 && io && cap && io->data && cap->data) {
+      if (routine == "rknn.matmul_create_dynamic" && *status == 0 && io && cap && io->data &&
+          cap->data) {
         const auto* words = static_cast<const int64_t*>(io->data);
         uint64_t first[3];
-        for (int i = 0; i < 3; ++i) first[i] = static_cast<uint64_t>(words[i * 7 + 5]);  // shape 0's sizes
+        for (int i = 0; i < 3; ++i)
+          first[i] = static_cast<uint64_t>(words[i * 7 + 5]);  // shape 0's sizes
         std::memcpy(cap->data, first, sizeof(first));
       }
       return result;
@@ -243,30 +293,57 @@ int32_t MutantCall(const npuconf_case* c, int64_t* status, char* message, uint64
 
 void AddRknnMutants(std::vector<Mutant>* out) {
   const std::vector<Mutant> mutants = {
-      {"rknn-int4-nibble-swapped", "int4_pack puts the even element in the other nibble than the profile's order (§2.4)",
-       "rknn.int4_pack.matches_oracle", "rk3588", &rknn::RknnReference(), &MutantCall<Bug::kNibbleSwapped>},
+      {"rknn-int4-nibble-swapped",
+       "int4_pack puts the even element in the other nibble than the profile's order (§2.4)",
+       "rknn.int4_pack.matches_oracle", "rk3588", &rknn::RknnReference(),
+       &MutantCall<Bug::kNibbleSwapped>},
       {"rknn-subk-subn-swapped", "NATIVE B tiles are [subK, subN] instead of [subN, subK] (§2.1)",
-       "rknn.b_norm_to_native.matches_oracle", "rk3588", &rknn::RknnReference(), &MutantCall<Bug::kSubKSubNSwapped>},
-      {"rknn-no-k-segmentation", "B NORM -> NATIVE never splits K into segments (§3.3)", "rknn.b_norm_to_native.segmentation",
-       "rk3588", &rknn::RknnReference(), &MutantCall<Bug::kNoKSegmentation>},
-      {"rknn-segment-4096-on-rk3588", "B is segmented every 4096 K rows on RK3588 (RK3576's length; §3.3)",
-       "rknn.b_norm_to_native.segmentation", "rk3588", &rknn::RknnReference(), &MutantCall<Bug::kSegmentLength4096>},
-      {"rknn-segments-padded-together", "the last K segment is padded to a full L rows instead of on its own (§3.3)",
-       "rknn.b_norm_to_native.segmentation", "rk3588",
-       &rknn::RknnReference(), &MutantCall<Bug::kSegmentsPaddedTogether>},
-      {"rknn-tp-norm-read-as-norm", "TP_NORM B [N,K] is read as NORM [K,N] (§1.3, §2.1)", "rknn.b_tp_norm_to_native.matches_oracle",
-       "rk3588", &rknn::RknnReference(), &MutantCall<Bug::kTpNormReadAsNorm>},
-      {"rknn-c-blocked-with-a-subk", "NATIVE C is blocked by A's subK instead of C's subN (§2.1, §2.2)",
-       "rknn.c_norm_to_native.matches_oracle", "rk3588", &rknn::RknnReference(), &MutantCall<Bug::kCBlockedWithASubK>},
-      {"rknn-m-padded", "NATIVE A pads M to a multiple of 4 (M is never padded, §2.1)", "rknn.a_norm_to_native.matches_oracle",
-       "rk3588", &rknn::RknnReference(), &MutantCall<Bug::kMPadded>},
-      {"rknn-padding-not-zero", "B NORM -> NATIVE leaves the padding as it found it (§2.1: filled with 0)",
-       "rknn.b_norm_to_native.padding_is_zero", "rk3588", &rknn::RknnReference(), &MutantCall<Bug::kPaddingNotZero>},
-      {"rknn-per-group-norm-accepted", "create accepts per-group B quant with NORM layouts and any group size (§5.4, §7.3)",
-       "rknn.matmul_create.rejects_invalid", "rk3588", &rknn::RknnReference(), &MutantCall<Bug::kPerGroupNormAccepted>},
-      {"rknn-dynamic-capacity-first-shape", "dynamic shape sizes each buffer for the first shape, not the largest (§4.3)",
-       "rknn.matmul_create_dynamic.capacity_ge_every_shape", "rk3588",
-       &rknn::RknnReference(), &MutantCall<Bug::kDynamicCapacityFirstShape>},
+       "rknn.b_norm_to_native.matches_oracle", "rk3588", &rknn::RknnReference(),
+       &MutantCall<Bug::kSubKSubNSwapped>},
+      {"rknn-no-k-segmentation", "B NORM -> NATIVE never splits K into segments (§3.3)",
+       "rknn.b_norm_to_native.segmentation", "rk3588", &rknn::RknnReference(),
+       &MutantCall<Bug::kNoKSegmentation>},
+      {"rknn-segment-4096-on-rk3588",
+       "B is segmented every 4096 K rows on RK3588 (RK3576's length; §3.3)",
+       "rknn.b_norm_to_native.segmentation", "rk3588", &rknn::RknnReference(),
+       &MutantCall<Bug::kSegmentLength4096>},
+      {"rknn-segments-padded-together",
+       "the last K segment is padded to a full L rows instead of on its own (§3.3)",
+       "rknn.b_norm_to_native.segmentation", "rk3588", &rknn::RknnReference(),
+       &MutantCall<Bug::kSegmentsPaddedTogether>},
+      {"rknn-tp-norm-read-as-norm", "TP_NORM B [N,K] is read as NORM [K,N] (§1.3, §2.1)",
+       "rknn.b_tp_norm_to_native.matches_oracle", "rk3588", &rknn::RknnReference(),
+       &MutantCall<Bug::kTpNormReadAsNorm>},
+      {"rknn-c-blocked-with-a-subk",
+       "NATIVE C is blocked by A's subK instead of C's subN (§2.1, §2.2)",
+       "rknn.c_norm_to_native.matches_oracle", "rk3588", &rknn::RknnReference(),
+       &MutantCall<Bug::kCBlockedWithASubK>},
+      {"rknn-m-padded", "NATIVE A pads M to a multiple of 4 (M is never padded, §2.1)",
+       "rknn.a_norm_to_native.matches_oracle", "rk3588", &rknn::RknnReference(),
+       &MutantCall<Bug::kMPadded>},
+      {"rknn-padding-not-zero",
+       "B NORM -> NATIVE leaves the padding as it found it (§2.1: filled with 0)",
+       "rknn.b_norm_to_native.padding_is_zero", "rk3588", &rknn::RknnReference(),
+       &MutantCall<Bug::kPaddingNotZero>},
+      {"rknn-per-group-norm-accepted",
+       "create accepts per-group B quant with NORM layouts and any group size (§5.4, §7.3)",
+       "rknn.matmul_create.rejects_invalid", "rk3588", &rknn::RknnReference(),
+       &MutantCall<Bug::kPerGroupNormAccepted>},
+      {"rknn-mixed-b-own-dtype-row",
+       "a mixed type's NATIVE B takes the row of B's own dtype, not the same-type row of C's dtype "
+       "(§2.2 note to "
+       "Table 3-5)",
+       "rknn.b_norm_to_native.matches_oracle", "rk3576", &rknn::RknnReference(),
+       &MutantCall<Bug::kMixedBOwnDtypeRow>},
+      {"rknn-c-other-dtype-sub-n-4",
+       "NATIVE C of an undocumented output dtype (FLOAT16, INT8) is blocked by 4, not the "
+       "profile's reading of §8.6",
+       "rknn.c_norm_to_native.matches_oracle", "rk3588", &rknn::RknnReference(),
+       &MutantCall<Bug::kCOtherDtypeSubN4>},
+      {"rknn-dynamic-capacity-first-shape",
+       "dynamic shape sizes each buffer for the first shape, not the largest (§4.3)",
+       "rknn.matmul_create_dynamic.capacity_ge_every_shape", "rk3588", &rknn::RknnReference(),
+       &MutantCall<Bug::kDynamicCapacityFirstShape>},
   };
   out->insert(out->end(), mutants.begin(), mutants.end());
 }

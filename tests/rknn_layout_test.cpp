@@ -4,13 +4,16 @@
 
 #include <cstring>
 
+#include "conformance/rknn/native_map.h"
 #include "core/prng.h"
 #include "core/profile.h"
 #include "oracles/rknn/create_oracle.h"
 #include "oracles/rknn/layout_oracle.h"
+#include "oracles/rknn/sub_block_oracle.h"
 #include "reference/rknn/int4.h"
 #include "reference/rknn/matmul_create.h"
 #include "reference/rknn/native_layout.h"
+#include "reference/rknn/sub_blocks.h"
 
 namespace npuconf {
 namespace {
@@ -33,14 +36,116 @@ TEST(RknnProfiles, ParseWithFacts) {
   EXPECT_FALSE(Facts("rv1126b").has_tables);
 }
 
-// spec rknn.md §2.2: the RK3576 mixed-type reading "c_dtype_row".
-TEST(RknnSubBlocks, Rk3576MixedTypesTakeCsRow) {
-  EXPECT_EQ(Facts("rk3576").SubBlocks(7)->b_sub_n, 16);  // FP16xINT4->FP32: [N/16,K/32,16,32]
-  EXPECT_EQ(Facts("rk3576").SubBlocks(11)->b_sub_n, 32);  // INT8xINT4->INT32: [N/32,K/32,32,32]
-  EXPECT_EQ(Facts("rk3576").SubBlocks(7, "b_dtype_row")->b_sub_n, 64);
-  EXPECT_EQ(Facts("rk3588").SubBlocks(4)->c_sub_n, 8);  // §8.6 reading 16_bytes
-  EXPECT_EQ(Facts("rk3588").SubBlocks(3)->c_sub_n, 16);
-  EXPECT_EQ(Facts("rk3588").SubBlocks(4, "", "4")->c_sub_n, 4);
+// spec rknn.md §2.2, "Reading of the rule" under c_dtype_row: FP16xINT8->FP32,
+// FP16xINT4->FP32 and FP16xINT4->FP16 use B [N/16,K/32,16,32]; INT8xINT4->INT32
+// uses [N/32,K/32,32,32]; A the row of its own dtype. The reference and the
+// oracle derive this apart; both must give the spec's numbers.
+struct SubRow {
+  const char* profile;
+  int type;
+  int64_t a_sub_k, b_sub_n, b_sub_k, c_sub_n;
+  const char* source;
+};
+const SubRow kSubRows[] = {
+    {"rk3576", 5, 8, 16, 32, 4, "§2.2 mixed FP16xINT8->FP32: C FLOAT takes the FP16 row"},
+    {"rk3576", 7, 8, 16, 32, 4, "§2.2 mixed FP16xINT4->FP32"},
+    {"rk3576", 8, 8, 16, 32, 8, "§2.2 mixed FP16xINT4->FP16 (C FLOAT16: §8.6 reading 16_bytes)"},
+    {"rk3576", 11, 16, 32, 32, 4, "§2.2 mixed INT8xINT4->INT32: C INT32 takes the INT8 row"},
+    {"rk3576", 2, 16, 32, 32, 4, "§2.2 Table 3-5 INT8 row"},
+    {"rk3588", 10, 32, 64, 32, 8, "§2.2 Table 3-5 INT4 row"},
+    {"rk3588", 4, 8, 16, 32, 8, "§2.2, §8.6 FP16 C, reading 16_bytes"},
+    {"rk3588", 3, 16, 32, 32, 16, "§2.2, §8.6 INT8 C, reading 16_bytes"},
+    {"rk3566_rk3568", 1, 4, 8, 16, 4, "§2.2 Table 3-5 RK3566/68 FP16 row"},
+};
+
+TEST(RknnSubBlocks, ReferenceAndOracleGiveTheSpecRows) {
+  for (const SubRow& row : kSubRows) {
+    const auto ref = rknn::SubBlocksFor(Facts(row.profile), row.type);
+    const auto orc = oracle::rknn::SubBlocksOf(Facts(row.profile), row.type);
+    ASSERT_TRUE(ref && orc) << row.profile << " type " << row.type;
+    EXPECT_EQ(std::vector<int64_t>({ref->a_sub_k, ref->b_sub_n, ref->b_sub_k, ref->c_sub_n}),
+              std::vector<int64_t>({row.a_sub_k, row.b_sub_n, row.b_sub_k, row.c_sub_n}))
+        << "reference, " << row.profile << " type " << row.type << ": " << row.source;
+    EXPECT_EQ(std::vector<int64_t>({orc->a_sub_k, orc->b_sub_n, orc->b_sub_k, orc->c_sub_n}),
+              std::vector<int64_t>({row.a_sub_k, row.b_sub_n, row.b_sub_k, row.c_sub_n}))
+        << "oracle, " << row.profile << " type " << row.type << ": " << row.source;
+  }
+}
+
+// The other readings the explicit cases check (§8.14 b_dtype_row, §8.6 "4").
+TEST(RknnSubBlocks, OracleGivesTheOtherReadings) {
+  EXPECT_EQ(
+      oracle::rknn::SubBlocksOf(Facts("rk3576"), 7, {.mixed_b_layout = "b_dtype_row"})->b_sub_n,
+      64);
+  EXPECT_EQ(
+      oracle::rknn::SubBlocksOf(Facts("rk3576"), 5, {.mixed_b_layout = "b_dtype_row"})->b_sub_n,
+      32);
+  EXPECT_EQ(oracle::rknn::SubBlocksOf(Facts("rk3588"), 4, {.c_sub_n_other = "4"})->c_sub_n, 4);
+  EXPECT_EQ(oracle::rknn::SubBlocksOf(Facts("rk3588"), 3, {.c_sub_n_other = "4"})->c_sub_n, 4);
+  EXPECT_FALSE(oracle::rknn::SubBlocksOf(Facts("rk3588"), 7));  // not on RK3588 (§3.1)
+  EXPECT_FALSE(rknn::SubBlocksFor(Facts("rk3588"), 7));
+}
+
+// Each storage map's padding is the oracle's: the padding the verifier names in
+// a message is what padding_is_zero checks.
+TEST(RknnStorageMaps, RowBlockedPaddingAgreesWithTheOraclesMask) {
+  for (int64_t m : {1, 4, 5}) {
+    for (int64_t cols : {1, 7, 8, 9, 33, 64}) {
+      for (int64_t sub : {4, 8, 16, 32}) {
+        for (bool is_a : {true, false}) {
+          rknn_props::RowBlockedMap map(m, cols, sub, is_a);
+          const std::vector<bool> mask = oracle::rknn::RowBlockedPadding(m, cols, sub);
+          ASSERT_EQ(static_cast<int64_t>(mask.size()), map.elements())
+              << m << "x" << cols << " sub " << sub;
+          for (int64_t e = 0; e < map.elements(); ++e) {
+            const verify::Place place = map.Locate(e);
+            ASSERT_EQ(place.padding, mask[static_cast<size_t>(e)])
+                << m << "x" << cols << " sub " << sub << " e " << e;
+            if (place.padding) continue;
+            // The logical element the map names is where NORM -> NATIVE put it.
+            const int64_t mm = place.logical[0].index, x = place.logical[1].index;
+            ASSERT_EQ(oracle::rknn::ANativeIndex(mm, x, m, sub), e);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(RknnStorageMaps, BNativePaddingAgreesWithTheOraclesMask) {
+  struct BCase {
+    int64_t k, n, sub_n, sub_k, seg_len;
+  };
+  for (const BCase& b : {BCase{1, 1, 16, 32, 0}, BCase{33, 17, 32, 32, 0}, BCase{64, 64, 64, 32, 0},
+                         BCase{70, 45, 16, 32, 32}, BCase{97, 3, 8, 16, 40},
+                         BCase{8193, 33, 32, 32, 8192}, BCase{4097, 5, 16, 32, 4096}}) {
+    const auto layout = *oracle::rknn::BLayoutOf(b.k, b.n, b.sub_n, b.sub_k, b.seg_len);
+    rknn_props::BNativeMap map(layout);
+    const std::vector<bool> mask = oracle::rknn::BPadding(layout);
+    ASSERT_EQ(static_cast<int64_t>(mask.size()), map.elements()) << b.k << "x" << b.n;
+    for (int64_t e = 0; e < map.elements(); ++e) {
+      const verify::Place place = map.Locate(e);
+      ASSERT_EQ(place.padding, mask[static_cast<size_t>(e)]) << b.k << "x" << b.n << " e " << e;
+      if (place.padding) continue;
+      const int64_t k = place.logical[0].index, n = place.logical[1].index;
+      ASSERT_EQ(oracle::rknn::BNativeIndex(k, n, layout), e)
+          << b.k << "x" << b.n << " B[" << k << "][" << n << "]";
+    }
+  }
+}
+
+// A message names the segment, the tiles and the logical element (§3.3, §7.2:
+// RK3588 fp16 K=8224, N=64, the second segment starts at element 524 288).
+TEST(RknnStorageMaps, BNativePlaceNamesSegmentAndTile) {
+  const auto layout = *oracle::rknn::BLayoutOf(8224, 64, 16, 32, 8192);
+  rknn_props::BNativeMap map(layout);
+  EXPECT_EQ(map.Locate(524288).Text(map.logical_name()),
+            "segment 1 of 2, N1 block 0 of 4, K1 block 0 of 1; row 0 of 16, col 0 of 32 = B [k "
+            "8192, n 0]");
+  // K = 8200: segment 1 holds 8 rows, so col 8 of its K1 block is padding.
+  rknn_props::BNativeMap short_last(*oracle::rknn::BLayoutOf(8200, 64, 16, 32, 8192));
+  EXPECT_TRUE(short_last.Locate(524288 + 8).padding);
+  EXPECT_FALSE(short_last.Locate(524288 + 7).padding);
 }
 
 struct Row71 {
@@ -58,14 +163,126 @@ struct Row71 {
 };
 
 const Row71 kRows71[] = {
-    {"rk3588", 2, 4, 64, 32, 256, 2048, 512, {4, 4, 16}, 256, {1, 2, 32, 32}, 2048, {8, 4, 4}, 512, ""},
-    {"rk3588", 1, 1, 32, 16, 64, 1024, 64, {4, 1, 8}, 64, {1, 1, 16, 32}, 1024, {4, 1, 4}, 64, "header_elements"},
-    {"rk3588", 1, 4, 64, 32, 512, 4096, 512, {8, 4, 8}, 512, {2, 2, 16, 32}, 4096, {8, 4, 4}, 512, ""},
-    {"rk3588", 10, 1, 64, 128, 32, 4096, 256, {2, 1, 32}, 32, {2, 2, 64, 32}, 4096, {16, 1, 8}, 256, ""},
-    {"rk3588", 10, 4, 64, 64, 128, 2048, 512, {2, 4, 32}, 128, {1, 2, 64, 32}, 2048, {8, 4, 8}, 512, ""},
-    {"rk3566_rk3568", 2, 4, 64, 32, 256, 2048, 512, {8, 4, 8}, 256, {2, 2, 16, 32}, 2048, {8, 4, 4}, 512, ""},
-    {"rk3562", 2, 4, 64, 32, 256, 2048, 512, {4, 4, 16}, 256, {2, 2, 16, 32}, 2048, {8, 4, 4}, 512, ""},
-    {"rk3562", 1, 4, 64, 32, 512, 4096, 512, {8, 4, 8}, 512, {4, 2, 8, 32}, 4096, {8, 4, 4}, 512, ""},
+    {"rk3588",
+     2,
+     4,
+     64,
+     32,
+     256,
+     2048,
+     512,
+     {4, 4, 16},
+     256,
+     {1, 2, 32, 32},
+     2048,
+     {8, 4, 4},
+     512,
+     ""},
+    {"rk3588",
+     1,
+     1,
+     32,
+     16,
+     64,
+     1024,
+     64,
+     {4, 1, 8},
+     64,
+     {1, 1, 16, 32},
+     1024,
+     {4, 1, 4},
+     64,
+     "header_elements"},
+    {"rk3588",
+     1,
+     4,
+     64,
+     32,
+     512,
+     4096,
+     512,
+     {8, 4, 8},
+     512,
+     {2, 2, 16, 32},
+     4096,
+     {8, 4, 4},
+     512,
+     ""},
+    {"rk3588",
+     10,
+     1,
+     64,
+     128,
+     32,
+     4096,
+     256,
+     {2, 1, 32},
+     32,
+     {2, 2, 64, 32},
+     4096,
+     {16, 1, 8},
+     256,
+     ""},
+    {"rk3588",
+     10,
+     4,
+     64,
+     64,
+     128,
+     2048,
+     512,
+     {2, 4, 32},
+     128,
+     {1, 2, 64, 32},
+     2048,
+     {8, 4, 8},
+     512,
+     ""},
+    {"rk3566_rk3568",
+     2,
+     4,
+     64,
+     32,
+     256,
+     2048,
+     512,
+     {8, 4, 8},
+     256,
+     {2, 2, 16, 32},
+     2048,
+     {8, 4, 4},
+     512,
+     ""},
+    {"rk3562",
+     2,
+     4,
+     64,
+     32,
+     256,
+     2048,
+     512,
+     {4, 4, 16},
+     256,
+     {2, 2, 16, 32},
+     2048,
+     {8, 4, 4},
+     512,
+     ""},
+    {"rk3562",
+     1,
+     4,
+     64,
+     32,
+     512,
+     4096,
+     512,
+     {8, 4, 8},
+     512,
+     {4, 2, 8, 32},
+     4096,
+     {8, 4, 4},
+     512,
+     ""},
 };
 
 TEST(RknnMatmulCreate, ReferenceAndOracleGiveTheSpec71Sizes) {
@@ -79,12 +296,15 @@ TEST(RknnMatmulCreate, ReferenceAndOracleGiveTheSpec71Sizes) {
       info.AC_layout = info.B_layout = native;
       rknn::IoAttr io;
       std::string why;
-      ASSERT_EQ(rknn::MatmulCreate(Facts(r.profile), info, {r.align_unit, "", ""}, &io, &why), 0) << why;
+      ASSERT_EQ(rknn::MatmulCreate(Facts(r.profile), info, {r.align_unit, "", ""}, &io, &why), 0)
+          << why;
       oracle::rknn::Info oi{r.M, r.K, r.N, r.type, native, native, 0, 0, 0, 0};
       const auto want = oracle::rknn::ExpectCreate(Facts(r.profile), oi, {r.align_unit, "", ""});
       ASSERT_EQ(want.status, 0) << want.rule;
-      const Shape a = native ? r.na : Shape{r.M, r.K}, b = native ? r.nb : Shape{r.K, r.N}, c = native ? r.nc : Shape{r.M, r.N};
-      const uint64_t ab = native ? r.na_bytes : r.a, bb = native ? r.nb_bytes : r.b, cb = native ? r.nc_bytes : r.c;
+      const Shape a = native ? r.na : Shape{r.M, r.K}, b = native ? r.nb : Shape{r.K, r.N},
+                  c = native ? r.nc : Shape{r.M, r.N};
+      const uint64_t ab = native ? r.na_bytes : r.a, bb = native ? r.nb_bytes : r.b,
+                     cb = native ? r.nc_bytes : r.c;
       EXPECT_EQ(io.A.Dims(), a) << r.profile << " type " << r.type;
       EXPECT_EQ(io.B.Dims(), b);
       EXPECT_EQ(io.C.Dims(), c);
@@ -120,7 +340,8 @@ TEST(RknnMatmulCreate, RejectsSpec73Rows) {
   info.group_size = 32;
   rknn::IoAttr io;
   std::string why;
-  EXPECT_EQ(rknn::MatmulCreate(Facts("rk3588"), info, {}, &io, &why), -5) << "per-group with NORM layouts";
+  EXPECT_EQ(rknn::MatmulCreate(Facts("rk3588"), info, {}, &io, &why), -5)
+      << "per-group with NORM layouts";
   info.AC_layout = info.B_layout = 1;
   EXPECT_EQ(rknn::MatmulCreate(Facts("rk3588"), info, {}, &io, &why), 0) << why;
   info.K = 96;
@@ -161,7 +382,8 @@ TEST(RknnInt4, PacksSpec74Vectors) {
   rknn::PackInt4(b, out, 4, NibbleOrder::kLowFirst);
   EXPECT_EQ(out[0], 0x78);
   EXPECT_EQ(out[1], 0xE3);
-  EXPECT_EQ(oracle::rknn::PackInt4({0xF8, 7, 3, 0xFE}, NibbleOrder::kLowFirst), (std::vector<uint8_t>{0x78, 0xE3}));
+  EXPECT_EQ(oracle::rknn::PackInt4({0xF8, 7, 3, 0xFE}, NibbleOrder::kLowFirst),
+            (std::vector<uint8_t>{0x78, 0xE3}));
   int8_t back[4];
   rknn::UnpackInt4(out, back, 4, NibbleOrder::kLowFirst);
   EXPECT_EQ(std::vector<int8_t>(back, back + 4), std::vector<int8_t>(b, b + 4));
@@ -172,7 +394,8 @@ TEST(RknnOracle, IndexMapAgreesWithTheAlgebra) {
   const auto l = *oracle::rknn::BLayoutOf(128, 64, 32, 32, 0);
   std::vector<uint8_t> b(128 * 64, 0);
   b[70 * 64 + 5] = 7;
-  const auto native = oracle::rknn::BToNative(b, l, DType::kInt8, false, NibbleOrder::kLowFirst, NibbleOrder::kLowFirst);
+  const auto native = oracle::rknn::BToNative(b, l, DType::kInt8, false, NibbleOrder::kLowFirst,
+                                              NibbleOrder::kLowFirst);
   const int64_t e = oracle::rknn::BNativeIndex(70, 5, l);
   EXPECT_EQ(e, ((5 / 32) * 4 + 70 / 32) * 1024 + (5 % 32) * 32 + 70 % 32);
   EXPECT_EQ(native[static_cast<size_t>(e)], 7);
@@ -183,18 +406,22 @@ TEST(RknnReference, MatchesOracleOnOddShapes) {
     int64_t k, n, sn, sk, seg;
     DType dtype;
   };
-  for (const Shape3& s : {Shape3{33, 17, 32, 32, 0, DType::kInt8}, Shape3{70, 45, 16, 32, 32, DType::kFloat16},
-                          Shape3{65, 129, 64, 32, 0, DType::kInt4}, Shape3{97, 3, 8, 16, 40, DType::kInt4}}) {
+  for (const Shape3& s :
+       {Shape3{33, 17, 32, 32, 0, DType::kInt8}, Shape3{70, 45, 16, 32, 32, DType::kFloat16},
+        Shape3{65, 129, 64, 32, 0, DType::kInt4}, Shape3{97, 3, 8, 16, 40, DType::kInt4}}) {
     for (bool tp : {false, true}) {
       auto g = *rknn::BNativeGeometryFor(s.k, s.n, s.sn, s.sk, s.seg, s.dtype);
       auto l = *oracle::rknn::BLayoutOf(s.k, s.n, s.sn, s.sk, s.seg);
       const auto in = Random(5, g.norm_bytes);
       std::vector<uint8_t> got(g.native_bytes, 0xCD);
-      rknn::BPlainToNative(in.data(), got.data(), g, tp, NibbleOrder::kLowFirst, NibbleOrder::kHighFirst);
-      EXPECT_EQ(got, oracle::rknn::BToNative(in, l, s.dtype, tp, NibbleOrder::kLowFirst, NibbleOrder::kHighFirst))
+      rknn::BPlainToNative(in.data(), got.data(), g, tp, NibbleOrder::kLowFirst,
+                           NibbleOrder::kHighFirst);
+      EXPECT_EQ(got, oracle::rknn::BToNative(in, l, s.dtype, tp, NibbleOrder::kLowFirst,
+                                             NibbleOrder::kHighFirst))
           << s.k << "x" << s.n << " tp=" << tp;
       std::vector<uint8_t> back(g.norm_bytes, 0);
-      rknn::BNativeToPlain(got.data(), back.data(), g, tp, NibbleOrder::kHighFirst, NibbleOrder::kLowFirst);
+      rknn::BNativeToPlain(got.data(), back.data(), g, tp, NibbleOrder::kHighFirst,
+                           NibbleOrder::kLowFirst);
       if (Bits(s.dtype) == 4 && (s.k * s.n) % 2) back.back() &= 0x0F, got.size();
       auto in_cmp = in;
       if (Bits(s.dtype) == 4 && (s.k * s.n) % 2) in_cmp.back() &= 0x0F;
@@ -204,8 +431,10 @@ TEST(RknnReference, MatchesOracleOnOddShapes) {
   auto a = *rknn::RowBlockedGeometryFor(5, 33, 16, DType::kInt4);
   const auto in = Random(9, a.norm_bytes);
   std::vector<uint8_t> got(a.native_bytes);
-  rknn::RowBlockedToNative(in.data(), got.data(), a, NibbleOrder::kLowFirst, NibbleOrder::kLowFirst);
-  EXPECT_EQ(got, oracle::rknn::RowBlockedToNative(in, 5, 33, 16, DType::kInt4, NibbleOrder::kLowFirst, NibbleOrder::kLowFirst));
+  rknn::RowBlockedToNative(in.data(), got.data(), a, NibbleOrder::kLowFirst,
+                           NibbleOrder::kLowFirst);
+  EXPECT_EQ(got, oracle::rknn::RowBlockedToNative(in, 5, 33, 16, DType::kInt4,
+                                                  NibbleOrder::kLowFirst, NibbleOrder::kLowFirst));
 }
 
 }  // namespace

@@ -26,22 +26,142 @@ struct AttrRow {
 // spec rknn.md §7.1 (NORM sizes from the logs named there; NATIVE from §2/§4).
 const std::vector<AttrRow>& AttrRows() {
   static const std::vector<AttrRow> rows = {
-      {"RK3588", 2, 4, 64, 32, 256, 2048, 512, {4, 4, 16}, 256, {1, 2, 32, 32}, 2048, {8, 4, 4}, 512, "", "§7.1 row 1 (log rockchip-linux/rknpu2#88)"},
+      {"RK3588",
+       2,
+       4,
+       64,
+       32,
+       256,
+       2048,
+       512,
+       {4, 4, 16},
+       256,
+       {1, 2, 32, 32},
+       2048,
+       {8, 4, 4},
+       512,
+       "",
+       "§7.1 row 1 (log rockchip-linux/rknpu2#88)"},
       // N = 16 violates UG N % 32 (fp16, RK3588) yet the log #154 shows a successful
       // create: the row holds under the header's element reading of §8.3.
-      {"RK3588", 1, 1, 32, 16, 64, 1024, 64, {4, 1, 8}, 64, {1, 1, 16, 32}, 1024, {4, 1, 4}, 64, "header_elements",
+      {"RK3588",
+       1,
+       1,
+       32,
+       16,
+       64,
+       1024,
+       64,
+       {4, 1, 8},
+       64,
+       {1, 1, 16, 32},
+       1024,
+       {4, 1, 4},
+       64,
+       "header_elements",
        "§7.1 row 2 (log airockchip/rknn-toolkit2#154)"},
-      {"RK3588", 1, 4, 64, 32, 512, 4096, 512, {8, 4, 8}, 512, {2, 2, 16, 32}, 4096, {8, 4, 4}, 512, "", "§7.1 row 3"},
-      {"RK3588", 10, 1, 64, 128, 32, 4096, 256, {2, 1, 32}, 32, {2, 2, 64, 32}, 4096, {16, 1, 8}, 256, "", "§7.1 row 4"},
-      {"RK3588", 10, 4, 64, 64, 128, 2048, 512, {2, 4, 32}, 128, {1, 2, 64, 32}, 2048, {8, 4, 8}, 512, "", "§7.1 row 5"},
-      {"RK3566/RK3568", 2, 4, 64, 32, 256, 2048, 512, {8, 4, 8}, 256, {2, 2, 16, 32}, 2048, {8, 4, 4}, 512, "", "§7.1 row 6"},
-      {"RK3562", 2, 4, 64, 32, 256, 2048, 512, {4, 4, 16}, 256, {2, 2, 16, 32}, 2048, {8, 4, 4}, 512, "", "§7.1 row 7"},
-      {"RK3562", 1, 4, 64, 32, 512, 4096, 512, {8, 4, 8}, 512, {4, 2, 8, 32}, 4096, {8, 4, 4}, 512, "", "§7.1 row 8"},
+      {"RK3588",
+       1,
+       4,
+       64,
+       32,
+       512,
+       4096,
+       512,
+       {8, 4, 8},
+       512,
+       {2, 2, 16, 32},
+       4096,
+       {8, 4, 4},
+       512,
+       "",
+       "§7.1 row 3"},
+      {"RK3588",
+       10,
+       1,
+       64,
+       128,
+       32,
+       4096,
+       256,
+       {2, 1, 32},
+       32,
+       {2, 2, 64, 32},
+       4096,
+       {16, 1, 8},
+       256,
+       "",
+       "§7.1 row 4"},
+      {"RK3588",
+       10,
+       4,
+       64,
+       64,
+       128,
+       2048,
+       512,
+       {2, 4, 32},
+       128,
+       {1, 2, 64, 32},
+       2048,
+       {8, 4, 8},
+       512,
+       "",
+       "§7.1 row 5"},
+      {"RK3566/RK3568",
+       2,
+       4,
+       64,
+       32,
+       256,
+       2048,
+       512,
+       {8, 4, 8},
+       256,
+       {2, 2, 16, 32},
+       2048,
+       {8, 4, 4},
+       512,
+       "",
+       "§7.1 row 6"},
+      {"RK3562",
+       2,
+       4,
+       64,
+       32,
+       256,
+       2048,
+       512,
+       {4, 4, 16},
+       256,
+       {2, 2, 16, 32},
+       2048,
+       {8, 4, 4},
+       512,
+       "",
+       "§7.1 row 7"},
+      {"RK3562",
+       1,
+       4,
+       64,
+       32,
+       512,
+       4096,
+       512,
+       {8, 4, 8},
+       512,
+       {4, 2, 8, 32},
+       4096,
+       {8, 4, 4},
+       512,
+       "",
+       "§7.1 row 8"},
   };
   return rows;
 }
 
-Case CreateCase(const Profile& p, int64_t type, int64_t M, int64_t K, int64_t N, int64_t ac, int64_t b) {
+Case CreateCase(const Profile& p, int64_t type, int64_t M, int64_t K, int64_t N, int64_t ac,
+                int64_t b) {
   Case c(kCreate, p.name);
   c.Set("type", type).Set("M", M).Set("K", K).Set("N", N).Set("AC_layout", ac).Set("B_layout", b);
   return c;
@@ -53,22 +173,16 @@ std::vector<int32_t> DistinctRows(const RknnFacts& f, Matrix matrix) {
   std::vector<int32_t> out;
   for (int32_t type : f.supported_types) {
     const RknnMatmulType& t = *f.FindType(type);
-    const RknnSubBlocks s = *f.SubBlocks(type);
-    const auto key = matrix == Matrix::kA   ? std::make_tuple(Bits(t.a), s.a_sub_k, int64_t{0})
-                     : matrix == Matrix::kC ? std::make_tuple(Bits(t.c), s.c_sub_n, int64_t{0})
-                                            : std::make_tuple(Bits(t.b) * 1000 + static_cast<int>(t.b), s.b_sub_n, s.b_sub_k);
+    const oracle::rknn::SubBlocks s = SubBlocksOf(f, type);
+    const auto key =
+        matrix == Matrix::kA ? std::make_tuple(Bits(t.a), s.a_sub_k, int64_t{0})
+        : matrix == Matrix::kC
+            ? std::make_tuple(Bits(t.c), s.c_sub_n, int64_t{0})
+            : std::make_tuple(Bits(t.b) * 1000 + static_cast<int>(t.b), s.b_sub_n, s.b_sub_k);
     if (seen.insert(key).second) out.push_back(type);
   }
   return out;
 }
-
-Matrix MatrixOf(const std::string& routine) {
-  if (routine.rfind("rknn.a_", 0) == 0) return Matrix::kA;
-  if (routine.rfind("rknn.c_", 0) == 0) return Matrix::kC;
-  return Matrix::kB;
-}
-
-bool TpRoutine(const std::string& r) { return r == kBTp2Native || r == kBNative2Tp; }
 
 }  // namespace
 
@@ -102,9 +216,11 @@ std::vector<DocumentedAttr> DocumentedAttrs(const Profile& profile) {
     uint64_t b_bytes;
     const char* source;
   };
-  for (const SegRow& row : {SegRow{"RK3588", 1, 20480, 4096, 167772160, "§3.3 worked example (fp16, K=20480)"},
-                            SegRow{"RK3576", 1, 10240, 2048, 41943040, "§3.3 worked example (fp16)"},
-                            SegRow{"RK3576", 2, 10240, 2048, 20971520, "§3.3 worked example (int8 offsets 0, 8388608, 16777216)"}}) {
+  for (const SegRow& row :
+       {SegRow{"RK3588", 1, 20480, 4096, 167772160, "§3.3 worked example (fp16, K=20480)"},
+        SegRow{"RK3576", 1, 10240, 2048, 41943040, "§3.3 worked example (fp16)"},
+        SegRow{"RK3576", 2, 10240, 2048, 20971520,
+               "§3.3 worked example (int8 offsets 0, 8388608, 16777216)"}}) {
     if (f.platform != row.platform || !f.Supports(row.type) || f.sdk != "2.3.2") continue;
     DocumentedAttr d;
     d.c = CreateCase(profile, row.type, 1, row.K, row.N, 0, 1);
@@ -124,35 +240,64 @@ const DocumentedAttr* FindDocumentedAttr(const Case& c, const Profile& profile) 
   return nullptr;
 }
 
-std::vector<Case> DocumentedInvalidCases(const Profile& profile) {
-  std::vector<Case> out;
+std::vector<DocumentedInvalid> DocumentedInvalidCases(const Profile& profile) {
+  std::vector<DocumentedInvalid> out;
   if (!profile.rknn || !profile.rknn->has_tables) return out;
   const RknnFacts& f = *profile.rknn;
   const int64_t type = f.supported_types.front();
+  const DType a = f.FindType(static_cast<int32_t>(type))->a;
   auto base = [&] { return CreateCase(profile, type, 4, 128, 64, 1, 1); };
-  // §7.3: per-group with NORM layouts; K not a multiple of group_size; zp 1.
-  out.push_back(base().Set("B_quant_type", int64_t{4}).Set("group_size", int64_t{32}).Set("AC_layout", int64_t{0}).Set("B_layout", int64_t{0}));
-  out.push_back(base().Set("B_quant_type", int64_t{4}).Set("group_size", int64_t{32}).Set("B_layout", int64_t{0}));
-  out.push_back(base().Set("K", int64_t{96}).Set("B_quant_type", int64_t{4}).Set("group_size", int64_t{64}));
-  out.push_back(base().Set("zp", int64_t{1}));
-  // Derived from §1.1–§3.2.
-  for (int64_t bad : {0, 13, 14, 16}) out.push_back(base().Set("type", bad));
+  auto add = [&](Case c, std::string source) {
+    out.push_back({std::move(c), "spec rknn.md " + std::move(source)});
+  };
+  add(base()
+          .Set("B_quant_type", int64_t{4})
+          .Set("group_size", int64_t{32})
+          .Set("AC_layout", int64_t{0})
+          .Set("B_layout", int64_t{0}),
+      "§7.3 row 'per-group + NORM layouts' (RT 'only supported AC_layout: Native, B_layout: "
+      "Native')");
+  add(base()
+          .Set("B_quant_type", int64_t{4})
+          .Set("group_size", int64_t{32})
+          .Set("B_layout", int64_t{0}),
+      "§7.3 row 'per-group + NORM layouts' (B NORM only)");
+  add(base().Set("K", int64_t{96}).Set("B_quant_type", int64_t{4}).Set("group_size", int64_t{64}),
+      "§7.3 row 'K not multiple of gs' (K=96, gs=64; RT 'K: %d must align group size: %d')");
+  add(base().Set("zp", int64_t{1}), "§7.3 row 'nonzero zp' (RT 'only support zp set 0')");
+  for (int64_t undefined : {0, 13, 14, 16})
+    add(base().Set("type", undefined), "§1.1 (13 and 14 undefined; 1..12, 15 defined)");
   for (const auto& t : f.types) {
-    if (!f.Supports(t.type)) out.push_back(base().Set("type", int64_t{t.type}));
+    if (!f.Supports(t.type))
+      add(base().Set("type", int64_t{t.type}), "§3.1 (UG Table 3-6: not on " + f.platform + ")");
   }
-  out.push_back(base().Set("K", int64_t{65}));
-  out.push_back(base().Set("N", int64_t{4096 + 64}));
-  out.push_back(base().Set("M", int64_t{0}));
-  out.push_back(base().Set("B_layout", int64_t{3}));
-  out.push_back(base().Set("AC_layout", int64_t{2}));
-  out.push_back(base().Set("AC_quant_type", int64_t{2}));
-  out.push_back(base().Set("B_quant_type", int64_t{6}));
-  if (f.k_max) out.push_back(base().Set("K", *f.k_max + 32));
-  if (!f.tp_norm) out.push_back(base().Set("B_layout", int64_t{2}).Set("AC_layout", int64_t{0}));
-  // §6 I7: N = 25600 above N ≤ 4096; §6 I1(b): INT8→FP32 with per-channel B on RK3588.
-  if (f.Supports(3)) out.push_back(CreateCase(profile, 3, 2, 32, 25600, 0, 0));
-  if (f.Supports(9) && f.per_channel_types) out.push_back(CreateCase(profile, 9, 4, 128, 128, 0, 0).Set("B_quant_type", int64_t{2}));
+  add(base().Set("K", int64_t{65}), "§3.2 (K mod 32 = 0)");
+  add(base().Set("N", f.n_max.at(a) + f.n_align.at(a)), "§3.2 (N above the N limit of A's dtype)");
+  add(base().Set("M", int64_t{0}), "§1.4 (M, K, N positive)");
+  add(base().Set("B_layout", int64_t{3}), "§1.3 (B_layout 0, 1, 2)");
+  add(base().Set("AC_layout", int64_t{2}), "§1.4 (AC_layout 0, 1)");
+  add(base().Set("AC_quant_type", int64_t{2}), "§1.4, §5.1 (A and C per-layer only)");
+  add(base().Set("B_quant_type", int64_t{6}), "§1.2 (rknn_matmul_quant_type 0..5)");
+  if (f.k_max) add(base().Set("K", *f.k_max + 32), "§3.2 (K above the UG K limit)");
+  if (!f.tp_norm)
+    add(base().Set("B_layout", int64_t{2}).Set("AC_layout", int64_t{0}),
+        "§1.3, §8.11 (no TP_NORM on " + f.platform + ")");
+  if (f.Supports(3))
+    add(CreateCase(profile, 3, 2, 32, 25600, 0, 0), "§6 I7 (N = 25600 above N <= 4096)");
+  if (f.Supports(9) && f.per_channel_types) {
+    add(CreateCase(profile, 9, 4, 128, 128, 0, 0).Set("B_quant_type", int64_t{2}),
+        "§6 I1(b) (INT8->FP32 with per-channel B; airockchip/rknn-toolkit2#550)");
+  }
   return out;
+}
+
+const DocumentedInvalid* FindDocumentedInvalid(const Case& c, const Profile& profile) {
+  static thread_local std::vector<DocumentedInvalid> rows;
+  rows = DocumentedInvalidCases(profile);
+  for (const auto& row : rows) {
+    if (row.c == c) return &row;
+  }
+  return nullptr;
 }
 
 std::vector<Case> EdgeLayoutCases(const std::string& routine, const Profile& profile) {
@@ -160,64 +305,85 @@ std::vector<Case> EdgeLayoutCases(const std::string& routine, const Profile& pro
   if (!profile.rknn || !profile.rknn->has_tables) return out;
   const RknnFacts& f = *profile.rknn;
   const Matrix matrix = MatrixOf(routine);
-  if (TpRoutine(routine) && !f.tp_norm) return out;
+  if (IsTpRoutine(routine) && !f.tp_norm) return out;
   int64_t seed = 1;
   for (int32_t type : f.supported_types) {
     const RknnMatmulType& t = *f.FindType(type);
-    const RknnSubBlocks s = *f.SubBlocks(type);
+    const oracle::rknn::SubBlocks s = SubBlocksOf(f, type);
     auto add = [&](int64_t first, int64_t second, Case extra = Case()) {
       Case c(routine, profile.name);
       c.Set("type", int64_t{type}).Set("seed", seed++);
-      if (matrix == Matrix::kB) c.Set("K", first).Set("N", second);
-      else c.Set("M", first).Set(matrix == Matrix::kA ? "K" : "N", second);
+      if (matrix == Matrix::kB)
+        c.Set("K", first).Set("N", second);
+      else
+        c.Set("M", first).Set(matrix == Matrix::kA ? "K" : "N", second);
       for (const auto& [k, v] : extra.params) c.Set(k, v);
       out.push_back(c);
     };
     if (matrix == Matrix::kB) {
       for (auto [k, n] : std::vector<std::pair<int64_t, int64_t>>{
-               {1, 1}, {s.b_sub_k, s.b_sub_n}, {s.b_sub_k + 1, s.b_sub_n - 1}, {std::max<int64_t>(1, s.b_sub_k - 1), s.b_sub_n + 1},
-               {33, 17}, {64, 64}, {2 * s.b_sub_k + 1, 3}}) {
+               {1, 1},
+               {s.b_sub_k, s.b_sub_n},
+               {s.b_sub_k + 1, s.b_sub_n - 1},
+               {std::max<int64_t>(1, s.b_sub_k - 1), s.b_sub_n + 1},
+               {33, 17},
+               {64, 64},
+               {2 * s.b_sub_k + 1, 3}}) {
         add(k, n);
       }
       // The other reading of the RK3576 mixed-type B row (§2.2, §8.14).
       if (t.a != t.b) {
         const std::string other = f.mixed_b_layout == "c_dtype_row" ? "b_dtype_row" : "c_dtype_row";
-        if (auto alt = f.SubBlocks(type, other)) {
-          add(2 * alt->b_sub_k + 1, alt->b_sub_n + 1, Case().Set("sub_n", alt->b_sub_n).Set("sub_k", alt->b_sub_k));
+        if (auto alt = oracle::rknn::SubBlocksOf(f, type, {.mixed_b_layout = other})) {
+          add(2 * alt->b_sub_k + 1, alt->b_sub_n + 1,
+              Case().Set("sub_n", alt->b_sub_n).Set("sub_k", alt->b_sub_k));
         }
       }
       // The other nibble order of NATIVE int4 B (§2.4, §8.4).
       if (t.b == DType::kInt4) {
-        const char* other = f.native_b_nibble == NibbleOrder::kLowFirst ? "high_first" : "low_first";
+        const char* other =
+            f.native_b_nibble == NibbleOrder::kLowFirst ? "high_first" : "low_first";
         add(s.b_sub_k + 1, s.b_sub_n + 1, Case().Set("native_nibble", other));
       }
     } else {
       const int64_t sub = matrix == Matrix::kA ? s.a_sub_k : s.c_sub_n;
-      for (auto [m, x] : std::vector<std::pair<int64_t, int64_t>>{
-               {1, 1}, {1, sub}, {4, sub + 1}, {5, std::max<int64_t>(1, sub - 1)}, {64, 2 * sub + 1}, {3, 33}}) {
+      for (auto [m, x] :
+           std::vector<std::pair<int64_t, int64_t>>{{1, 1},
+                                                    {1, sub},
+                                                    {4, sub + 1},
+                                                    {5, std::max<int64_t>(1, sub - 1)},
+                                                    {64, 2 * sub + 1},
+                                                    {3, 33}}) {
         add(m, x);
       }
       // The other reading of NATIVE C for undocumented C dtypes (§2.2, §8.6).
       if (matrix == Matrix::kC && !f.c_sub_n.count(t.c)) {
         const std::string other = f.c_sub_n_other == "4" ? "16_bytes" : "4";
-        add(4, 33, Case().Set("sub_n", f.SubBlocks(type, "", other)->c_sub_n));
+        if (auto alt = oracle::rknn::SubBlocksOf(f, type, {.c_sub_n_other = other})) {
+          add(4, 33, Case().Set("sub_n", alt->c_sub_n));
+        }
       }
     }
   }
   return out;
 }
 
-std::vector<Case> SegmentCases(const std::string& routine, const Profile& profile, bool documented_large) {
+std::vector<Case> SegmentCases(const std::string& routine, const Profile& profile,
+                               bool documented_large) {
   std::vector<Case> out;
   if (!profile.rknn || !profile.rknn->has_tables || MatrixOf(routine) != Matrix::kB) return out;
   const RknnFacts& f = *profile.rknn;
-  if (f.k_segment <= 0 || (TpRoutine(routine) && !f.tp_norm)) return out;
+  if (f.k_segment <= 0 || (IsTpRoutine(routine) && !f.tp_norm)) return out;
   const int64_t L = f.k_segment;
   int64_t seed = 100;
   for (int32_t type : DistinctRows(f, Matrix::kB)) {
-    const RknnSubBlocks s = *f.SubBlocks(type);
-    for (auto [k, n] : std::vector<std::pair<int64_t, int64_t>>{
-             {L - 1, 3}, {L, 3}, {L + 1, 3}, {L + 1, s.b_sub_n + 1}, {2 * L - 1, 2}, {2 * L + 1, 2}}) {
+    const oracle::rknn::SubBlocks s = SubBlocksOf(f, type);
+    for (auto [k, n] : std::vector<std::pair<int64_t, int64_t>>{{L - 1, 3},
+                                                                {L, 3},
+                                                                {L + 1, 3},
+                                                                {L + 1, s.b_sub_n + 1},
+                                                                {2 * L - 1, 2},
+                                                                {2 * L + 1, 2}}) {
       Case c(routine, profile.name);
       c.Set("type", int64_t{type}).Set("K", k).Set("N", n).Set("seed", seed++);
       out.push_back(c);
@@ -225,14 +391,28 @@ std::vector<Case> SegmentCases(const std::string& routine, const Profile& profil
   }
   if (profile.FindChoice("rknn.sdk16.k_segment")) {  // the "none" reading
     Case c(routine, profile.name);
-    c.Set("type", int64_t{f.supported_types.front()}).Set("K", L + 1).Set("N", 3).Set("seg_len", int64_t{0}).Set("seed", seed++);
+    c.Set("type", int64_t{f.supported_types.front()})
+        .Set("K", L + 1)
+        .Set("N", 3)
+        .Set("seg_len", int64_t{0})
+        .Set("seed", seed++);
     out.push_back(c);
   }
   if (documented_large && f.sdk == "2.3.2") {
     // §7.2: RK3588 fp16 K=8224, N=64 → segments at elements 0 and 524 288;
     // RK3576 fp16 K=10240, N=2048 → byte offsets 0, 16 777 216, 33 554 432.
-    if (f.platform == "RK3588") out.push_back(Case(routine, profile.name).Set("type", int64_t{1}).Set("K", int64_t{8224}).Set("N", int64_t{64}).Set("seed", int64_t{7}));
-    if (f.platform == "RK3576") out.push_back(Case(routine, profile.name).Set("type", int64_t{1}).Set("K", int64_t{10240}).Set("N", int64_t{2048}).Set("seed", int64_t{7}));
+    if (f.platform == "RK3588")
+      out.push_back(Case(routine, profile.name)
+                        .Set("type", int64_t{1})
+                        .Set("K", int64_t{8224})
+                        .Set("N", int64_t{64})
+                        .Set("seed", int64_t{7}));
+    if (f.platform == "RK3576")
+      out.push_back(Case(routine, profile.name)
+                        .Set("type", int64_t{1})
+                        .Set("K", int64_t{10240})
+                        .Set("N", int64_t{2048})
+                        .Set("seed", int64_t{7}));
   }
   return out;
 }
@@ -241,7 +421,8 @@ std::vector<Case> RealLayoutCases(const std::string& routine, const PropertyCont
   std::vector<Case> out;
   const Profile& p = ctx.profile;
   if (!ctx.real_shapes || !p.rknn || !p.rknn->has_tables) return out;
-  const bool b = routine == kBNorm2Native, a = routine == kANorm2Native, c = routine == kCNorm2Native;
+  const bool b = routine == kBNorm2Native, a = routine == kANorm2Native,
+             c = routine == kCNorm2Native;
   if (!a && !b && !c) return out;
   const RknnFacts& f = *p.rknn;
   int64_t seed = 1000;
@@ -255,7 +436,8 @@ std::vector<Case> RealLayoutCases(const std::string& routine, const PropertyCont
   for (int32_t type : types) {
     for (const auto& real : DistinctRealShapes()) {
       if (real.shape.size() != 2) continue;
-      const int64_t K = real.shape[1], N = real.shape[0];  // [out, in] = [N, K] (model_shapes.json `about`)
+      const int64_t K = real.shape[1],
+                    N = real.shape[0];  // [out, in] = [N, K] (model_shapes.json `about`)
       oracle::rknn::Info info;
       info.type = type;
       info.M = 1;
@@ -265,11 +447,19 @@ std::vector<Case> RealLayoutCases(const std::string& routine, const PropertyCont
       info.AC_layout = 1;
       if (oracle::rknn::ExpectCreate(f, info, {}).status != oracle::rknn::kSucc) continue;
       if (b) {
-        out.push_back(Case(routine, p.name).Set("type", int64_t{type}).Set("K", K).Set("N", N).Set("seed", seed++));
+        out.push_back(Case(routine, p.name)
+                          .Set("type", int64_t{type})
+                          .Set("K", K)
+                          .Set("N", N)
+                          .Set("seed", seed++));
         continue;
       }
       for (int64_t M : {1, 4, 64}) {
-        out.push_back(Case(routine, p.name).Set("type", int64_t{type}).Set("M", M).Set(a ? "K" : "N", a ? K : N).Set("seed", seed++));
+        out.push_back(Case(routine, p.name)
+                          .Set("type", int64_t{type})
+                          .Set("M", M)
+                          .Set(a ? "K" : "N", a ? K : N)
+                          .Set("seed", seed++));
       }
     }
   }

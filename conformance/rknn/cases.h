@@ -23,15 +23,22 @@ struct DocumentedAttr {
 std::vector<DocumentedAttr> DocumentedAttrs(const Profile& profile);
 const DocumentedAttr* FindDocumentedAttr(const Case& c, const Profile& profile);
 
-// spec rknn.md §7.3 (create-time rows) and derived invalid infos: cases that must give −5.
-std::vector<Case> DocumentedInvalidCases(const Profile& profile);
+// A create info the spec says must be rejected (−5), and where it says so.
+struct DocumentedInvalid {
+  Case c;  // rknn.matmul_create
+  std::string source;
+};
+// spec rknn.md §7.3 (create-time rows), §6 issues, and infos derived from §1.1–§3.2.
+std::vector<DocumentedInvalid> DocumentedInvalidCases(const Profile& profile);
+const DocumentedInvalid* FindDocumentedInvalid(const Case& c, const Profile& profile);
 
 // Edge shapes of a layout routine for every supported type, plus the other
 // readings of rknn.native.c_sub_n_other_outputs, rknn.native.mixed_b_layout and
 // rknn.int4.native_b_nibble as case params.
 std::vector<Case> EdgeLayoutCases(const std::string& routine, const Profile& profile);
 // K at the segment thresholds (§3.3, §7.2) with N small; empty without segmentation.
-std::vector<Case> SegmentCases(const std::string& routine, const Profile& profile, bool documented_large);
+std::vector<Case> SegmentCases(const std::string& routine, const Profile& profile,
+                               bool documented_large);
 
 // Real model shapes [out, in] as B (K = in, N = out) for each distinct B row of
 // the profile whose create accepts them (M = 1, NATIVE B); A/C with M ∈ {1, 4, 64}.

@@ -1,12 +1,17 @@
 // Properties of rknn_matmul_create and rknn_matmul_create_dynamic_shape (spec
 // rknn.md §1.4–1.6, §3, §4, §5.4, §7): io_attr dims, sizes in bytes and types
-// per layout, validation of rknn_matmul_info (−5), dynamic-shape capacities.
+// per layout for valid infos, RKNN_ERR_PARAM_INVALID for invalid ones, and the
+// capacities of dynamic shapes. Valid and invalid calls are separate
+// properties: each name says what its cases are.
 #include <cstring>
 
+#include "conformance/harness/layout_properties.h"
+#include "conformance/harness/materialize.h"
 #include "conformance/rknn/cases.h"
 #include "conformance/rknn/support.h"
-#include "conformance/harness/materialize.h"
+#include "core/status.h"
 #include "generators/rknn.h"
+#include "verify/compare.h"
 
 namespace npuconf {
 namespace {
@@ -14,202 +19,316 @@ namespace {
 using namespace rknn_props;
 namespace orc = oracle::rknn;
 
-struct PortAttr {
-  Shape dims;
-  uint64_t size_bytes = 0;
-  int64_t type = 0;
-};
+// io_attr of a matrix as INT64 words, the form rknn.matmul_create_dynamic
+// writes: {n_dims, dims[0..3], size (bytes), rknn_tensor_type}.
+constexpr int64_t kAttrWords = 7;
+const char* const kMatrices[3] = {"A", "B", "C"};
 
-PortAttr ReadAttr(const OutputResult& out) {
-  PortAttr a;
-  a.dims = out.rank < 0 ? Shape{} : out.dims;
-  uint64_t words[2];
-  std::memcpy(words, out.contents().data(), sizeof(words));
-  a.size_bytes = words[0];
-  a.type = static_cast<int64_t>(words[1]);
-  return a;
+void AppendWords(const Shape& dims, uint64_t size_bytes, int64_t type, Bytes* out) {
+  int64_t words[kAttrWords] = {static_cast<int64_t>(dims.size()), 0,   0, 0, 0,
+                               static_cast<int64_t>(size_bytes),  type};
+  for (size_t i = 0; i < dims.size() && i < 4; ++i) words[1 + i] = dims[i];
+  const auto* bytes = reinterpret_cast<const uint8_t*>(words);
+  out->insert(out->end(), bytes, bytes + sizeof(words));
 }
 
-bool Untouched(const OutputResult& out) {
-  for (uint8_t b : out.contents()) {
-    if (b != kSentinelByte) return false;
+// What the port wrote into io_attr.X: UINT64 {size, rknn_tensor_type} and dims.
+void AppendPortAttr(const OutputResult& out, Bytes* words) {
+  uint64_t fields[2];
+  std::memcpy(fields, out.contents().data(), sizeof(fields));
+  AppendWords(out.rank < 0 ? Shape{} : out.dims, fields[0], static_cast<int64_t>(fields[1]), words);
+}
+
+std::string Describe(const std::string& name, const Shape& dims, uint64_t size_bytes,
+                     int64_t type) {
+  return "io_attr." + name + " {dims " + ToString(dims) + ", size " + std::to_string(size_bytes) +
+         " bytes, type " + std::to_string(type) + "}";
+}
+
+// io_attr words laid out as [matrix A/B/C, field], or [shape, matrix, field].
+std::shared_ptr<verify::StorageMap> AttrMap(int64_t shapes) {
+  if (shapes == 0) {
+    return std::make_shared<verify::RowMajorMap>(
+        Shape{3, kAttrWords}, std::vector<std::string>{"matrix", "field"}, "io_attr");
   }
-  return true;
+  return std::make_shared<verify::RowMajorMap>(Shape{shapes, 3, kAttrWords},
+                                               std::vector<std::string>{"shape", "matrix", "field"},
+                                               "io_attrs");
 }
 
-std::string Describe(const char* name, const PortAttr& a) {
-  return std::string("io_attr.") + name + " {dims " + ToString(a.dims) + ", size " + std::to_string(a.size_bytes) +
-         " bytes, type " + std::to_string(a.type) + "}";
+// The outputs a rejected call must leave as the runner filled them.
+std::optional<Verdict> CheckUntouched(const Called& k, const std::vector<std::string>& names,
+                                      const std::string& why) {
+  for (const std::string& name : names) {
+    const OutputResult& out = *k.answer.Output(name);
+    Bytes before;
+    for (const OutputSpec& spec : k.inv.outputs) {
+      if (spec.name == name) before = spec.Before();
+    }
+    const auto comparison = verify::Compare({.output = name,
+                                             .got = out.contents(),
+                                             .want = before,
+                                             .codec = {DType::kUint8, false},
+                                             .count = static_cast<int64_t>(before.size())});
+    if (!comparison.ok())
+      return FailFrom(comparison, DType::kUint8, nullptr, name + " written although " + why + ": ");
+  }
+  return std::nullopt;
 }
 
-enum class CreateAspect { kLayout, kCapacity, kRejects };
+std::optional<Verdict> CheckAllGuards(const Called& k) {
+  for (const OutputResult& out : k.answer.outputs) {
+    if (auto v = CheckGuards(out)) return v;
+  }
+  return std::nullopt;
+}
 
-Verdict CheckCreate(const PropertyContext& ctx, const Case& c, CreateAspect aspect) {
+// ---- rknn_matmul_create -------------------------------------------------------------
+
+// A valid info: status RKNN_SUCC and the io_attr of every matrix as §4.1 gives
+// it for the layout (the oracle's), and as the documented row of §7.1 / §3.3
+// gives it where there is one.
+Verdict CheckCreateLayout(const PropertyContext& ctx, const Case& c) {
   const auto want = orc::ExpectCreate(*ctx.profile.rknn, InfoOf(c), ReadingsOf(c));
+  if (want.status != orc::kSucc)
+    return Verdict::Fail("the suite drew an invalid info as valid (" + want.rule + ")");
   Called k;
   if (auto v = CallPort(ctx, c, &k)) return *v;
-  for (const char* name : {"A", "B", "C"}) {
-    if (auto v = CheckGuards(*k.answer.Output(name))) return *v;
+  if (auto v = CheckAllGuards(k)) return *v;
+  if (k.answer.status != rknn::kRknnSucc) {
+    return Verdict::Fail("status " + StatusText("rknn", k.answer.status) +
+                         ", expected 0 (RKNN_SUCC): every rule of spec rknn.md §3, §5.4 holds" +
+                         (k.answer.message.empty() ? "" : " (" + k.answer.message + ")"));
   }
-  if (k.answer.status != want.status) {
-    return Verdict::Fail("status " + StatusText(k.answer.status) + ", expected " + StatusText(want.status) +
-                         (want.status ? ": " + want.rule : std::string(" (every rule of spec rknn.md §3, §5.4 holds)")));
+  for (const char* name : kMatrices) {
+    if (!k.Written(name))
+      return Verdict::Fail(std::string("create succeeded but io_attr.") + name +
+                           " was not written");
   }
-  if (want.status != orc::kSucc) {
-    for (const char* name : {"A", "B", "C"}) {
-      if (!Untouched(*k.answer.Output(name))) return Verdict::Fail(std::string("io_attr.") + name + " written although create failed");
-    }
-    return Verdict::Pass();
-  }
-  if (aspect == CreateAspect::kRejects) return Verdict::Pass();
   const orc::Attr* expected[3] = {&want.A, &want.B, &want.C};
-  const uint64_t logical[3] = {want.a_logical_bytes, want.b_logical_bytes, want.c_logical_bytes};
-  const char* names[3] = {"A", "B", "C"};
-  const DocumentedAttr* doc = FindDocumentedAttr(c, ctx.profile);
+  Bytes got_words, want_words;
   for (int i = 0; i < 3; ++i) {
-    if (!k.Written(names[i])) {
-      return Verdict::Fail(std::string("create succeeded but io_attr.") + names[i] + " was not written");
-    }
-    const PortAttr got = ReadAttr(*k.answer.Output(names[i]));
-    if (aspect == CreateAspect::kCapacity) {
-      if (got.size_bytes < logical[i]) {
-        return Verdict::Fail(Describe(names[i], got) + " is smaller than the " + std::to_string(logical[i]) +
-                             " bytes of the logical matrix");
-      }
-      continue;
-    }
-    if (got.dims != expected[i]->dims || got.size_bytes != expected[i]->size_bytes || got.type != expected[i]->type) {
-      return Verdict::Fail(Describe(names[i], got) + ", expected {dims " + ToString(expected[i]->dims) + ", size " +
-                           std::to_string(expected[i]->size_bytes) + " bytes, type " + std::to_string(expected[i]->type) +
-                           "} (spec rknn.md §2.2, §4.1)");
-    }
-    if (doc) {
-      const Shape& doc_dims = i == 0 ? doc->a_dims : (i == 1 ? doc->b_dims : doc->c_dims);
-      const std::optional<uint64_t>& doc_bytes = i == 0 ? doc->a_bytes : (i == 1 ? doc->b_bytes : doc->c_bytes);
-      if ((!doc_dims.empty() && got.dims != doc_dims) || (doc_bytes && got.size_bytes != *doc_bytes)) {
-        return Verdict::Fail(Describe(names[i], got) + " differs from " + doc->source + ": dims " + ToString(doc_dims) +
-                             ", " + (doc_bytes ? std::to_string(*doc_bytes) : "?") + " bytes");
+    const OutputResult& out = *k.answer.Output(kMatrices[i]);
+    AppendPortAttr(out, &got_words);
+    AppendWords(expected[i]->dims, expected[i]->size_bytes, expected[i]->type, &want_words);
+  }
+  const auto map = AttrMap(0);
+  const auto comparison = verify::Compare({.output = "io_attr",
+                                           .got = got_words,
+                                           .want = want_words,
+                                           .codec = {DType::kInt64, false},
+                                           .count = 3 * kAttrWords,
+                                           .map = map.get()});
+  if (!comparison.ok()) {
+    const int matrix = static_cast<int>(comparison.first.front().storage_index / kAttrWords);
+    const OutputResult& out = *k.answer.Output(kMatrices[matrix]);
+    uint64_t fields[2];
+    std::memcpy(fields, out.contents().data(), sizeof(fields));
+    return FailFrom(comparison, DType::kInt64, map.get(),
+                    Describe(kMatrices[matrix], out.rank < 0 ? Shape{} : out.dims, fields[0],
+                             static_cast<int64_t>(fields[1])) +
+                        ", expected " +
+                        Describe(kMatrices[matrix], expected[matrix]->dims,
+                                 expected[matrix]->size_bytes, expected[matrix]->type) +
+                        " (spec rknn.md §2.2, §4.1): ");
+  }
+  // The documented numbers (§7.1, §3.3) where the spec gives them: the oracle must agree.
+  if (const DocumentedAttr* doc = FindDocumentedAttr(c, ctx.profile)) {
+    for (int i = 0; i < 3; ++i) {
+      const Shape& dims = i == 0 ? doc->a_dims : (i == 1 ? doc->b_dims : doc->c_dims);
+      const std::optional<uint64_t>& bytes =
+          i == 0 ? doc->a_bytes : (i == 1 ? doc->b_bytes : doc->c_bytes);
+      if ((!dims.empty() && expected[i]->dims != dims) ||
+          (bytes && expected[i]->size_bytes != *bytes)) {
+        return Verdict::Fail(
+            Describe(kMatrices[i], expected[i]->dims, expected[i]->size_bytes, expected[i]->type) +
+            " differs from " + doc->source + ": dims " + ToString(dims) + ", " +
+            (bytes ? std::to_string(*bytes) : "?") + " bytes");
       }
     }
   }
   return Verdict::Pass();
 }
 
-// A valid rknn_matmul_info of the profile: K, N multiples of the §3.2
-// alignment (K also at the segment thresholds), layouts, per-layer or
-// per-group quant.
-rc::Gen<Case> ValidInfo(const PropertyContext& ctx) {
-  const RknnFacts f = *ctx.profile.rknn;
-  const std::string name = ctx.profile.name;
-  return rc::gen::mapcat(gen::rknn::SupportedType(f), [f, name](int32_t type) {
-    const DType a = f.FindType(type)->a;
-    const int64_t ka = f.k_align.at(a), na = f.n_align.at(a), n_max = f.n_max.at(a);
-    const int64_t k_top = f.k_max.value_or(3 * std::max<int64_t>(f.k_segment, 4096)) / ka;
-    auto k = rc::gen::weightedOneOf<int64_t>({{4, rc::gen::map(rc::gen::inRange<int64_t>(1, 9), [ka](int64_t r) { return r * ka; })},
-                                              {2, rc::gen::map(rc::gen::inRange<int64_t>(1, k_top + 1), [ka](int64_t r) { return r * ka; })},
-                                              {1, rc::gen::element<int64_t>(int64_t{f.k_segment > 0 ? f.k_segment : ka}, int64_t{f.k_segment + ka}, int64_t{2 * f.k_segment + ka})}});
-    auto n = rc::gen::map(rc::gen::inRange<int64_t>(1, n_max / na + 1), [na](int64_t r) { return r * na; });
-    auto layouts = rc::gen::inRange(0, f.tp_norm ? 6 : 4);
-    return rc::gen::map(rc::gen::tuple(gen::rknn::M(), k, n, layouts, rc::gen::inRange(0, 4)),
-                        [=](const std::tuple<int64_t, int64_t, int64_t, int, int>& t) {
-                          Case c(kCreate, name);
-                          const int layout = std::get<3>(t);
-                          c.Set("type", int64_t{type}).Set("M", std::get<0>(t)).Set("K", std::get<1>(t)).Set("N", std::get<2>(t))
-                              .Set("AC_layout", int64_t{layout % 2}).Set("B_layout", int64_t{layout / 2});
-                          const int quant = std::get<4>(t);
-                          if (quant == 1) c.Set("B_quant_type", int64_t{1}).Set("AC_quant_type", int64_t{1});
-                          if (quant == 2 && std::get<1>(t) % 32 == 0) {
-                            c.Set("AC_layout", int64_t{1}).Set("B_layout", int64_t{1}).Set("B_quant_type", int64_t{4}).Set("group_size", int64_t{32});
-                          }
-                          return c;
-                        });
-  });
+// A valid info: every io_attr size holds at least the logical matrix's bytes.
+Verdict CheckCreateCapacity(const PropertyContext& ctx, const Case& c) {
+  const auto want = orc::ExpectCreate(*ctx.profile.rknn, InfoOf(c), ReadingsOf(c));
+  if (want.status != orc::kSucc)
+    return Verdict::Fail("the suite drew an invalid info as valid (" + want.rule + ")");
+  Called k;
+  if (auto v = CallPort(ctx, c, &k)) return *v;
+  if (auto v = CheckAllGuards(k)) return *v;
+  if (k.answer.status != rknn::kRknnSucc) {
+    return Verdict::Fail("status " + StatusText("rknn", k.answer.status) + " for a valid info");
+  }
+  const uint64_t logical[3] = {want.a_logical_bytes, want.b_logical_bytes, want.c_logical_bytes};
+  for (int i = 0; i < 3; ++i) {
+    if (!k.Written(kMatrices[i])) {
+      return Verdict::Fail(std::string("create succeeded but io_attr.") + kMatrices[i] +
+                           " was not written");
+    }
+    const OutputResult& out = *k.answer.Output(kMatrices[i]);
+    uint64_t fields[2];
+    std::memcpy(fields, out.contents().data(), sizeof(fields));
+    if (fields[0] < logical[i]) {
+      return Verdict::Fail(
+          Describe(kMatrices[i], out.dims, fields[0], static_cast<int64_t>(fields[1])) +
+              " is smaller than the " + std::to_string(logical[i]) + " bytes of the logical matrix",
+          {{"output", kMatrices[i]}, {"size_bytes", fields[0]}, {"logical_bytes", logical[i]}});
+    }
+  }
+  return Verdict::Pass();
 }
 
-// A valid info with one rule broken (§1.1–§3.2, §5.3–§5.4).
-rc::Gen<Case> InvalidInfo(const PropertyContext& ctx) {
-  const RknnFacts f = *ctx.profile.rknn;
-  return rc::gen::map(rc::gen::tuple(ValidInfo(ctx), rc::gen::inRange(0, 13), gen::rknn::GroupSize(), rc::gen::inRange(0, 1 << 20)),
-                         [f](const std::tuple<Case, int, int64_t, int>& t) {
-                           Case c = std::get<0>(t);
-                           const int pick = std::get<3>(t);
-                           auto one_of = [pick](std::vector<int64_t> values) { return values[static_cast<size_t>(pick) % values.size()]; };
-                           const DType a = f.FindType(static_cast<int32_t>(*c.Int("type")))->a;
-                           switch (std::get<1>(t)) {
-                             case 0: c.Set("type", one_of({0, 13, 14, 16, -1})); break;
-                             case 1: c.Set("K", *c.Int("K") + 1); break;
-                             case 2: c.Set("N", *c.Int("N") + 1); break;
-                             case 3: c.Set("N", f.n_max.at(a) + f.n_align.at(a)); break;
-                             case 4: c.Set("M", int64_t{0}); break;
-                             case 5: c.Set("B_quant_type", int64_t{4}).Set("group_size", int64_t{32}).Set("AC_layout", int64_t{0}); break;
-                             case 6: c.Set("B_quant_type", int64_t{5}).Set("group_size", std::get<2>(t)).Set("AC_layout", int64_t{1})
-                                         .Set("B_layout", int64_t{1}).Set("K", std::get<2>(t) * 3 + 32); break;
-                             case 7: c.Set("zp", one_of({1, -1, 128})); break;
-                             case 8: c.Set("B_layout", one_of({3, -1, f.tp_norm ? 3 : 2})); break;
-                             case 9: c.Set("AC_layout", one_of({2, -1})); break;
-                             case 10: c.Set("AC_quant_type", one_of({2, 4})); break;
-                             case 11: c.Set("B_quant_type", one_of({6, -1})); break;
-                             default: {
-                               std::vector<int64_t> unsupported;
-                               for (const auto& type : f.types) {
-                                 if (!f.Supports(type.type)) unsupported.push_back(type.type);
-                               }
-                               if (!unsupported.empty()) c.Set("type", one_of(unsupported));
-                             }
-                           }
-                           return c;
-                         });
+// An invalid info: RKNN_ERR_PARAM_INVALID, io_attr untouched.
+Verdict CheckCreateRejects(const PropertyContext& ctx, const Case& c) {
+  const auto want = orc::ExpectCreate(*ctx.profile.rknn, InfoOf(c), ReadingsOf(c));
+  if (want.status == orc::kSucc)
+    return Verdict::Fail("the suite drew a valid info as invalid: " + c.ToText());
+  const DocumentedInvalid* doc = FindDocumentedInvalid(c, ctx.profile);
+  const std::string rule = want.rule + (doc ? "; " + doc->source : "");
+  Called k;
+  if (auto v = CallPort(ctx, c, &k)) return *v;
+  if (auto v = CheckAllGuards(k)) return *v;
+  if (k.answer.status != want.status) {
+    return Verdict::Fail("status " + StatusText("rknn", k.answer.status) + ", expected " +
+                         StatusText("rknn", want.status) + ": " + rule);
+  }
+  if (auto v = CheckUntouched(k, {"A", "B", "C"}, "create failed (" + rule + ")")) return *v;
+  return Verdict::Pass();
 }
 
-// ---- dynamic shape ----------------------------------------------------------------
+// ---- rknn_matmul_create_dynamic_shape -------------------------------------------------
 
+// A valid call: one io_attr per shape as create gives it, and the capacity of
+// each matrix the largest size over the shapes (§4.3); or only that capacity
+// covers every shape's size.
 Verdict CheckDynamic(const PropertyContext& ctx, const Case& c, bool capacity_only) {
   const Shape shapes = *c.IntList("shapes");
   const auto want = orc::ExpectDynamic(*ctx.profile.rknn, InfoOf(c), shapes, ReadingsOf(c));
+  if (want.status != orc::kSucc)
+    return Verdict::Fail("the suite drew an invalid call as valid (" + want.rule + ")");
   Called k;
   if (auto v = CallPort(ctx, c, &k)) return *v;
+  if (auto v = CheckAllGuards(k)) return *v;
+  if (k.answer.status != rknn::kRknnSucc) {
+    return Verdict::Fail("status " + StatusText("rknn", k.answer.status) +
+                         ", expected 0 (RKNN_SUCC)" +
+                         (k.answer.message.empty() ? "" : " (" + k.answer.message + ")"));
+  }
   const OutputResult& io = *k.answer.Output("io_attrs");
-  const OutputResult& cap = *k.answer.Output("capacity");
-  if (auto v = CheckGuards(io)) return *v;
-  if (auto v = CheckGuards(cap)) return *v;
-  if (k.answer.status != want.status) {
-    return Verdict::Fail("status " + StatusText(k.answer.status) + ", expected " + StatusText(want.status) +
-                         (want.status ? ": " + want.rule : std::string()));
-  }
-  if (want.status != orc::kSucc) return Verdict::Pass();
   uint64_t capacity[3];
-  std::memcpy(capacity, cap.contents().data(), sizeof(capacity));
-  const char* names[3] = {"A", "B", "C"};
-  for (size_t s = 0; s < want.per_shape.size(); ++s) {
-    const orc::Attr* expected[3] = {&want.per_shape[s].A, &want.per_shape[s].B, &want.per_shape[s].C};
+  std::memcpy(capacity, k.answer.Output("capacity")->contents().data(), sizeof(capacity));
+  const int64_t count = static_cast<int64_t>(want.per_shape.size());
+  for (int64_t s = 0; s < count; ++s) {
     for (int i = 0; i < 3; ++i) {
-      int64_t words[7];
-      std::memcpy(words, io.contents().data() + (s * 3 + i) * sizeof(words), sizeof(words));
-      const uint64_t size = static_cast<uint64_t>(words[5]);
-      if (capacity[i] < size) {
-        return Verdict::Fail("capacity of " + std::string(names[i]) + " is " + std::to_string(capacity[i]) + " bytes, but shape " +
-                             std::to_string(s) + " needs " + std::to_string(size) + " (spec rknn.md §4.3)");
-      }
-      if (capacity_only) continue;
-      const Shape dims(words + 1, words + 1 + std::min<int64_t>(std::max<int64_t>(words[0], 0), 4));
-      if (dims != expected[i]->dims || size != expected[i]->size_bytes || words[6] != expected[i]->type) {
-        return Verdict::Fail("shape " + std::to_string(s) + " io_attr." + names[i] + " {dims " + ToString(dims) + ", size " +
-                             std::to_string(size) + "}, expected {dims " + ToString(expected[i]->dims) + ", size " +
-                             std::to_string(expected[i]->size_bytes) + "}");
+      int64_t size = 0;
+      std::memcpy(&size, io.contents().data() + ((s * 3 + i) * kAttrWords + 5) * sizeof(int64_t),
+                  sizeof(size));
+      if (capacity[i] < static_cast<uint64_t>(size)) {
+        return Verdict::Fail("capacity of " + std::string(kMatrices[i]) + " is " +
+                                 std::to_string(capacity[i]) + " bytes, but shape " +
+                                 std::to_string(s) + " needs " + std::to_string(size) +
+                                 " (spec rknn.md §4.3)",
+                             {{"output", "capacity"}, {"matrix", kMatrices[i]}, {"shape", s}});
       }
     }
   }
-  if (!capacity_only) {
-    for (int i = 0; i < 3; ++i) {
-      if (capacity[i] != want.capacity[i]) {
-        return Verdict::Fail("capacity of " + std::string(names[i]) + " is " + std::to_string(capacity[i]) +
-                             " bytes, expected the maximum size over the shapes, " + std::to_string(want.capacity[i]));
-      }
-    }
+  if (capacity_only) return Verdict::Pass();
+  Bytes want_words;
+  for (const auto& e : want.per_shape) {
+    for (const orc::Attr* a : {&e.A, &e.B, &e.C})
+      AppendWords(a->dims, a->size_bytes, a->type, &want_words);
+  }
+  const auto map = AttrMap(count);
+  const auto io_comparison = verify::Compare({.output = "io_attrs",
+                                              .got = io.contents(),
+                                              .want = want_words,
+                                              .codec = {DType::kInt64, false},
+                                              .count = count * 3 * kAttrWords,
+                                              .map = map.get()});
+  if (!io_comparison.ok()) {
+    return FailFrom(
+        io_comparison, DType::kInt64, map.get(),
+        "io_attrs {n_dims, dims[4], size, type} per shape and matrix differ from create's: ");
+  }
+  const Bytes want_capacity(
+      reinterpret_cast<const uint8_t*>(want.capacity),
+      reinterpret_cast<const uint8_t*>(want.capacity) + sizeof(want.capacity));
+  const auto capacity_map = std::make_shared<verify::RowMajorMap>(
+      Shape{3}, std::vector<std::string>{"matrix"}, "capacity");
+  const auto cap_comparison = verify::Compare({.output = "capacity",
+                                               .got = k.answer.Output("capacity")->contents(),
+                                               .want = want_capacity,
+                                               .codec = {DType::kUint64, false},
+                                               .count = 3,
+                                               .map = capacity_map.get()});
+  if (!cap_comparison.ok()) {
+    return FailFrom(cap_comparison, DType::kUint64, capacity_map.get(),
+                    "capacity of A, B, C (bytes) is not the maximum size over the shapes (spec "
+                    "rknn.md §4.3): ");
   }
   return Verdict::Pass();
 }
 
+// An invalid call (no shapes, K or N varying where they may not, a shape
+// create rejects): RKNN_ERR_PARAM_INVALID, outputs untouched.
+Verdict CheckDynamicRejects(const PropertyContext& ctx, const Case& c) {
+  const Shape shapes = *c.IntList("shapes");
+  const auto want = orc::ExpectDynamic(*ctx.profile.rknn, InfoOf(c), shapes, ReadingsOf(c));
+  if (want.status == orc::kSucc)
+    return Verdict::Fail("the suite drew a valid call as invalid: " + c.ToText());
+  Called k;
+  if (auto v = CallPort(ctx, c, &k)) return *v;
+  if (auto v = CheckAllGuards(k)) return *v;
+  if (k.answer.status != want.status) {
+    return Verdict::Fail("status " + StatusText("rknn", k.answer.status) + ", expected " +
+                         StatusText("rknn", want.status) + ": " + want.rule);
+  }
+  if (auto v = CheckUntouched(k, {"io_attrs", "capacity"}, "the call failed (" + want.rule + ")"))
+    return *v;
+  return Verdict::Pass();
+}
+
+// ---- explicit cases -------------------------------------------------------------------
+
+bool Valid(const PropertyContext& ctx, const Case& c) {
+  if (c.routine == kDynamic) {
+    return orc::ExpectDynamic(*ctx.profile.rknn, InfoOf(c), *c.IntList("shapes"), ReadingsOf(c))
+               .status == orc::kSucc;
+  }
+  return orc::ExpectCreate(*ctx.profile.rknn, InfoOf(c), ReadingsOf(c)).status == orc::kSucc;
+}
+
+std::vector<Case> Only(const PropertyContext& ctx, const std::vector<Case>& cases, bool valid) {
+  std::vector<Case> out;
+  for (const Case& c : cases) {
+    if (Valid(ctx, c) == valid) out.push_back(c);
+  }
+  return out;
+}
+
+// The documented rows of §7.1 and §3.3, the documented invalid infos, the
+// documented rows under the other readings of §8.3 (under which some are
+// rejected), and the real model shapes (many above N <= 4096): documented
+// cases first for both the valid and the invalid ones.
+std::vector<Case> CreateExplicit(const PropertyContext& ctx) {
+  std::vector<Case> cases;
+  for (const auto& d : DocumentedAttrs(ctx.profile)) cases.push_back(d.c);
+  for (const auto& d : DocumentedInvalidCases(ctx.profile)) cases.push_back(d.c);
+  for (const auto& d : DocumentedAttrs(ctx.profile)) {
+    for (const char* unit : {"header_bytes", "header_elements", "ug_elements"}) {
+      cases.push_back(Case(d.c).Set("align_unit", unit));
+    }
+    cases.push_back(Case(d.c).Set("k_max_rule", "header_global"));
+  }
+  auto real = RealCreateCases(ctx);
+  cases.insert(cases.end(), real.begin(), real.end());
+  return cases;
+}
+
+// Per supported type and layout: four shapes varying M, two varying K (valid
+// only for TP_NORM B, §4.3), and none.
 std::vector<Case> DynamicExplicit(const PropertyContext& ctx) {
   const RknnFacts& f = *ctx.profile.rknn;
   std::vector<Case> out;
@@ -222,79 +341,114 @@ std::vector<Case> DynamicExplicit(const PropertyContext& ctx) {
         Case c(kDynamic, ctx.profile.name);
         c.Set("type", int64_t{type}).Set("B_layout", b).Set("AC_layout", ac);
         out.push_back(Case(c).Set("shapes", Shape{1, K, N, 4, K, N, 64, K, N, 17, K, N}));
-        out.push_back(Case(c).Set("shapes", Shape{1, K, N, 8, 2 * K, N}));  // K varies: −5 unless TP_NORM (§4.3)
-        out.push_back(Case(c).Set("shapes", Shape{}));                      // shape_num 0
+        out.push_back(Case(c).Set("shapes", Shape{1, K, N, 8, 2 * K, N}));
+        out.push_back(Case(c).Set("shapes", Shape{}));  // shape_num 0
       }
     }
   }
   return out;
 }
 
-rc::Gen<Case> DynamicGen(const PropertyContext& ctx) {
-  return rc::gen::mapcat(ValidInfo(ctx), [](const Case& info) {
-    return rc::gen::map(rc::gen::tuple(rc::gen::container<std::vector<int64_t>>(gen::rknn::M()), rc::gen::inRange(0, 4)),
-                        [info](const std::tuple<std::vector<int64_t>, int>& t) {
-                          Case c(kDynamic, info.profile);
-                          for (const char* key : {"type", "B_layout", "AC_layout", "B_quant_type", "AC_quant_type", "group_size"}) {
-                            if (auto v = info.Int(key)) c.Set(key, *v);
-                          }
-                          const int64_t K = *info.Int("K"), N = *info.Int("N");
-                          Shape shapes;
-                          for (int64_t m : std::get<0>(t)) shapes.insert(shapes.end(), {m, K, N});
-                          if (shapes.empty()) shapes = {*info.Int("M"), K, N};
-                          if (std::get<1>(t) == 0) shapes.insert(shapes.end(), {1, 2 * K, N});  // a differing K
-                          c.Set("shapes", shapes);
-                          return c;
-                        });
-  });
-}
-
-const std::vector<std::string> kCreateChoices = {
-    "rknn.limits.align_unit", "rknn.limits.k_max", "rknn.types.table_3_6_row7", "rknn.native.mixed_b_layout",
-    "rknn.native.c_sub_n_other_outputs", "rknn.segment.b_dims", "rknn.tp_norm.dtypes", "rknn.quant.group_size",
-    "rknn.quant.per_group_type", "rknn.tp_norm.b_dims", "rknn.quant.type_encoding"};
+const std::vector<std::string> kCreateChoices = {"rknn.limits.align_unit",
+                                                 "rknn.limits.k_max",
+                                                 "rknn.types.table_3_6_row7",
+                                                 "rknn.native.mixed_b_layout",
+                                                 "rknn.native.c_sub_n_other_outputs",
+                                                 "rknn.segment.b_dims",
+                                                 "rknn.tp_norm.dtypes",
+                                                 "rknn.quant.group_size",
+                                                 "rknn.quant.per_group_type",
+                                                 "rknn.tp_norm.b_dims",
+                                                 "rknn.quant.type_encoding"};
 
 }  // namespace
 
 void rknn_props::AddCreateProperties(std::vector<Property>* out) {
-  auto layout_explicit = [](const PropertyContext& ctx) {
-    std::vector<Case> cases;
-    for (const auto& d : DocumentedAttrs(ctx.profile)) cases.push_back(d.c);
-    // Both other readings of §8.3 on the documented row shapes.
-    for (const auto& d : DocumentedAttrs(ctx.profile)) {
-      for (const char* unit : {"header_bytes", "header_elements", "ug_elements"}) cases.push_back(Case(d.c).Set("align_unit", unit));
-      cases.push_back(Case(d.c).Set("k_max_rule", "header_global"));
-    }
-    auto invalid = DocumentedInvalidCases(ctx.profile);
-    cases.insert(cases.end(), invalid.begin(), invalid.end());
-    auto real = RealCreateCases(ctx);
-    cases.insert(cases.end(), real.begin(), real.end());
-    return cases;
+  auto valid_info = [](const PropertyContext& ctx) {
+    return gen::rknn::ValidInfo(*ctx.profile.rknn, ctx.profile.name);
   };
-  out->push_back({std::string(kCreate) + ".size_matches_layout", kCreate, {},
-                  "status, and io_attr dims, size (bytes) and type of A, B, C equal the §4.1 table for the layout "
-                  "(segmented B: sum of segments); documented rows of spec rknn.md §7.1 and §3.3 match",
-                  kCreateChoices, nullptr, layout_explicit, ValidInfo,
-                  [](const PropertyContext& ctx, const Case& c) { return CheckCreate(ctx, c, CreateAspect::kLayout); }});
-  out->push_back({std::string(kCreate) + ".capacity_ge_logical", kCreate, {},
-                  "every io_attr size holds at least the logical matrix's bytes (int4: half bytes)", kCreateChoices, nullptr,
-                  [](const PropertyContext& ctx) { return RealCreateCases(ctx); }, ValidInfo,
-                  [](const PropertyContext& ctx, const Case& c) { return CheckCreate(ctx, c, CreateAspect::kCapacity); }});
-  out->push_back({std::string(kCreate) + ".rejects_invalid", kCreate, {},
-                  "an invalid rknn_matmul_info gives RKNN_ERR_PARAM_INVALID (-5) and leaves io_attr untouched "
-                  "(spec rknn.md §3, §5.4, §7.3)",
-                  kCreateChoices, nullptr, [](const PropertyContext& ctx) { return DocumentedInvalidCases(ctx.profile); },
-                  InvalidInfo, [](const PropertyContext& ctx, const Case& c) { return CheckCreate(ctx, c, CreateAspect::kRejects); }});
-  std::vector<std::string> dyn_choices = kCreateChoices;
-  dyn_choices.push_back("rknn.dynamic.varying_dims");
-  out->push_back({std::string(kDynamic) + ".matches_oracle", kDynamic, {},
-                  "one io_attr per shape as create gives it; K, N equal across shapes for NORM/NATIVE B; capacity = "
-                  "max size over shapes (spec rknn.md §4.3)",
-                  dyn_choices, nullptr, DynamicExplicit, DynamicGen,
-                  [](const PropertyContext& ctx, const Case& c) { return CheckDynamic(ctx, c, false); }});
-  out->push_back({std::string(kDynamic) + ".capacity_ge_every_shape", kDynamic, {},
-                  "each buffer's capacity is at least every shape's size", dyn_choices, nullptr, DynamicExplicit, DynamicGen,
-                  [](const PropertyContext& ctx, const Case& c) { return CheckDynamic(ctx, c, true); }});
+  out->push_back(
+      {.name = std::string(kCreate) + ".size_matches_layout",
+       .routine = kCreate,
+       .description =
+           "a valid info succeeds, and io_attr dims, size (bytes) and type of A, B, C equal the "
+           "§4.1 table for the layout (segmented B: sum of segments); documented rows of spec "
+           "rknn.md §7.1 and §3.3 match",
+       .choices = kCreateChoices,
+       .explicit_cases =
+           [](const PropertyContext& ctx) { return Only(ctx, CreateExplicit(ctx), true); },
+       .generator = valid_info,
+       .check = CheckCreateLayout});
+  out->push_back(
+      {.name = std::string(kCreate) + ".capacity_ge_logical",
+       .routine = kCreate,
+       .description =
+           "every io_attr size of a valid info holds at least the logical matrix's bytes (int4: "
+           "half bytes)",
+       .choices = kCreateChoices,
+       .explicit_cases =
+           [](const PropertyContext& ctx) { return Only(ctx, RealCreateCases(ctx), true); },
+       .generator = valid_info,
+       .check = CheckCreateCapacity});
+  out->push_back(
+      {.name = std::string(kCreate) + ".rejects_invalid",
+       .routine = kCreate,
+       .description =
+           "an invalid rknn_matmul_info gives RKNN_ERR_PARAM_INVALID (-5) and leaves io_attr "
+           "untouched (spec rknn.md §1.1-§3.2, §5.4, §7.3)",
+       .choices = kCreateChoices,
+       .explicit_cases =
+           [](const PropertyContext& ctx) { return Only(ctx, CreateExplicit(ctx), false); },
+       .generator =
+           [](const PropertyContext& ctx) {
+             return gen::rknn::InvalidInfo(*ctx.profile.rknn, ctx.profile.name);
+           },
+       .check = CheckCreateRejects});
+  std::vector<std::string> dynamic_choices = kCreateChoices;
+  dynamic_choices.push_back("rknn.dynamic.varying_dims");
+  auto valid_dynamic = [](const PropertyContext& ctx) {
+    return gen::rknn::ValidDynamic(*ctx.profile.rknn, ctx.profile.name);
+  };
+  auto valid_explicit = [](const PropertyContext& ctx) {
+    return Only(ctx, DynamicExplicit(ctx), true);
+  };
+  out->push_back(
+      {.name = std::string(kDynamic) + ".matches_oracle",
+       .routine = kDynamic,
+       .description =
+           "a valid call gives one io_attr per shape as create gives it, and capacity = max "
+           "size over the shapes (spec rknn.md §4.3)",
+       .choices = dynamic_choices,
+       .explicit_cases = valid_explicit,
+       .generator = valid_dynamic,
+       .check = [](const PropertyContext& ctx, const Case& c) {
+         return CheckDynamic(ctx, c, false);
+       }});
+  out->push_back(
+      {.name = std::string(kDynamic) + ".capacity_ge_every_shape",
+       .routine = kDynamic,
+       .description = "each buffer's capacity is at least every shape's size (valid calls)",
+       .choices = dynamic_choices,
+       .explicit_cases = valid_explicit,
+       .generator = valid_dynamic,
+       .check = [](const PropertyContext& ctx, const Case& c) {
+         return CheckDynamic(ctx, c, true);
+       }});
+  out->push_back(
+      {.name = std::string(kDynamic) + ".rejects_invalid",
+       .routine = kDynamic,
+       .description =
+           "no shapes, K or N varying across shapes with NORM/NATIVE B, or a shape create "
+           "rejects give RKNN_ERR_PARAM_INVALID (-5); outputs untouched (spec rknn.md §1.10, "
+           "§4.3)",
+       .choices = dynamic_choices,
+       .explicit_cases =
+           [](const PropertyContext& ctx) { return Only(ctx, DynamicExplicit(ctx), false); },
+       .generator =
+           [](const PropertyContext& ctx) {
+             return gen::rknn::InvalidDynamic(*ctx.profile.rknn, ctx.profile.name);
+           },
+       .check = CheckDynamicRejects});
 }
 
 }  // namespace npuconf

@@ -1,14 +1,21 @@
-// Properties of the RKNN Matmul layouts (spec rknn.md §2.1, §2.4, §3.3): A NORM ↔
-// NATIVE, C NATIVE ↔ NORM, B NORM / TP_NORM ↔ NATIVE with K segmentation, int4
-// packing, and the matmul the layouts exist for.
+// Properties of the RKNN Matmul layouts (spec rknn.md §2.1, §2.4, §3.3): A NORM <->
+// NATIVE, C NATIVE <-> NORM, B NORM / TP_NORM <-> NATIVE with K segmentation.
+// matches_oracle, no_write_past_capacity, padding_is_zero and round_trip come
+// from the layout template (conformance/harness/layout_properties.h) with the
+// storage maps of native_map.h; this family adds the K-segment invariant, the
+// matmul the layouts exist for, and int4 packing.
+#include "conformance/harness/layout_properties.h"
+
 #include <algorithm>
 #include <cstring>
 
-#include "verify/compare.h"
-#include "conformance/rknn/cases.h"
-#include "conformance/rknn/support.h"
 #include "conformance/harness/suite.h"
+#include "conformance/rknn/cases.h"
+#include "conformance/rknn/native_map.h"
+#include "conformance/rknn/support.h"
+#include "core/status.h"
 #include "generators/rknn.h"
+#include "verify/compare.h"
 
 namespace npuconf {
 namespace {
@@ -16,146 +23,113 @@ namespace {
 using namespace rknn_props;
 namespace orc = oracle::rknn;
 
-// Element e of a tensor: int4 by the given nibble order, else its bytes.
-uint64_t ElementAt(std::span<const uint8_t> data, DType dtype, int64_t e, NibbleOrder order) {
-  if (Bits(dtype) == 4) {
-    const bool high = ((e & 1) == 0) == (order == NibbleOrder::kHighFirst);
-    const uint8_t byte = data[static_cast<size_t>(e >> 1)];
-    return high ? (byte >> 4) : (byte & 0xF);
-  }
-  return ElementBits(data, dtype, e);
+Bytes Head(std::span<const uint8_t> data, uint64_t bytes) {
+  return Bytes(data.begin(), data.begin() + static_cast<std::ptrdiff_t>(bytes));
 }
 
-std::optional<int64_t> Mismatch(std::span<const uint8_t> got, std::span<const uint8_t> want, DType dtype, int64_t count,
-                                NibbleOrder order) {
-  if (Bits(dtype) >= 8) return FirstMismatch(got, want, dtype, count);
-  for (int64_t e = 0; e < count; ++e) {
-    if (ElementAt(got, dtype, e, order) != ElementAt(want, dtype, e, order)) return e;
-  }
-  return std::nullopt;
+// How an element of a side is read: its dtype, and for INT4 which nibble holds
+// the even element (§2.4: NORM per the profile's int4_nibble, NATIVE B per
+// choice rknn.int4.native_b_nibble).
+verify::ElementCodec Codec(DType dtype, NibbleOrder order) {
+  return {dtype, order == NibbleOrder::kHighFirst};
 }
 
-Bytes Head(std::span<const uint8_t> data, uint64_t bytes) { return Bytes(data.begin(), data.begin() + static_cast<std::ptrdiff_t>(bytes)); }
+std::shared_ptr<const verify::StorageMap> NativeMapOf(const LayoutGeometry& l) {
+  if (l.matrix == Matrix::kB) return std::make_shared<BNativeMap>(l.b);
+  return std::make_shared<RowBlockedMap>(l.M, l.plain_dims[1], l.sub, l.matrix == Matrix::kA);
+}
+
+std::shared_ptr<const verify::StorageMap> PlainMapOf(const LayoutGeometry& l) {
+  return PlainMap(l.matrix, l.tp, l.plain_dims[0], l.plain_dims[1]);
+}
 
 // The oracle's output for a layout case's input.
-Bytes OracleOut(const LayoutCase& l, const Bytes& in) {
+Bytes OracleOut(const LayoutGeometry& l, const Bytes& in) {
   if (l.matrix == Matrix::kB) {
     return l.to_native ? orc::BToNative(in, l.b, l.dtype, l.tp, l.plain_order, l.native_order)
                        : orc::BToPlain(in, l.b, l.dtype, l.tp, l.native_order, l.plain_order);
   }
   const int64_t cols = l.plain_dims[1];
-  return l.to_native ? orc::RowBlockedToNative(in, l.M, cols, l.sub, l.dtype, l.plain_order, l.native_order)
-                     : orc::RowBlockedToNorm(in, l.M, cols, l.sub, l.dtype, l.native_order, l.plain_order);
+  return l.to_native
+             ? orc::RowBlockedToNative(in, l.M, cols, l.sub, l.dtype, l.plain_order, l.native_order)
+             : orc::RowBlockedToNorm(in, l.M, cols, l.sub, l.dtype, l.native_order, l.plain_order);
 }
 
-std::optional<Verdict> CompareOut(const LayoutCase& l, std::span<const uint8_t> got, const Bytes& want) {
-  const int64_t count = l.to_native ? l.native_elems : l.plain_elems;
-  const NibbleOrder order = l.to_native ? l.native_order : l.plain_order;
-  if (auto e = Mismatch(got, want, l.dtype, count, order)) {
-    return Verdict::Fail((l.to_native ? DescribeNative(l, *e) : DescribePlain(l, *e)) + " holds " +
-                         Hex(ElementAt(got, l.dtype, *e, order), l.dtype) + ", expected " +
-                         Hex(ElementAt(want, l.dtype, *e, order), l.dtype));
-  }
-  return std::nullopt;
+LayoutInstance RknnInstance(const Case& c, const Profile& profile) {
+  const LayoutGeometry g = GeometryOf(c, profile);
+  const verify::ElementCodec plain = Codec(g.dtype, g.plain_order),
+                             native = Codec(g.dtype, g.native_order);
+  const auto plain_map = PlainMapOf(g), native_map = NativeMapOf(g);
+  LayoutInstance l;
+  l.input = g.in_name();
+  l.output = g.out_name();
+  l.input_codec = g.to_native ? plain : native;
+  l.output_codec = g.to_native ? native : plain;
+  l.input_elems = g.to_native ? g.plain_elems : g.native_elems;
+  l.output_elems = g.to_native ? g.native_elems : g.plain_elems;
+  l.output_dims = g.to_native ? g.native_dims : g.plain_dims;
+  l.oracle = [g](const Bytes& in) { return OracleOut(g, in); };
+  l.output_map = g.to_native ? native_map : plain_map;
+  l.input_map = g.to_native ? plain_map : native_map;
+  return l;
 }
 
-enum class Aspect { kOracle, kPadding, kGuards };
+// ---- the K-segment invariant (§3.3) -------------------------------------------------
 
-Verdict CheckLayout(const PropertyContext& ctx, const Case& c, Aspect aspect) {
-  Called k;
-  if (auto v = CallPort(ctx, c, &k)) return *v;
-  const LayoutCase l = LayoutOf(c, ctx.profile);
-  const OutputResult& out = *k.answer.Output(l.out_name());
-  if (auto v = CheckGuards(out)) return *v;
-  if (aspect == Aspect::kGuards) return Verdict::Pass();
-  if (k.answer.status != 0) return Verdict::Fail("status " + StatusText(k.answer.status) + " for a valid layout case");
-  if (aspect == Aspect::kPadding) {
-    const std::vector<bool> mask = l.matrix == Matrix::kB ? orc::BPadding(l.b)
-                                                          : orc::RowBlockedPadding(l.M, l.plain_dims[1], l.sub);
-    for (int64_t e = 0; e < l.native_elems; ++e) {
-      if (mask[static_cast<size_t>(e)] && ElementAt(out.contents(), l.dtype, e, l.native_order) != 0) {
-        return Verdict::Fail(DescribeNative(l, e) + " holds " +
-                             Hex(ElementAt(out.contents(), l.dtype, e, l.native_order), l.dtype) + ", expected 0");
-      }
-    }
-    return Verdict::Pass();
-  }
-  const Shape& want_dims = l.to_native ? l.native_dims : l.plain_dims;
-  if (out.dims != want_dims || out.rank != static_cast<int32_t>(want_dims.size())) {
-    return Verdict::Fail("'" + l.out_name() + "' dims " + (out.rank < 0 ? std::string("not reported") : ToString(out.dims)) +
-                         ", expected " + ToString(want_dims));
-  }
-  return CompareOut(l, out.contents(), OracleOut(l, k.inv.Input(l.in_name())->bytes)).value_or(Verdict::Pass());
-}
-
-// inverse(forward(x)) == x through the port alone.
-Verdict CheckRoundTrip(const PropertyContext& ctx, const Case& c) {
-  Called fwd;
-  if (auto v = CallPort(ctx, c, &fwd)) return *v;
-  const LayoutCase l = LayoutOf(c, ctx.profile);
-  if (fwd.answer.status != 0) return Verdict::Fail(c.routine + " status " + StatusText(fwd.answer.status));
-  Case back_case = c;
-  back_case.routine = InverseOf(c.routine);
-  Invocation inv = ctx.suite.Materialize(back_case, ctx.profile);
-  inv.inputs[0].bytes = Head(fwd.answer.Output(l.out_name())->contents(), l.native_bytes);
-  Called back;
-  if (auto v = CallPort(ctx, std::move(inv), &back)) return *v;
-  if (back.answer.status != 0) return Verdict::Fail(back_case.routine + " status " + StatusText(back.answer.status));
-  const Bytes& original = fwd.inv.Input(l.in_name())->bytes;
-  const auto got = back.answer.Output(l.plain_name)->contents();
-  if (auto e = Mismatch(got, original, l.dtype, l.plain_elems, l.plain_order)) {
-    return Verdict::Fail(back_case.routine + "(" + c.routine + "(x)) differs at " + DescribePlain(l, *e) + ": " +
-                         Hex(ElementAt(got, l.dtype, *e, l.plain_order), l.dtype) + ", x holds " +
-                         Hex(ElementAt(original, l.dtype, *e, l.plain_order), l.dtype));
-  }
-  return Verdict::Pass();
-}
-
-// §3.3: segment t holds exactly the K rows [t·L, min((t+1)·L, K)), laid out as
-// its own padded NATIVE block; the blocks are concatenated; the total is the
-// sum of the segment sizes.
+// Segment t holds exactly the K rows [t·L, min((t+1)·L, K)), laid out as its own
+// padded NATIVE block; the blocks are concatenated; the total is the sum of the
+// segment sizes. The expected buffer is built here from the UNSEGMENTED oracle
+// run on each segment's rows alone, so it does not rest on the oracle's own
+// segmentation.
 Verdict CheckSegmentation(const PropertyContext& ctx, const Case& c) {
+  const LayoutGeometry l = GeometryOf(c, ctx.profile);
   Called k;
   if (auto v = CallPort(ctx, c, &k)) return *v;
-  const LayoutCase l = LayoutOf(c, ctx.profile);
   const OutputResult& out = *k.answer.Output(l.native_name);
   if (auto v = CheckGuards(out)) return *v;
-  if (k.answer.status != 0) return Verdict::Fail("status " + StatusText(k.answer.status) + " for a valid layout case");
+  if (k.answer.status != rknn::kRknnSucc) {
+    return Verdict::Fail("status " + StatusText("rknn", k.answer.status) +
+                         " for a valid layout case");
+  }
   int64_t total = 0;
   for (const auto& s : l.b.segments) total += s.elems;
   auto reported = NumElements(out.dims);
   if (out.rank != 4 || !reported || *reported != total) {
-    return Verdict::Fail("B_native dims " + ToString(out.dims) + " hold " + (reported ? std::to_string(*reported) : "?") +
-                         " elements; the " + std::to_string(l.b.segments.size()) + " segments hold " + std::to_string(total));
+    return Verdict::Fail("B_native dims " + ToString(out.dims) + " hold " +
+                         (reported ? std::to_string(*reported) : "?") + " elements; the " +
+                         std::to_string(l.b.segments.size()) + " segments hold " +
+                         std::to_string(total));
   }
   const Bytes& norm = k.inv.Input(l.plain_name)->bytes;
-  const Bytes values = Bits(l.dtype) == 4 ? orc::UnpackNibbles(norm, l.plain_elems, l.plain_order) : norm;
-  const int64_t elem_bytes = Bits(l.dtype) == 4 ? 1 : Bits(l.dtype) / 8;
-  for (size_t t = 0; t < l.b.segments.size(); ++t) {
-    const auto& s = l.b.segments[t];
-    // The segment's K rows as a NORM matrix of its own, through the unsegmented oracle.
-    const auto seg_layout = *orc::BLayoutOf(s.k_rows, l.N, l.b.sub_n, l.b.sub_k, 0);
-    Bytes rows(values.begin() + s.k_begin * l.N * elem_bytes, values.begin() + (s.k_begin + s.k_rows) * l.N * elem_bytes);
-    if (Bits(l.dtype) == 4) rows = orc::PackNibbles(rows, l.plain_order);
-    const Bytes want = orc::BToNative(rows, seg_layout, l.dtype, false, l.plain_order, l.native_order);
-    for (int64_t e = 0; e < s.elems; ++e) {
-      const uint64_t got = ElementAt(out.contents(), l.dtype, s.offset_elems + e, l.native_order);
-      const uint64_t expected = ElementAt(want, l.dtype, e, l.native_order);
-      if (got != expected) {
-        return Verdict::Fail("segment " + std::to_string(t) + " (K rows [" + std::to_string(s.k_begin) + ", " +
-                             std::to_string(s.k_begin + s.k_rows) + "), at element " + std::to_string(s.offset_elems) +
-                             "): " + DescribeNative(l, s.offset_elems + e) + " holds " + Hex(got, l.dtype) +
-                             ", expected " + Hex(expected, l.dtype));
-      }
-    }
+  const bool int4 = Bits(l.dtype) == 4;
+  const Bytes values = int4 ? orc::UnpackNibbles(norm, l.plain_elems, l.plain_order) : norm;
+  const int64_t elem_bytes = int4 ? 1 : Bits(l.dtype) / 8;
+  Bytes want;
+  for (const auto& s : l.b.segments) {
+    const auto alone = *orc::BLayoutOf(s.k_rows, l.N, l.b.sub_n, l.b.sub_k, 0);
+    Bytes rows(values.begin() + s.k_begin * l.N * elem_bytes,
+               values.begin() + (s.k_begin + s.k_rows) * l.N * elem_bytes);
+    if (int4) rows = orc::PackNibbles(rows, l.plain_order);
+    const Bytes block = orc::BToNative(rows, alone, l.dtype, false, l.plain_order, l.native_order);
+    want.insert(want.end(), block.begin(),
+                block.end());  // int4: every block is a whole number of bytes
   }
-  return Verdict::Pass();
+  const BNativeMap map(l.b);
+  const auto comparison = verify::Compare({.output = l.native_name,
+                                           .got = out.contents(),
+                                           .want = want,
+                                           .codec = Codec(l.dtype, l.native_order),
+                                           .count = l.native_elems,
+                                           .map = &map});
+  if (comparison.ok()) return Verdict::Pass();
+  return FailFrom(comparison, l.dtype, &map,
+                  "the " + std::to_string(l.b.segments.size()) + " K segments of " +
+                      std::to_string(l.b.seg_len) +
+                      " rows, each converted alone and concatenated (§3.3), differ: ");
 }
 
-// The layouts agree with the matmul they exist for (integer types with an
-// integer C): C computed by a direct loop over the port's NATIVE A and NATIVE B
-// through the §2.1/§3.3 index maps, handed to the port's c_native_to_norm,
-// equals Eigen's A·B on the NORM matrices (int64 accumulation).
+// ---- the matmul the layouts exist for -------------------------------------------------
+
 // The case is the B case; A's rows M come from its seed (1 most often, small
 // values, 63..65; 1 when K crosses a segment threshold), so the B case alone
 // replays the whole check.
@@ -165,118 +139,80 @@ int64_t MatmulRows(const Case& c) {
   return kRows[static_cast<uint64_t>(c.Int("seed").value_or(0)) % std::size(kRows)];
 }
 
+// C's values as the bytes of its dtype (INT32 / INT16: exact for the K the generator draws).
+Bytes CBytes(const std::vector<int64_t>& values, DType c) {
+  const size_t width = static_cast<size_t>(Bits(c) / 8);
+  Bytes out(values.size() * width);
+  for (size_t i = 0; i < values.size(); ++i) {
+    const int32_t v32 = static_cast<int32_t>(values[i]);
+    const int16_t v16 = static_cast<int16_t>(values[i]);
+    std::memcpy(out.data() + i * width, width == 4 ? static_cast<const void*>(&v32) : &v16, width);
+  }
+  return out;
+}
+
+// C computed by a direct loop over the port's NATIVE A and NATIVE B through the
+// §2.1/§3.3 index maps, handed to the port's c_native_to_norm, equals Eigen's
+// A·B on the NORM matrices (int64 accumulation).
 Verdict CheckMatmul(const PropertyContext& ctx, const Case& c) {
   const RknnFacts& f = *ctx.profile.rknn;
   const RknnMatmulType& t = *f.FindType(static_cast<int32_t>(*c.Int("type")));
   const int64_t M = MatmulRows(c), K = *c.Int("K"), N = *c.Int("N");
   Case ca(kANorm2Native, ctx.profile.name);
   ca.Set("type", t.type).Set("M", M).Set("K", K).Set("seed", c.Int("seed").value_or(0));
+  const LayoutGeometry la = GeometryOf(ca, ctx.profile), lb = GeometryOf(c, ctx.profile);
   Called a, b;
   if (auto v = CallPort(ctx, ca, &a)) return *v;
   if (auto v = CallPort(ctx, c, &b)) return *v;
-  if (a.answer.status != 0 || b.answer.status != 0) {
-    return Verdict::Fail("a_norm_to_native status " + StatusText(a.answer.status) + ", b_norm_to_native status " +
-                         StatusText(b.answer.status));
+  if (a.answer.status != rknn::kRknnSucc || b.answer.status != rknn::kRknnSucc) {
+    return Verdict::Fail("a_norm_to_native status " + StatusText("rknn", a.answer.status) +
+                         ", b_norm_to_native status " + StatusText("rknn", b.answer.status));
   }
-  const LayoutCase la = LayoutOf(ca, ctx.profile), lb = LayoutOf(c, ctx.profile);
-  const auto a_native = orc::IntValues(Head(a.answer.Output("A_native")->contents(), la.native_bytes), la.native_elems, t.a, la.native_order);
-  const auto b_native = orc::IntValues(Head(b.answer.Output("B_native")->contents(), lb.native_bytes), lb.native_elems, t.b, lb.native_order);
-  const int64_t c_sub = f.SubBlocks(t.type)->c_sub_n;
+  const auto a_native =
+      orc::IntValues(Head(a.answer.Output("A_native")->contents(), la.native_bytes),
+                     la.native_elems, t.a, la.native_order);
+  const auto b_native =
+      orc::IntValues(Head(b.answer.Output("B_native")->contents(), lb.native_bytes),
+                     lb.native_elems, t.b, lb.native_order);
+  const int64_t c_sub = SubBlocksOf(f, t.type).c_sub_n;
   const auto c_native = orc::MatmulNative(a_native, b_native, M, K, N, la.sub, lb.b, c_sub);
   Case cc(kCNative2Norm, ctx.profile.name);
   cc.Set("type", t.type).Set("M", M).Set("N", N);
   Invocation inv = ctx.suite.Materialize(cc, ctx.profile);
-  const int c_bytes = Bits(t.c) / 8;
-  Bytes c_in(c_native.size() * static_cast<size_t>(c_bytes));
-  for (size_t i = 0; i < c_native.size(); ++i) {
-    const int32_t v32 = static_cast<int32_t>(c_native[i]);
-    const int16_t v16 = static_cast<int16_t>(c_native[i]);
-    std::memcpy(c_in.data() + i * c_bytes, c_bytes == 4 ? static_cast<const void*>(&v32) : &v16, c_bytes);
-  }
-  inv.inputs[0].bytes = c_in;
+  inv.inputs[0].bytes = CBytes(c_native, t.c);
   Called back;
   if (auto v = CallPort(ctx, std::move(inv), &back)) return *v;
-  if (back.answer.status != 0) return Verdict::Fail("c_native_to_norm status " + StatusText(back.answer.status));
-  const auto got = orc::IntValues(Head(back.answer.Output("C")->contents(), static_cast<uint64_t>(M * N * c_bytes)), M * N, t.c, f.norm_nibble);
-  const auto want = orc::MatmulNorm(orc::IntValues(a.inv.Input("A")->bytes, M * K, t.a, f.norm_nibble),
-                                    orc::IntValues(b.inv.Input("B")->bytes, K * N, t.b, f.norm_nibble), M, K, N);
-  for (int64_t e = 0; e < M * N; ++e) {
-    if (got[e] != want[e]) {
-      return Verdict::Fail("C[m=" + std::to_string(e / N) + "][n=" + std::to_string(e % N) + "] = " + std::to_string(got[e]) +
-                           " through the NATIVE layouts, Eigen A·B on NORM gives " + std::to_string(want[e]));
-    }
+  if (back.answer.status != rknn::kRknnSucc) {
+    return Verdict::Fail("c_native_to_norm status " + StatusText("rknn", back.answer.status));
   }
-  return Verdict::Pass();
+  const auto want = CBytes(
+      orc::MatmulNorm(orc::IntValues(a.inv.Input("A")->bytes, M * K, t.a, f.norm_nibble),
+                      orc::IntValues(b.inv.Input("B")->bytes, K * N, t.b, f.norm_nibble), M, K, N),
+      t.c);
+  const auto map = PlainMap(Matrix::kC, false, M, N);
+  const auto comparison = verify::Compare({.output = "C",
+                                           .got = back.answer.Output("C")->contents(),
+                                           .want = want,
+                                           .codec = Codec(t.c, f.norm_nibble),
+                                           .count = M * N,
+                                           .map = map.get()});
+  if (comparison.ok()) return Verdict::Pass();
+  return FailFrom(comparison, t.c, map.get(),
+                  "C = A*B (M=" + std::to_string(M) +
+                      ") through the port's NATIVE A and B and its c_native_to_norm differs from "
+                      "Eigen's A*B on "
+                      "NORM: ");
 }
 
-// ---- generators ---------------------------------------------------------------------
-
-rc::Gen<Case> LayoutGen(const PropertyContext& ctx, const std::string& routine) {
-  const RknnFacts facts = *ctx.profile.rknn;
-  const std::string name = ctx.profile.name;
-  return rc::gen::mapcat(gen::rknn::SupportedType(facts), [facts, name, routine](int32_t type) {
-    const RknnSubBlocks sub = *facts.SubBlocks(type);
-    const bool is_b = routine.rfind("rknn.b_", 0) == 0;
-    const bool is_a = routine.rfind("rknn.a_", 0) == 0;
-    rc::Gen<int64_t> first = is_b ? gen::rknn::BK(sub.b_sub_k, facts.k_segment) : gen::rknn::M();
-    rc::Gen<int64_t> second = gen::rknn::BlockedDim(is_b ? sub.b_sub_n : (is_a ? sub.a_sub_k : sub.c_sub_n));
-    return rc::gen::map(rc::gen::tuple(first, second, gen::DataSeed()),
-                        [=](const std::tuple<int64_t, int64_t, int64_t>& t) {
-                          Case c(routine, name);
-                          c.Set("type", int64_t{type}).Set("seed", std::get<2>(t));
-                          const int64_t rows = std::get<0>(t), cols = gen::rknn::ClampCols(rows, std::get<1>(t));
-                          if (is_b) c.Set("K", rows).Set("N", cols);
-                          else c.Set("M", rows).Set(is_a ? "K" : "N", cols);
-                          return c;
-                        });
-  });
-}
-
-rc::Gen<Case> SegmentGen(const PropertyContext& ctx) {
-  const RknnFacts facts = *ctx.profile.rknn;
-  const std::string name = ctx.profile.name;
-  return rc::gen::mapcat(gen::rknn::SupportedType(facts), [facts, name](int32_t type) {
-    const RknnSubBlocks sub = *facts.SubBlocks(type);
-    return rc::gen::map(rc::gen::tuple(gen::rknn::SegmentThreshold(facts.k_segment), gen::DimNear(sub.b_sub_n, 1), gen::DataSeed()),
-                        [=](const std::tuple<int64_t, int64_t, int64_t>& t) {
-                          Case c(kBNorm2Native, name);
-                          c.Set("type", int64_t{type}).Set("K", std::get<0>(t))
-                              .Set("N", gen::rknn::ClampCols(std::get<0>(t), std::get<1>(t))).Set("seed", std::get<2>(t));
-                          return c;
-                        });
-  });
-}
-
-std::vector<int32_t> MatmulTypes(const RknnFacts& f) {
-  std::vector<int32_t> out;
-  for (int32_t type : f.supported_types) {
-    const RknnMatmulType& t = *f.FindType(type);
-    const bool integer = [](DType d) { return d == DType::kInt4 || d == DType::kInt8; }(t.a) &&
-                         (t.b == DType::kInt4 || t.b == DType::kInt8) && (t.c == DType::kInt32 || t.c == DType::kInt16);
-    if (integer) out.push_back(type);
+std::vector<gen::rknn::TypeBlocks> MatmulTypes(const RknnFacts& f) {
+  auto integer = [](DType d) { return d == DType::kInt4 || d == DType::kInt8; };
+  std::vector<gen::rknn::TypeBlocks> out;
+  for (const auto& blocks : TypeBlocksOf(f)) {
+    const RknnMatmulType& t = *f.FindType(blocks.type);
+    if (integer(t.a) && integer(t.b) && (t.c == DType::kInt32 || t.c == DType::kInt16))
+      out.push_back(blocks);
   }
   return out;
-}
-
-rc::Gen<Case> MatmulGen(const PropertyContext& ctx) {
-  const RknnFacts facts = *ctx.profile.rknn;
-  const std::string name = ctx.profile.name;
-  return rc::gen::mapcat(rc::gen::elementOf(MatmulTypes(facts)), [facts, name](int32_t type) {
-    const RknnSubBlocks sub = *facts.SubBlocks(type);
-    // K ≤ 512 keeps an INT16 C exact (|Σ| ≤ 64·K); segment thresholds with tiny M, N.
-    auto k = facts.k_segment > 0 && facts.FindType(type)->c != DType::kInt16
-                 ? rc::gen::weightedOneOf<int64_t>({{5, gen::DimNear(sub.b_sub_k, 8)}, {1, gen::rknn::SegmentThreshold(facts.k_segment)}})
-                 : gen::DimNear(sub.b_sub_k, 8);
-    return rc::gen::map(rc::gen::tuple(gen::rknn::M(), k, gen::rknn::BlockedDim(sub.b_sub_n), gen::DataSeed()),
-                        [=](const std::tuple<int64_t, int64_t, int64_t, int64_t>& t) {
-                          const int64_t K = std::get<1>(t);
-                          const bool big = K > 600;
-                          Case c(kBNorm2Native, name);
-                          c.Set("type", int64_t{type}).Set("K", K)
-                              .Set("N", big ? std::min<int64_t>(std::get<2>(t), 5) : std::get<2>(t)).Set("seed", std::get<3>(t));
-                          return c;
-                        });
-  });
 }
 
 // ---- int4 ---------------------------------------------------------------------------
@@ -296,7 +232,7 @@ const std::vector<PackRow>& PackRows() {
   return rows;
 }
 
-Verdict CheckInt4(const PropertyContext& ctx, const Case& c, bool round_trip) {
+Verdict CheckInt4(const PropertyContext& ctx, const Case& c) {
   Called k;
   if (auto v = CallPort(ctx, c, &k)) return *v;
   const NibbleOrder order = CaseNibble(c, ctx.profile);
@@ -304,45 +240,64 @@ Verdict CheckInt4(const PropertyContext& ctx, const Case& c, bool round_trip) {
   const bool pack = c.routine == kInt4Pack;
   const OutputResult& out = *k.answer.Output(pack ? "packed" : "values");
   if (auto v = CheckGuards(out)) return *v;
-  if (k.answer.status != 0) return Verdict::Fail("status " + StatusText(k.answer.status));
+  if (k.answer.status != rknn::kRknnSucc)
+    return Verdict::Fail("status " + StatusText("rknn", k.answer.status));
   const Bytes& in = k.inv.inputs[0].bytes;
-  const std::string order_name = NibbleOrderName(order);
-  if (round_trip) {
-    Case back = c;
-    back.routine = kInt4Unpack;
-    back.params.erase("values");
-    Invocation inv = ctx.suite.Materialize(back, ctx.profile);
-    inv.inputs[0].bytes = Head(out.contents(), static_cast<uint64_t>(count / 2 + count % 2));
-    Called u;
-    if (auto v = CallPort(ctx, std::move(inv), &u)) return *v;
-    const auto got = u.answer.Output("values")->contents();
-    for (int64_t e = 0; e < count; ++e) {
-      if (got[e] != in[e]) {
-        return Verdict::Fail("unpack(pack(x)) element " + std::to_string(e) + " (byte " + std::to_string(e / 2) + ", " +
-                             ((e % 2 == 0) == (order == NibbleOrder::kLowFirst) ? "low" : "high") + " nibble, " + order_name +
-                             ") = " + std::to_string(static_cast<int8_t>(got[e])) + ", x holds " + std::to_string(static_cast<int8_t>(in[e])));
-      }
-    }
-    return Verdict::Pass();
-  }
   const Bytes want = pack ? orc::PackInt4(in, order) : orc::UnpackInt4(in, count, order);
-  const auto got = out.contents();
-  for (size_t i = 0; i < want.size(); ++i) {
-    if (got[i] != want[i]) {
-      return Verdict::Fail(std::string(pack ? "packed byte " : "value ") + std::to_string(i) +
-                           (pack ? " (elements " + std::to_string(2 * i) + ", " + std::to_string(2 * i + 1) + ", " + order_name + ")" : " (" + order_name + ")") +
-                           " holds " + Hex(got[i], DType::kUint8) + ", expected " + Hex(want[i], DType::kUint8));
-    }
+  // Packed: every nibble of the ceil(count/2) bytes, the unused one of an odd
+  // count included (the oracle leaves it 0).
+  const verify::ElementCodec codec = pack ? Codec(DType::kInt4, order) : Codec(DType::kInt8, order);
+  const auto comparison = verify::Compare({.output = out.name,
+                                           .got = out.contents(),
+                                           .want = want,
+                                           .codec = codec,
+                                           .count = pack ? count + count % 2 : count});
+  if (!comparison.ok()) {
+    return FailFrom(comparison, codec.dtype, nullptr,
+                    std::string(NibbleOrderName(order)) + " order: ");
   }
   // The documented vectors of §7.4 (v2.x, low nibble first): the oracle must agree.
   if (pack && order == NibbleOrder::kLowFirst && c.Find("values")) {
     for (const auto& row : PackRows()) {
       if (*c.IntList("values") == row.values && want != row.low_first) {
-        return Verdict::Fail("the oracle disagrees with spec rknn.md §7.4 for " + ToString(row.values));
+        return Verdict::Fail("the oracle disagrees with spec rknn.md §7.4 for " +
+                             ToString(row.values));
       }
     }
   }
   return Verdict::Pass();
+}
+
+// unpack(pack(x)) == x through the port alone.
+Verdict CheckInt4RoundTrip(const PropertyContext& ctx, const Case& c) {
+  Called k;
+  if (auto v = CallPort(ctx, c, &k)) return *v;
+  const NibbleOrder order = CaseNibble(c, ctx.profile);
+  const int64_t count = *c.Int("count");
+  const OutputResult& packed = *k.answer.Output("packed");
+  if (auto v = CheckGuards(packed)) return *v;
+  if (k.answer.status != rknn::kRknnSucc)
+    return Verdict::Fail("status " + StatusText("rknn", k.answer.status));
+  Case back = c;
+  back.routine = kInt4Unpack;
+  back.params.erase("values");
+  Invocation inv = ctx.suite.Materialize(back, ctx.profile);
+  inv.inputs[0].bytes = Head(packed.contents(), static_cast<uint64_t>(count / 2 + count % 2));
+  Called u;
+  if (auto v = CallPort(ctx, std::move(inv), &u)) return *v;
+  const OutputResult& values = *u.answer.Output("values");
+  if (auto v = CheckGuards(values)) return *v;
+  if (u.answer.status != rknn::kRknnSucc) {
+    return Verdict::Fail("int4_unpack status " + StatusText("rknn", u.answer.status));
+  }
+  const auto comparison = verify::Compare({.output = "values",
+                                           .got = values.contents(),
+                                           .want = k.inv.inputs[0].bytes,
+                                           .codec = Codec(DType::kInt8, order),
+                                           .count = count});
+  if (comparison.ok()) return Verdict::Pass();
+  return FailFrom(comparison, DType::kInt8, nullptr,
+                  "unpack(pack(x)) differs from x (" + std::string(NibbleOrderName(order)) + "): ");
 }
 
 std::vector<Case> Int4Explicit(const PropertyContext& ctx, const std::string& routine) {
@@ -369,109 +324,159 @@ std::vector<Case> Int4Explicit(const PropertyContext& ctx, const std::string& ro
   return out;
 }
 
-rc::Gen<Case> Int4Gen(const PropertyContext& ctx, const std::string& routine) {
-  const std::string name = ctx.profile.name;
-  return rc::gen::map(rc::gen::tuple(rc::gen::inRange<int64_t>(0, 5000), rc::gen::element<std::string>("", "low_first", "high_first"),
-                                     gen::DataSeed()),
-                      [=](const std::tuple<int64_t, std::string, int64_t>& t) {
-                        Case c(routine, name);
-                        c.Set("count", std::get<0>(t)).Set("seed", std::get<2>(t));
-                        if (!std::get<1>(t).empty()) c.Set("nibble", std::get<1>(t));
-                        return c;
-                      });
-}
-
 // ---- registration -------------------------------------------------------------------
 
-const std::vector<std::string> kAChoices = {};
-const std::vector<std::string> kCChoices = {"rknn.native.c_sub_n_other_outputs"};
-const std::vector<std::string> kBChoices = {"rknn.native.mixed_b_layout", "rknn.int4.native_b_nibble",
-                                            "rknn.segment.order", "rknn.segment.b_dims", "rknn.sdk16.k_segment"};
+bool IsForward(const std::string& r) {
+  return r == kANorm2Native || r == kCNorm2Native || r == kBNorm2Native || r == kBTp2Native;
+}
+
+std::string InverseOf(const std::string& r) {
+  if (r == kANorm2Native) return kANative2Norm;
+  if (r == kCNorm2Native) return kCNative2Norm;
+  if (r == kBNorm2Native) return kBNative2Norm;
+  if (r == kBTp2Native) return kBNative2Tp;
+  return "";
+}
 
 std::vector<std::string> ChoicesFor(const std::string& routine) {
-  if (routine.rfind("rknn.a_", 0) == 0) return kAChoices;
-  if (routine.rfind("rknn.c_", 0) == 0) return kCChoices;
-  std::vector<std::string> out = kBChoices;
-  if (routine == kBTp2Native || routine == kBNative2Tp) out.push_back("rknn.tp_norm.dtypes");
+  switch (MatrixOf(routine)) {
+    case Matrix::kA:
+      return {};
+    case Matrix::kC:
+      return {"rknn.native.c_sub_n_other_outputs"};
+    case Matrix::kB:
+      break;
+  }
+  std::vector<std::string> out = {"rknn.native.mixed_b_layout", "rknn.int4.native_b_nibble",
+                                  "rknn.segment.order", "rknn.segment.b_dims",
+                                  "rknn.sdk16.k_segment"};
+  if (IsTpRoutine(routine)) out.push_back("rknn.tp_norm.dtypes");
   return out;
 }
 
-std::function<std::string(const Profile&)> NotApplicable(const std::string& routine) {
-  const bool tp = routine == kBTp2Native || routine == kBNative2Tp;
-  return [tp](const Profile& p) -> std::string {
-    if (tp && p.rknn && p.rknn->has_tables && !p.rknn->tp_norm) return "no TP_NORM B on this platform (spec rknn.md §1.3, §8.11)";
-    return "";
-  };
+std::string What(const std::string& routine) {
+  const char* matrix = MatrixOf(routine) == Matrix::kA   ? "A"
+                       : MatrixOf(routine) == Matrix::kC ? "C"
+                                                         : "B";
+  const std::string plain = IsTpRoutine(routine) ? "TP_NORM" : "NORM";
+  if (IsForward(routine)) {
+    return std::string(matrix) + " " + plain +
+           " -> NATIVE (the oracle's pad -> reshape -> shuffle" +
+           (MatrixOf(routine) == Matrix::kB ? ", K segments concatenated)" : ")");
+  }
+  return std::string(matrix) + " NATIVE -> " + plain +
+         " (the oracle's inverse; the input's padding, random here, ignored)";
+}
+
+LayoutRoutine RknnLayout(const std::string& routine) {
+  const bool tp = IsTpRoutine(routine);
+  return {
+      .routine = routine,
+      .inverse = InverseOf(routine),
+      .vendor = "rknn",
+      .success = rknn::kRknnSucc,
+      .what = What(routine),
+      .output_has_padding = IsForward(routine),
+      .choices = ChoicesFor(routine),
+      .not_applicable = [tp](const Profile& p) -> std::string {
+        if (tp && p.rknn && p.rknn->has_tables && !p.rknn->tp_norm) {
+          return "no TP_NORM B on this platform (spec rknn.md §1.3, §8.11)";
+        }
+        return "";
+      },
+      .instance = RknnInstance,
+      .edge_cases =
+          [routine](const PropertyContext& ctx) {
+            auto cases = EdgeLayoutCases(routine, ctx.profile);
+            auto segments = SegmentCases(routine, ctx.profile, false);
+            cases.insert(cases.end(), segments.begin(), segments.end());
+            return cases;
+          },
+      .real_cases = [routine](const PropertyContext& ctx) { return RealLayoutCases(routine, ctx); },
+      .generator =
+          [routine](const PropertyContext& ctx) {
+            const RknnFacts& f = *ctx.profile.rknn;
+            return gen::rknn::LayoutCase(ctx.profile.name, routine, TypeBlocksOf(f), f.k_segment);
+          }};
 }
 
 }  // namespace
 
 void rknn_props::AddLayoutProperties(std::vector<Property>* out) {
-  const std::vector<std::string> forward = {kANorm2Native, kCNorm2Native, kBNorm2Native, kBTp2Native};
-  const std::vector<std::string> all = {kANorm2Native, kANative2Norm, kCNorm2Native, kCNative2Norm,
-                                        kBNorm2Native, kBNative2Norm, kBTp2Native, kBNative2Tp};
-  for (const std::string& r : all) {
-    const bool fwd = std::find(forward.begin(), forward.end(), r) != forward.end();
-    auto edge = [r](const PropertyContext& ctx) {
-      auto cases = EdgeLayoutCases(r, ctx.profile);
-      auto seg = SegmentCases(r, ctx.profile, false);
-      cases.insert(cases.end(), seg.begin(), seg.end());
-      return cases;
-    };
-    auto with_real = [r, edge](const PropertyContext& ctx) {
-      auto cases = edge(ctx);
-      auto real = RealLayoutCases(r, ctx);
-      cases.insert(cases.end(), real.begin(), real.end());
-      return cases;
-    };
-    auto gen = [r](const PropertyContext& ctx) { return LayoutGen(ctx, r); };
-    const std::string what = fwd ? "NORM -> NATIVE" : "NATIVE -> NORM";
-    out->push_back({r + ".matches_oracle", r, {},
-                    what + " equals the oracle's pad -> reshape -> shuffle (segments concatenated), dims included" +
-                        (fwd ? "" : "; the input's padding (random here) is ignored"),
-                    ChoicesFor(r), NotApplicable(r), with_real, gen,
-                    [](const PropertyContext& ctx, const Case& c) { return CheckLayout(ctx, c, Aspect::kOracle); }});
-    out->push_back({r + ".no_write_past_capacity", r, {}, "nothing is written outside the output's bytes (guard bytes)",
-                    ChoicesFor(r), NotApplicable(r), edge, gen,
-                    [](const PropertyContext& ctx, const Case& c) { return CheckLayout(ctx, c, Aspect::kGuards); }});
-    if (!fwd) continue;
-    out->push_back({r + ".padding_is_zero", r, {}, "every NATIVE slot outside the logical matrix holds 0 (M never padded)",
-                    ChoicesFor(r), NotApplicable(r), edge, gen,
-                    [](const PropertyContext& ctx, const Case& c) { return CheckLayout(ctx, c, Aspect::kPadding); }});
-    out->push_back({r + ".round_trip", r, {InverseOf(r)}, "the inverse of the conversion gives the input back, through the port",
-                    ChoicesFor(r), NotApplicable(r), edge, gen, CheckRoundTrip});
+  for (const char* r : {kANorm2Native, kANative2Norm, kCNorm2Native, kCNative2Norm, kBNorm2Native,
+                        kBNative2Norm, kBTp2Native, kBNative2Tp}) {
+    npuconf::AddLayoutProperties(RknnLayout(r), out);
   }
-  out->push_back({std::string(kBNorm2Native) + ".segmentation", kBNorm2Native, {},
-                  "segment t holds exactly K rows [t*L, min((t+1)*L, K)), each padded on its own, concatenated; "
-                  "total size = sum of segment sizes (spec rknn.md §3.3)",
-                  {"rknn.segment.order", "rknn.segment.b_dims", "rknn.sdk16.k_segment"},
-                  [](const Profile& p) -> std::string {
-                    if (p.rknn && p.rknn->has_tables && p.rknn->k_segment == 0) return "no K segmentation on this platform (spec rknn.md §3.3)";
+  out->push_back({.name = std::string(kBNorm2Native) + ".segmentation",
+                  .routine = kBNorm2Native,
+                  .description = "segment t holds exactly K rows [t*L, min((t+1)*L, K)), each "
+                                 "padded on its own, concatenated; "
+                                 "total size = sum of segment sizes (spec rknn.md §3.3)",
+                  .choices = {"rknn.segment.order", "rknn.segment.b_dims", "rknn.sdk16.k_segment"},
+                  .not_applicable = [](const Profile& p) -> std::string {
+                    if (p.rknn && p.rknn->has_tables && p.rknn->k_segment == 0) {
+                      return "no K segmentation on this platform (spec rknn.md §3.3)";
+                    }
                     return "";
                   },
-                  [](const PropertyContext& ctx) { return SegmentCases(kBNorm2Native, ctx.profile, true); }, SegmentGen,
-                  CheckSegmentation});
-  out->push_back({std::string(kBNorm2Native) + ".matmul_consistent", kBNorm2Native, {kANorm2Native, kCNative2Norm},
-                  "C by a direct loop over the port's NATIVE A and NATIVE B index maps, converted back by the port, "
-                  "equals Eigen's A*B on the NORM matrices (int64; integer types with an INT32/INT16 C)",
-                  {"rknn.native.mixed_b_layout", "rknn.int4.native_b_nibble", "rknn.segment.order"},
-                  [](const Profile& p) -> std::string {
-                    if (p.rknn && p.rknn->has_tables && MatmulTypes(*p.rknn).empty()) return "no integer type with an integer C";
-                    return "";
-                  },
-                  nullptr, MatmulGen, CheckMatmul});
+                  .explicit_cases =
+                      [](const PropertyContext& ctx) {
+                        return SegmentCases(kBNorm2Native, ctx.profile, true);
+                      },
+                  .generator =
+                      [](const PropertyContext& ctx) {
+                        const RknnFacts& f = *ctx.profile.rknn;
+                        return gen::rknn::SegmentCase(ctx.profile.name, TypeBlocksOf(f),
+                                                      f.k_segment);
+                      },
+                  .check = CheckSegmentation});
+  out->push_back(
+      {.name = std::string(kBNorm2Native) + ".matmul_consistent",
+       .routine = kBNorm2Native,
+       .also_needs = {kANorm2Native, kCNative2Norm},
+       .description = "C by a direct loop over the port's NATIVE A and NATIVE B index maps, "
+                      "converted back by the "
+                      "port, equals Eigen's A*B on the NORM matrices (int64; integer types with an "
+                      "INT32/INT16 C)",
+       .choices = {"rknn.native.mixed_b_layout", "rknn.int4.native_b_nibble", "rknn.segment.order"},
+       .not_applicable = [](const Profile& p) -> std::string {
+         if (p.rknn && p.rknn->has_tables && MatmulTypes(*p.rknn).empty())
+           return "no integer type with an integer C";
+         return "";
+       },
+       .generator =
+           [](const PropertyContext& ctx) {
+             const RknnFacts& f = *ctx.profile.rknn;
+             return gen::rknn::MatmulCase(f, ctx.profile.name, MatmulTypes(f));
+           },
+       .check = CheckMatmul});
   for (const char* r : {kInt4Pack, kInt4Unpack}) {
     const std::string routine = r;
-    out->push_back({routine + ".matches_oracle", routine, {},
-                    "two's-complement nibbles, even element in the low (v2.x) or high (SDK 1.6) nibble; spec rknn.md §2.4, §7.4",
-                    {}, nullptr, [routine](const PropertyContext& ctx) { return Int4Explicit(ctx, routine); },
-                    [routine](const PropertyContext& ctx) { return Int4Gen(ctx, routine); },
-                    [](const PropertyContext& ctx, const Case& c) { return CheckInt4(ctx, c, false); }});
+    out->push_back(
+        {.name = routine + ".matches_oracle",
+         .routine = routine,
+         .description =
+             "two's-complement nibbles, even element in the low (v2.x) or high (SDK 1.6) "
+             "nibble; spec rknn.md §2.4, §7.4",
+         .explicit_cases =
+             [routine](const PropertyContext& ctx) { return Int4Explicit(ctx, routine); },
+         .generator =
+             [routine](const PropertyContext& ctx) {
+               return gen::rknn::Int4Case(ctx.profile.name, routine);
+             },
+         .check = CheckInt4});
   }
-  out->push_back({std::string(kInt4Pack) + ".round_trip", kInt4Pack, {kInt4Unpack}, "unpack(pack(x)) == x for x in -8..7",
-                  {}, nullptr, [](const PropertyContext& ctx) { return Int4Explicit(ctx, kInt4Pack); },
-                  [](const PropertyContext& ctx) { return Int4Gen(ctx, kInt4Pack); },
-                  [](const PropertyContext& ctx, const Case& c) { return CheckInt4(ctx, c, true); }});
+  out->push_back(
+      {.name = std::string(kInt4Pack) + ".round_trip",
+       .routine = kInt4Pack,
+       .also_needs = {kInt4Unpack},
+       .description = "unpack(pack(x)) == x for x in -8..7",
+       .explicit_cases = [](const PropertyContext& ctx) { return Int4Explicit(ctx, kInt4Pack); },
+       .generator =
+           [](const PropertyContext& ctx) {
+             return gen::rknn::Int4Case(ctx.profile.name, kInt4Pack);
+           },
+       .check = CheckInt4RoundTrip});
 }
 
 }  // namespace npuconf

@@ -1,18 +1,22 @@
 // Shared pieces of the RKNN Matmul properties (spec rknn.md): routine ids, the
-// layout a case describes (from the ORACLE's geometry and the profile's facts),
-// calling the port, and failure messages that name the logical element and
-// the storage block.
+// layout a case describes (from the ORACLE's sub-blocks and geometry and the
+// profile's facts), the sub-blocks the generators draw from, and the create
+// info a case describes.
 #pragma once
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "conformance/harness/call.h"
-#include "conformance/ports/port.h"
 #include "conformance/harness/property.h"
+#include "conformance/ports/port.h"
+#include "conformance/rknn/native_map.h"
 #include "core/routines/rknn.h"
+#include "generators/rknn.h"
 #include "oracles/rknn/create_oracle.h"
 #include "oracles/rknn/layout_oracle.h"
+#include "oracles/rknn/sub_block_oracle.h"
 
 namespace npuconf::rknn_props {
 
@@ -34,18 +38,16 @@ inline constexpr const char* kInt4Unpack = ids::kInt4Unpack;
 void AddCreateProperties(std::vector<Property>* out);
 void AddLayoutProperties(std::vector<Property>* out);
 
-enum class Matrix { kA, kB, kC };
-
 // One layout case made concrete: which matrix, its dtype and sub-blocks (case
 // overrides applied), the nibble orders, and both sides' names and shapes.
-struct LayoutCase {
+struct LayoutGeometry {
   Matrix matrix = Matrix::kA;
   bool to_native = true;
   bool tp = false;  // B given as TP_NORM [N, K]
   RknnMatmulType type;
   DType dtype = DType::kInt8;
   int64_t M = 0, K = 0, N = 0;
-  int64_t sub = 0;  // A: subK; C: subN_C
+  int64_t sub = 0;          // A: subK; C: subN_C
   oracle::rknn::BLayout b;  // B only
   NibbleOrder plain_order = NibbleOrder::kLowFirst, native_order = NibbleOrder::kLowFirst;
   std::string plain_name, native_name;  // "A" / "A_native", "B" / "B_tp" / "B_native"
@@ -57,18 +59,15 @@ struct LayoutCase {
 };
 
 bool IsLayoutRoutine(const std::string& routine);
+Matrix MatrixOf(const std::string& routine);
+bool IsTpRoutine(const std::string& routine);
 // Throws CaseError for a malformed case or a type the profile does not support.
-LayoutCase LayoutOf(const Case& c, const Profile& profile);
-// The inverse routine of a layout routine ("rknn.a_norm_to_native" → "rknn.a_native_to_norm").
-std::string InverseOf(const std::string& routine);
+LayoutGeometry GeometryOf(const Case& c, const Profile& profile);
 
-// "B_native element 1234 (segment 0, N1 block 0, K1 block 2, row 5 of subN 32,
-// col 6 of subK 32) = B[k=70][n=5]" or "… = padding".
-std::string DescribeNative(const LayoutCase& l, int64_t e);
-// "B[k=70][n=5]" (TP_NORM: "B_tp[n=5][k=70]"), "A[m=1][k=3]", "C[m=0][n=9]".
-std::string DescribePlain(const LayoutCase& l, int64_t e);
-
-std::string StatusText(int64_t status);  // "-5 (RKNN_ERR_PARAM_INVALID)"
+// The oracle's sub-blocks of a supported type under the profile's readings.
+oracle::rknn::SubBlocks SubBlocksOf(const RknnFacts& facts, int32_t type);
+// Every supported type with the oracle's sub-blocks, for the generators.
+std::vector<gen::rknn::TypeBlocks> TypeBlocksOf(const RknnFacts& facts);
 
 oracle::rknn::Info InfoOf(const Case& c);
 oracle::rknn::Readings ReadingsOf(const Case& c);

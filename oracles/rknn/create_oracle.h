@@ -11,11 +11,13 @@
 
 #include "core/rknn_facts.h"
 #include "core/shape.h"
+#include "core/status.h"
 
 namespace npuconf::oracle::rknn {
 
-inline constexpr int64_t kSucc = 0;
-inline constexpr int64_t kParamInvalid = -5;  // RKNN_ERR_PARAM_INVALID (§1.10)
+// RKNN_SUCC and RKNN_ERR_PARAM_INVALID (§1.10), the statuses create answers.
+inline constexpr int64_t kSucc = ::npuconf::rknn::kRknnSucc;
+inline constexpr int64_t kParamInvalid = ::npuconf::rknn::kRknnErrParamInvalid;
 
 struct Info {
   int64_t M = 0, K = 0, N = 0, type = 0;

@@ -11,11 +11,9 @@
 
 #include "core/rknn_facts.h"
 #include "core/shape.h"
+#include "core/status.h"  // rknn::kRknnSucc, rknn::kRknnErrParamInvalid (§1.10)
 
 namespace npuconf::rknn {
-
-inline constexpr int64_t kRknnSucc = 0;              // RKNN_SUCC (API-h)
-inline constexpr int64_t kRknnErrParamInvalid = -5;  // RKNN_ERR_PARAM_INVALID (§1.10)
 
 // rknn_matmul_layout (§1.3) and rknn_matmul_quant_type (§1.2; the enum, not the
 // header comment, per §8.10).
@@ -71,7 +69,8 @@ struct MatmulShape {
 // §4.3: one io_attr per shape, and the capacity each of A, B and C needs (the
 // maximum size over the shapes). info.M/K/N are not read. shape_num 0 or
 // shapes with different K or N under NORM/NATIVE B → kRknnErrParamInvalid.
-int64_t MatmulCreateDynamicShape(const RknnFacts& facts, MatmulInfo info, const std::vector<MatmulShape>& shapes,
+int64_t MatmulCreateDynamicShape(const RknnFacts& facts, MatmulInfo info,
+                                 const std::vector<MatmulShape>& shapes,
                                  const CreateReadings& readings, std::vector<IoAttr>* io_attrs,
                                  std::array<uint64_t, 3>* capacity_bytes, std::string* why);
 

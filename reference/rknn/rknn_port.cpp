@@ -8,6 +8,7 @@
 #include "reference/rknn/int4.h"
 #include "reference/rknn/matmul_create.h"
 #include "reference/rknn/native_layout.h"
+#include "reference/rknn/sub_blocks.h"
 
 namespace npuconf::rknn {
 namespace {
@@ -18,31 +19,36 @@ Answer Rejected(int64_t* status) {
   return Answered();
 }
 
-bool Fits(const npuconf_tensor* t, uint64_t bytes) { return t && t->bytes >= bytes && (t->data || bytes == 0); }
+bool Fits(const npuconf_tensor* t, uint64_t bytes) {
+  return t && t->bytes >= bytes && (t->data || bytes == 0);
+}
 
 // The case's type, supported on the platform, and its sub-blocks with the
 // case's overrides (sub_k, sub_n: the other readings of §8.6 / §8.14).
 struct TypeInfo {
   RknnMatmulType type;
-  RknnSubBlocks sub;
+  NativeSubBlocks sub;
 };
 std::optional<TypeInfo> CaseType(const CaseView& view, const RknnFacts& facts) {
   auto type = view.Int("type");
   if (!type || !facts.Supports(static_cast<int32_t>(*type))) return std::nullopt;
-  auto sub = facts.SubBlocks(static_cast<int32_t>(*type));
+  auto sub = SubBlocksFor(facts, static_cast<int32_t>(*type));
   if (!sub) return std::nullopt;
   return TypeInfo{*facts.FindType(static_cast<int32_t>(*type)), *sub};
 }
 
 // rknn.a_* / rknn.c_*: NORM [M, X] ↔ NATIVE [X1, M, sub].
-Answer RowBlockedCall(const CaseView& view, const RknnFacts& facts, bool is_a, bool to_native, int64_t* status) {
+Answer RowBlockedCall(const CaseView& view, const RknnFacts& facts, bool is_a, bool to_native,
+                      int64_t* status) {
   const char* x_key = is_a ? "K" : "N";
   auto m = view.Int("M");
   auto x = view.Int(x_key);
-  if (!m || !x || !view.Int("type")) return BadCase(std::string("params 'type', 'M' and '") + x_key + "' are required");
+  if (!m || !x || !view.Int("type"))
+    return BadCase(std::string("params 'type', 'M' and '") + x_key + "' are required");
   auto t = CaseType(view, facts);
   if (!t) return Rejected(status);
-  const int64_t sub = view.Int(is_a ? "sub_k" : "sub_n").value_or(is_a ? t->sub.a_sub_k : t->sub.c_sub_n);
+  const int64_t sub =
+      view.Int(is_a ? "sub_k" : "sub_n").value_or(is_a ? t->sub.a_sub_k : t->sub.c_sub_n);
   const DType dtype = is_a ? t->type.a : t->type.c;
   auto g = RowBlockedGeometryFor(*m, *x, sub, dtype);
   if (!g) return Rejected(status);
@@ -50,18 +56,22 @@ Answer RowBlockedCall(const CaseView& view, const RknnFacts& facts, bool is_a, b
   const std::string native_name = norm_name + "_native";
   const npuconf_tensor* in = view.Input((to_native ? norm_name : native_name).c_str());
   npuconf_tensor* out = view.Output((to_native ? native_name : norm_name).c_str());
-  if (!in || !out) return BadCase("needs input '" + (to_native ? norm_name : native_name) + "' and output '" +
-                                  (to_native ? native_name : norm_name) + "'");
-  if (!Fits(in, to_native ? g->norm_bytes : g->native_bytes) || !Fits(out, to_native ? g->native_bytes : g->norm_bytes)) {
+  if (!in || !out)
+    return BadCase("needs input '" + (to_native ? norm_name : native_name) + "' and output '" +
+                   (to_native ? native_name : norm_name) + "'");
+  if (!Fits(in, to_native ? g->norm_bytes : g->native_bytes) ||
+      !Fits(out, to_native ? g->native_bytes : g->norm_bytes)) {
     return Rejected(status);
   }
   // §2.4: NATIVE A is packed like NORM (v2.x low nibble first; SDK 1.6 high).
   const NibbleOrder order = facts.norm_nibble;
   if (to_native) {
-    RowBlockedToNative(static_cast<const uint8_t*>(in->data), static_cast<uint8_t*>(out->data), *g, order, order);
+    RowBlockedToNative(static_cast<const uint8_t*>(in->data), static_cast<uint8_t*>(out->data), *g,
+                       order, order);
     SetOutputShape(out, g->native_dims);
   } else {
-    RowBlockedToNorm(static_cast<const uint8_t*>(in->data), static_cast<uint8_t*>(out->data), *g, order, order);
+    RowBlockedToNorm(static_cast<const uint8_t*>(in->data), static_cast<uint8_t*>(out->data), *g,
+                     order, order);
     SetOutputShape(out, {*m, *x});
   }
   *status = kRknnSucc;
@@ -69,7 +79,8 @@ Answer RowBlockedCall(const CaseView& view, const RknnFacts& facts, bool is_a, b
 }
 
 // rknn.b_*: NORM [K, N] / TP_NORM [N, K] ↔ NATIVE [N1, K1, subN, subK], segmented.
-Answer BCall(const CaseView& view, const RknnFacts& facts, bool tp, bool to_native, int64_t* status) {
+Answer BCall(const CaseView& view, const RknnFacts& facts, bool tp, bool to_native,
+             int64_t* status) {
   auto k = view.Int("K");
   auto n = view.Int("N");
   if (!k || !n || !view.Int("type")) return BadCase("params 'type', 'K' and 'N' are required");
@@ -81,7 +92,8 @@ Answer BCall(const CaseView& view, const RknnFacts& facts, bool tp, bool to_nati
   NibbleOrder native_order = facts.native_b_nibble;
   if (auto text = view.String("native_nibble")) {
     auto order = ParseNibbleOrder(*text);
-    if (!order) return BadCase("native_nibble must be low_first or high_first, not '" + *text + "'");
+    if (!order)
+      return BadCase("native_nibble must be low_first or high_first, not '" + *text + "'");
     native_order = *order;
   }
   auto g = BNativeGeometryFor(*k, *n, sub_n, sub_k, seg_len, t->type.b);
@@ -90,16 +102,17 @@ Answer BCall(const CaseView& view, const RknnFacts& facts, bool tp, bool to_nati
   const npuconf_tensor* in = view.Input(to_native ? plain_name.c_str() : "B_native");
   npuconf_tensor* out = view.Output(to_native ? "B_native" : plain_name.c_str());
   if (!in || !out) return BadCase("needs tensors '" + plain_name + "' and 'B_native'");
-  if (!Fits(in, to_native ? g->norm_bytes : g->native_bytes) || !Fits(out, to_native ? g->native_bytes : g->norm_bytes)) {
+  if (!Fits(in, to_native ? g->norm_bytes : g->native_bytes) ||
+      !Fits(out, to_native ? g->native_bytes : g->norm_bytes)) {
     return Rejected(status);
   }
   if (to_native) {
-    BPlainToNative(static_cast<const uint8_t*>(in->data), static_cast<uint8_t*>(out->data), *g, tp, facts.norm_nibble,
-                   native_order);
+    BPlainToNative(static_cast<const uint8_t*>(in->data), static_cast<uint8_t*>(out->data), *g, tp,
+                   facts.norm_nibble, native_order);
     SetOutputShape(out, g->native_dims);
   } else {
-    BNativeToPlain(static_cast<const uint8_t*>(in->data), static_cast<uint8_t*>(out->data), *g, tp, native_order,
-                   facts.norm_nibble);
+    BNativeToPlain(static_cast<const uint8_t*>(in->data), static_cast<uint8_t*>(out->data), *g, tp,
+                   native_order, facts.norm_nibble);
     SetOutputShape(out, tp ? Shape{*n, *k} : Shape{*k, *n});
   }
   *status = kRknnSucc;
@@ -119,15 +132,19 @@ Answer Int4Call(const CaseView& view, const RknnFacts& facts, bool pack, int64_t
   const uint64_t packed_bytes = static_cast<uint64_t>(*count / 2 + *count % 2);
   const npuconf_tensor* in = view.Input(pack ? "values" : "packed");
   npuconf_tensor* out = view.Output(pack ? "packed" : "values");
-  if (!in || !out) return BadCase(pack ? "needs input 'values', output 'packed'" : "needs input 'packed', output 'values'");
+  if (!in || !out)
+    return BadCase(pack ? "needs input 'values', output 'packed'"
+                        : "needs input 'packed', output 'values'");
   const uint64_t values_bytes = static_cast<uint64_t>(*count);
-  if (!Fits(in, pack ? values_bytes : packed_bytes) || !Fits(out, pack ? packed_bytes : values_bytes)) {
+  if (!Fits(in, pack ? values_bytes : packed_bytes) ||
+      !Fits(out, pack ? packed_bytes : values_bytes)) {
     return Rejected(status);
   }
   if (pack) {
     PackInt4(static_cast<const int8_t*>(in->data), static_cast<uint8_t*>(out->data), *count, order);
   } else {
-    UnpackInt4(static_cast<const uint8_t*>(in->data), static_cast<int8_t*>(out->data), *count, order);
+    UnpackInt4(static_cast<const uint8_t*>(in->data), static_cast<int8_t*>(out->data), *count,
+               order);
   }
   SetOutputShape(out, {*count});
   *status = kRknnSucc;
@@ -162,7 +179,8 @@ CreateReadings ReadingsOf(const CaseView& view) {
 
 bool WriteAttr(npuconf_tensor* out, const TensorAttr& attr) {
   if (!out || !out->data || out->bytes < 2 * sizeof(uint64_t)) return false;
-  const uint64_t words[2] = {attr.size_bytes, static_cast<uint64_t>(static_cast<int64_t>(attr.type))};
+  const uint64_t words[2] = {attr.size_bytes,
+                             static_cast<uint64_t>(static_cast<int64_t>(attr.type))};
   std::memcpy(out->data, words, sizeof(words));
   return SetOutputShape(out, attr.Dims());
 }
@@ -173,7 +191,8 @@ Answer CreateCall(const CaseView& view, const RknnFacts& facts, int64_t* status,
   IoAttr io;
   *status = MatmulCreate(facts, *info, ReadingsOf(view), &io, why);
   if (*status != kRknnSucc) return Answered();
-  if (!WriteAttr(view.Output("A"), io.A) || !WriteAttr(view.Output("B"), io.B) || !WriteAttr(view.Output("C"), io.C)) {
+  if (!WriteAttr(view.Output("A"), io.A) || !WriteAttr(view.Output("B"), io.B) ||
+      !WriteAttr(view.Output("C"), io.C)) {
     return BadCase("outputs 'A', 'B', 'C' need 16 bytes each");
   }
   return Answered();
@@ -181,23 +200,27 @@ Answer CreateCall(const CaseView& view, const RknnFacts& facts, int64_t* status,
 
 // io_attrs: INT64 [shape_num, 3, 7] = {n_dims, dims[0..3], size_bytes, rknn_tensor_type}
 // for A, B, C of each shape; capacity: UINT64 [3].
-Answer DynamicCall(const CaseView& view, const RknnFacts& facts, int64_t* status, std::string* why) {
+Answer DynamicCall(const CaseView& view, const RknnFacts& facts, int64_t* status,
+                   std::string* why) {
   auto info = InfoOf(view, true);
   auto flat = view.IntList("shapes");
   if (!info || !flat || flat->size() % 3 != 0) {
     return BadCase("params 'type' and 'shapes' = [M0,K0,N0, M1,K1,N1, ...] are required");
   }
   std::vector<MatmulShape> shapes;
-  for (size_t i = 0; i < flat->size(); i += 3) shapes.push_back({(*flat)[i], (*flat)[i + 1], (*flat)[i + 2]});
+  for (size_t i = 0; i < flat->size(); i += 3)
+    shapes.push_back({(*flat)[i], (*flat)[i + 1], (*flat)[i + 2]});
   std::vector<IoAttr> attrs;
   std::array<uint64_t, 3> capacity{};
-  *status = MatmulCreateDynamicShape(facts, *info, shapes, ReadingsOf(view), &attrs, &capacity, why);
+  *status =
+      MatmulCreateDynamicShape(facts, *info, shapes, ReadingsOf(view), &attrs, &capacity, why);
   if (*status != kRknnSucc) return Answered();
   npuconf_tensor* io_out = view.Output("io_attrs");
   npuconf_tensor* cap_out = view.Output("capacity");
   const uint64_t io_bytes = shapes.size() * 3 * 7 * sizeof(int64_t);
   if (!io_out || !cap_out || !Fits(io_out, io_bytes) || !Fits(cap_out, 3 * sizeof(uint64_t))) {
-    return BadCase("outputs 'io_attrs' (shape_num*21 INT64) and 'capacity' (3 UINT64) are required");
+    return BadCase(
+        "outputs 'io_attrs' (shape_num*21 INT64) and 'capacity' (3 UINT64) are required");
   }
   std::vector<int64_t> words;
   for (const IoAttr& io : attrs) {
@@ -233,45 +256,60 @@ int32_t Answering(const Profile& profile, std::string* message, Call call) {
 }
 
 template <bool kIsA, bool kToNative>
-int32_t RowBlocked(const CaseView& view, const Profile& profile, int64_t* status, std::string* message) {
-  return Answering(profile, message,
-                   [&](const RknnFacts& f, std::string*) { return RowBlockedCall(view, f, kIsA, kToNative, status); });
+int32_t RowBlocked(const CaseView& view, const Profile& profile, int64_t* status,
+                   std::string* message) {
+  return Answering(profile, message, [&](const RknnFacts& f, std::string*) {
+    return RowBlockedCall(view, f, kIsA, kToNative, status);
+  });
 }
 template <bool kTp, bool kToNative>
-int32_t BLayout(const CaseView& view, const Profile& profile, int64_t* status, std::string* message) {
-  return Answering(profile, message, [&](const RknnFacts& f, std::string*) { return BCall(view, f, kTp, kToNative, status); });
+int32_t BLayout(const CaseView& view, const Profile& profile, int64_t* status,
+                std::string* message) {
+  return Answering(profile, message, [&](const RknnFacts& f, std::string*) {
+    return BCall(view, f, kTp, kToNative, status);
+  });
 }
 template <bool kPack>
 int32_t Int4(const CaseView& view, const Profile& profile, int64_t* status, std::string* message) {
-  return Answering(profile, message, [&](const RknnFacts& f, std::string*) { return Int4Call(view, f, kPack, status); });
+  return Answering(profile, message, [&](const RknnFacts& f, std::string*) {
+    return Int4Call(view, f, kPack, status);
+  });
 }
-int32_t Create(const CaseView& view, const Profile& profile, int64_t* status, std::string* message) {
-  return Answering(profile, message, [&](const RknnFacts& f, std::string* why) { return CreateCall(view, f, status, why); });
+int32_t Create(const CaseView& view, const Profile& profile, int64_t* status,
+               std::string* message) {
+  return Answering(profile, message, [&](const RknnFacts& f, std::string* why) {
+    return CreateCall(view, f, status, why);
+  });
 }
-int32_t Dynamic(const CaseView& view, const Profile& profile, int64_t* status, std::string* message) {
-  return Answering(profile, message, [&](const RknnFacts& f, std::string* why) { return DynamicCall(view, f, status, why); });
+int32_t Dynamic(const CaseView& view, const Profile& profile, int64_t* status,
+                std::string* message) {
+  return Answering(profile, message, [&](const RknnFacts& f, std::string* why) {
+    return DynamicCall(view, f, status, why);
+  });
 }
 
 }  // namespace
 
 const ReferenceFamily& RknnReference() {
   namespace ids = routines::rknn;
-  static const ReferenceFamily family = {.routines = {{ids::kMatmulCreate, Create},
-                                                      {ids::kMatmulCreateDynamic, Dynamic},
-                                                      {ids::kANormToNative, RowBlocked<true, true>},
-                                                      {ids::kANativeToNorm, RowBlocked<true, false>},
-                                                      {ids::kCNormToNative, RowBlocked<false, true>},
-                                                      {ids::kCNativeToNorm, RowBlocked<false, false>},
-                                                      {ids::kBNormToNative, BLayout<false, true>},
-                                                      {ids::kBNativeToNorm, BLayout<false, false>},
-                                                      {ids::kBTpNormToNative, BLayout<true, true>},
-                                                      {ids::kBNativeToTpNorm, BLayout<true, false>},
-                                                      {ids::kInt4Pack, Int4<true>},
-                                                      {ids::kInt4Unpack, Int4<false>}}};
+  static const ReferenceFamily family = {
+      .routines = {{ids::kMatmulCreate, Create},
+                   {ids::kMatmulCreateDynamic, Dynamic},
+                   {ids::kANormToNative, RowBlocked<true, true>},
+                   {ids::kANativeToNorm, RowBlocked<true, false>},
+                   {ids::kCNormToNative, RowBlocked<false, true>},
+                   {ids::kCNativeToNorm, RowBlocked<false, false>},
+                   {ids::kBNormToNative, BLayout<false, true>},
+                   {ids::kBNativeToNorm, BLayout<false, false>},
+                   {ids::kBTpNormToNative, BLayout<true, true>},
+                   {ids::kBNativeToTpNorm, BLayout<true, false>},
+                   {ids::kInt4Pack, Int4<true>},
+                   {ids::kInt4Unpack, Int4<false>}}};
   return family;
 }
 
-int32_t RknnReferenceCall(const npuconf_case* c, int64_t* status, char* message, uint64_t message_bytes) {
+int32_t RknnReferenceCall(const npuconf_case* c, int64_t* status, char* message,
+                          uint64_t message_bytes) {
   return AnswerWith(RknnReference(), c, status, message, message_bytes);
 }
 
