@@ -19,10 +19,14 @@ constexpr int64_t kMaxPrintedElems = 64;
 
 const char* CallResultName(int32_t result) {
   switch (result) {
-    case NPUCONF_CALL_ANSWERED: return "answered";
-    case NPUCONF_CALL_UNCLAIMED: return "unclaimed";
-    case NPUCONF_CALL_BAD_CASE: return "bad_case";
-    default: return "invalid";
+    case NPUCONF_CALL_ANSWERED:
+      return "answered";
+    case NPUCONF_CALL_UNCLAIMED:
+      return "unclaimed";
+    case NPUCONF_CALL_BAD_CASE:
+      return "bad_case";
+    default:
+      return "invalid";
   }
 }
 
@@ -37,15 +41,24 @@ double Value(std::span<const uint8_t> data, DType dtype, int64_t e) {
     return v;
   };
   switch (dtype) {
-    case DType::kFloat16: return static_cast<float>(HalfFromBits(read(uint16_t{})));
-    case DType::kBf16: return static_cast<float>(BFloat16FromBits(read(uint16_t{})));
-    case DType::kFloat: return read(float{});
-    case DType::kInt8: return read(int8_t{});
-    case DType::kInt16: return read(int16_t{});
-    case DType::kInt32: return read(int32_t{});
-    case DType::kInt64: return static_cast<double>(read(int64_t{}));
-    case DType::kUint64: return static_cast<double>(read(uint64_t{}));
-    default: return read(uint8_t{});
+    case DType::kFloat16:
+      return static_cast<float>(HalfFromBits(read(uint16_t{})));
+    case DType::kBf16:
+      return static_cast<float>(BFloat16FromBits(read(uint16_t{})));
+    case DType::kFloat:
+      return read(float{});
+    case DType::kInt8:
+      return read(int8_t{});
+    case DType::kInt16:
+      return read(int16_t{});
+    case DType::kInt32:
+      return read(int32_t{});
+    case DType::kInt64:
+      return static_cast<double>(read(int64_t{}));
+    case DType::kUint64:
+      return static_cast<double>(read(uint64_t{}));
+    default:
+      return read(uint8_t{});
   }
 }
 
@@ -96,7 +109,8 @@ std::string Hex(std::span<const uint8_t> bytes, size_t max_bytes) {
   return out.str();
 }
 
-void PrintOutput(const TensorSpec* spec, const OutputSpec& given, const OutputResult& o, std::ostream& out) {
+void PrintOutput(const TensorSpec* spec, const OutputSpec& given, const OutputResult& o,
+                 std::ostream& out) {
   out << "output " << o.name << ": ";
   if (o.null) {
     out << "null pointer\n";
@@ -108,16 +122,19 @@ void PrintOutput(const TensorSpec* spec, const OutputSpec& given, const OutputRe
   const uint64_t bytes = BytesForElems(dtype, static_cast<uint64_t>(elems)).value_or(0);
   const auto data = o.contents().first(static_cast<size_t>(bytes));
   out << Name(dtype) << " dims " << (o.rank < 0 ? "(not reported) " : "") << ToString(dims);
-  if (!o.guards_intact) out << ", WROTE PAST CAPACITY (guard byte at offset " << o.first_bad_offset << ")";
+  if (!o.guards_intact)
+    out << ", WROTE PAST CAPACITY (guard byte at offset " << o.first_bad_offset << ")";
   out << "\n";
   const std::vector<std::string> fields = spec ? spec->fields : std::vector<std::string>{};
   if (Bits(dtype) == 4 || (Bits(dtype) == 8 && dtype != DType::kInt8 && dtype != DType::kUint8)) {
     out << "  " << bytes << " bytes: " << Hex(data, 48) << "\n";
-  } else if (!fields.empty() && !dims.empty() && dims.back() == static_cast<int64_t>(fields.size())) {
+  } else if (!fields.empty() && !dims.empty() &&
+             dims.back() == static_cast<int64_t>(fields.size())) {
     for (int64_t row = 0; row < elems / dims.back(); ++row) {
       out << "  ";
       for (size_t f = 0; f < fields.size(); ++f) {
-        out << (f ? " " : "") << fields[f] << "=" << Number(Value(data, dtype, row * dims.back() + f), dtype);
+        out << (f ? " " : "") << fields[f] << "="
+            << Number(Value(data, dtype, row * dims.back() + f), dtype);
       }
       out << "\n";
     }
@@ -130,7 +147,8 @@ void PrintOutput(const TensorSpec* spec, const OutputSpec& given, const OutputRe
     Nested(data, dtype, dims, 0, &e, out);
     out << "\n";
   } else {
-    out << "  " << elems << " elements, " << bytes << " bytes, sha256 " << Sha256Hex(data) << ", first: ";
+    out << "  " << elems << " elements, " << bytes << " bytes, sha256 " << Sha256Hex(data)
+        << ", first: ";
     for (int64_t e = 0; e < 8; ++e) out << (e ? ", " : "") << Number(Value(data, dtype, e), dtype);
     out << ", ...\n";
   }
@@ -139,11 +157,12 @@ void PrintOutput(const TensorSpec* spec, const OutputSpec& given, const OutputRe
 
 }  // namespace
 
-void PrintAnswer(const RoutineSpec& spec, const Invocation& inv, const Answer& answer, std::ostream& out) {
+void PrintAnswer(const RoutineSpec& spec, const Invocation& inv, const Answer& answer,
+                 std::ostream& out) {
   out << "case: " << inv.c.ToText() << "\n";
   if (answer.call_result != NPUCONF_CALL_ANSWERED) {
-    out << "port: " << CallResultName(answer.call_result) << (answer.message.empty() ? "" : ": " + answer.message)
-        << "\n";
+    out << "port: " << CallResultName(answer.call_result)
+        << (answer.message.empty() ? "" : ": " + answer.message) << "\n";
     return;
   }
   out << "status: " << StatusText(spec.vendor, answer.status) << "\n";
@@ -193,7 +212,8 @@ std::string DumpAnswer(const std::string& dir, const RoutineSpec& spec, const In
   Case listed = inv.c;
   listed.inputs = inv.inputs;
   const nlohmann::json answer_doc = AnswerToJson(spec, inv, answer, port_name);
-  for (const auto& [file, doc] : {std::pair{"case.json", ToJson(listed)}, std::pair{"answer.json", answer_doc}}) {
+  for (const auto& [file, doc] :
+       {std::pair{"case.json", ToJson(listed)}, std::pair{"answer.json", answer_doc}}) {
     std::ofstream f(dir + "/" + file);
     f << doc.dump(2) << "\n";
     if (!f) return "cannot write " + dir + "/" + file;
@@ -202,7 +222,8 @@ std::string DumpAnswer(const std::string& dir, const RoutineSpec& spec, const In
     return Bits(dtype) == 4 ? Shape{static_cast<int64_t>(bytes)} : shape;
   };
   for (const auto& t : inv.inputs) {
-    if (auto e = WriteNpy(dir + "/inputs/" + t.name + ".npy", t.dtype, npy_shape(t.dtype, t.shape, t.bytes.size()), t.bytes);
+    if (auto e = WriteNpy(dir + "/inputs/" + t.name + ".npy", t.dtype,
+                          npy_shape(t.dtype, t.shape, t.bytes.size()), t.bytes);
         !e.empty()) {
       return e;
     }
@@ -212,9 +233,11 @@ std::string DumpAnswer(const std::string& dir, const RoutineSpec& spec, const In
     if (o.null || !o.buffer) continue;
     const DType dtype = inv.outputs[i].dtype;
     const Shape dims = ShownDims(o, dtype);
-    const uint64_t bytes = BytesForElems(dtype, static_cast<uint64_t>(NumElements(dims).value_or(0))).value_or(0);
+    const uint64_t bytes =
+        BytesForElems(dtype, static_cast<uint64_t>(NumElements(dims).value_or(0))).value_or(0);
     const auto data = o.contents().first(static_cast<size_t>(bytes));
-    if (auto e = WriteNpy(dir + "/outputs/" + o.name + ".npy", dtype, npy_shape(dtype, dims, data.size()), data);
+    if (auto e = WriteNpy(dir + "/outputs/" + o.name + ".npy", dtype,
+                          npy_shape(dtype, dims, data.size()), data);
         !e.empty()) {
       return e;
     }

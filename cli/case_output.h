@@ -13,7 +13,8 @@
 
 namespace npuconf {
 
-void PrintAnswer(const RoutineSpec& spec, const Invocation& inv, const Answer& answer, std::ostream& out);
+void PrintAnswer(const RoutineSpec& spec, const Invocation& inv, const Answer& answer,
+                 std::ostream& out);
 
 // {"case": <case JSON with its inputs>, "port": name, "call_result", "status",
 //  "status_name", "message", "outputs": [{"name", "dtype", "capacity_bytes",

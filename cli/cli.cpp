@@ -9,42 +9,14 @@
 
 #include "cli/case_output.h"
 #include "cli/families.h"
-#include "core/case_json.h"
+#include "cli/open_port.h"
 #include "conformance/harness/runner.h"
+#include "core/case_json.h"
 #include "core/real_shapes.h"
 #include "core/status.h"
 
 namespace npuconf {
 namespace {
-
-struct PortChoice {
-  std::unique_ptr<Port> port;
-  int exit_code = kExitConformant;  // non-zero: could not be had
-  std::string error;
-};
-
-// "reference", "mutant:NAME", or a path to a shared library.
-PortChoice OpenPort(const std::string& arg) {
-  PortChoice choice;
-  if (arg == "reference") {
-    choice.port = MakeReferencePort();
-  } else if (arg.rfind("mutant:", 0) == 0) {
-    const Mutant* mutant = FindMutant(arg.substr(7));
-    if (!mutant) {
-      choice.exit_code = kExitBadUsage;
-      choice.error = "unknown mutant '" + arg.substr(7) + "' (npuconf list ports)";
-    } else {
-      choice.port = MakeMutantPort(*mutant);
-    }
-  } else if (arg.find('/') != std::string::npos || arg.find(".so") != std::string::npos) {
-    choice.port = InProcessPort::LoadLibrary(arg, &choice.error);
-    if (!choice.port) choice.exit_code = kExitPortFailure;
-  } else {
-    choice.exit_code = kExitBadUsage;
-    choice.error = "unknown port '" + arg + "': use reference, mutant:NAME or a path to a .so";
-  }
-  return choice;
-}
 
 // Checks a parsed case: known routine, params of the routine's spec, a known
 // profile. Exit code 2 with a message naming what is wrong.
@@ -72,8 +44,8 @@ int CheckCase(Case* c, const Profile** profile, std::ostream& err) {
 
 // Builds a case from `ROUTINE key=value …`, or from a case JSON file (`--from
 // FILE`, `-` for stdin); exit code 2 with a message on error.
-int ParseCase(const std::vector<std::string>& words, const std::string& from, Case* c, const Profile** profile,
-              std::ostream& err) {
+int ParseCase(const std::vector<std::string>& words, const std::string& from, Case* c,
+              const Profile** profile, std::ostream& err) {
   if (!from.empty()) {
     if (!words.empty()) {
       err << "npuconf: give a case either as words or with --from, not both\n";
@@ -113,7 +85,8 @@ int ParseCase(const std::vector<std::string>& words, const std::string& from, Ca
 // One routine for a person: id, vendor API, params with type, unit and default,
 // inputs and outputs with units and compare modes.
 void PrintRoutine(const RoutineSpec& spec, std::ostream& out) {
-  out << spec.id << (spec.vendor_api.empty() ? "" : "  (" + spec.vendor_api + ")") << "  [" << spec.source << "]\n";
+  out << spec.id << (spec.vendor_api.empty() ? "" : "  (" + spec.vendor_api + ")") << "  ["
+      << spec.source << "]\n";
   out << "    " << spec.summary << "\n";
   for (const auto& p : spec.params) {
     out << "    param  " << p.key << ": " << ToString(p.type);
@@ -129,9 +102,12 @@ void PrintRoutine(const RoutineSpec& spec, std::ostream& out) {
     if (!p.default_doc.empty()) out << ", default " << p.default_doc;
     out << " - " << p.doc << "\n";
   }
-  for (const auto& t : spec.inputs) out << "    input  " << t.name << ": " << t.dtype << " " << t.shape << (t.doc.empty() ? "" : " - " + t.doc) << "\n";
+  for (const auto& t : spec.inputs)
+    out << "    input  " << t.name << ": " << t.dtype << " " << t.shape
+        << (t.doc.empty() ? "" : " - " + t.doc) << "\n";
   for (const auto& t : spec.outputs) {
-    out << "    output " << t.name << ": " << t.dtype << " " << t.shape << (t.doc.empty() ? "" : " - " + t.doc);
+    out << "    output " << t.name << ": " << t.dtype << " " << t.shape
+        << (t.doc.empty() ? "" : " - " + t.doc);
     if (!t.value_unit.empty()) out << "; values: " << t.value_unit;
     if (t.nullable) out << "; may be null (" << t.name << "=null)";
     out << "; compared " << t.compare.ToString() << "\n";
@@ -155,8 +131,11 @@ int List(const std::string& what, bool json, std::ostream& out, std::ostream& er
     }
   } else if (what == "routines") {
     if (json) {
-      nlohmann::json doc = {{"schema", "npuconf-routines"}, {"schema_version", 1}, {"routines", nlohmann::json::array()}};
-      for (const RoutineSpec* spec : BuiltinSuite().specs()) doc["routines"].push_back(ToJson(*spec));
+      nlohmann::json doc = {{"schema", "npuconf-routines"},
+                            {"schema_version", 1},
+                            {"routines", nlohmann::json::array()}};
+      for (const RoutineSpec* spec : BuiltinSuite().specs())
+        doc["routines"].push_back(ToJson(*spec));
       out << doc.dump(2) << "\n";
     } else {
       for (const RoutineSpec* spec : BuiltinSuite().specs()) PrintRoutine(*spec, out);
@@ -218,20 +197,25 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   std::string case_from;
   bool case_json = false;
   std::string dump_dir;
-  auto* one_case = app.add_subcommand("case", "Answer one case on a port: ROUTINE key=value ... (or --from FILE)");
+  auto* one_case = app.add_subcommand(
+      "case", "Answer one case on a port: ROUTINE key=value ... (or --from FILE)");
   one_case->add_option("--port", port_arg, "reference (default), mutant:NAME, or path/to/port.so");
-  one_case->add_option("--from", case_from, "Read the case from a case JSON file (docs/case.schema.json); - for stdin");
+  one_case->add_option("--from", case_from,
+                       "Read the case from a case JSON file (docs/case.schema.json); - for stdin");
   one_case->add_flag("--json", case_json, "Print the case and the answer as JSON");
-  one_case->add_option("--dump", dump_dir, "Write case.json, answer.json and every tensor as .npy into DIR");
+  one_case->add_option("--dump", dump_dir,
+                       "Write case.json, answer.json and every tensor as .npy into DIR");
   one_case->add_option("words", case_words, "ROUTINE profile=NAME key=value ...");
 
   std::string property_name;
   std::vector<std::string> check_words;
   std::string check_from;
-  auto* check = app.add_subcommand("check", "Check one property on one case: PROPERTY ROUTINE key=value ... (or --from FILE)");
+  auto* check = app.add_subcommand(
+      "check", "Check one property on one case: PROPERTY ROUTINE key=value ... (or --from FILE)");
   check->add_option("--port", port_arg, "reference (default), mutant:NAME, or path/to/port.so");
   check->add_option("--from", check_from, "Read the case from a case JSON file; - for stdin");
-  check->add_option("property", property_name, "Property name (npuconf list properties)")->required();
+  check->add_option("property", property_name, "Property name (npuconf list properties)")
+      ->required();
   check->add_option("words", check_words, "ROUTINE profile=NAME key=value ...");
 
   try {
@@ -253,7 +237,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
 
   if (*list) return List(list_what, list_json, out, err);
 
-  PortChoice choice = OpenPort(port_arg);
+  PortChoice choice = OpenPort(port_arg, PortOptions{});
   if (!choice.port) {
     err << "npuconf: " << choice.error << "\n";
     return choice.exit_code;
@@ -268,8 +252,8 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     if (*one_case || *check) {
       Case c;
       const Profile* profile = nullptr;
-      const int parsed = ParseCase(*one_case ? case_words : check_words, *one_case ? case_from : check_from, &c,
-                                   &profile, err);
+      const int parsed = ParseCase(*one_case ? case_words : check_words,
+                                   *one_case ? case_from : check_from, &c, &profile, err);
       if (parsed != kExitConformant) return parsed;
       if (*one_case) {
         const Invocation inv = BuiltinSuite().Materialize(c, *profile);
@@ -281,15 +265,19 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
           PrintAnswer(spec, inv, answer, out);
         }
         if (!dump_dir.empty()) {
-          if (std::string error = DumpAnswer(dump_dir, spec, inv, answer, port.name()); !error.empty()) {
+          if (std::string error = DumpAnswer(dump_dir, spec, inv, answer, port.name());
+              !error.empty()) {
             err << "npuconf: --dump: " << error << "\n";
             return kExitBadUsage;
           }
-          if (!case_json) out << "dumped: " << dump_dir << "/case.json, answer.json, inputs/*.npy, outputs/*.npy\n";
+          if (!case_json)
+            out << "dumped: " << dump_dir
+                << "/case.json, answer.json, inputs/*.npy, outputs/*.npy\n";
         }
         if (answer.call_result != NPUCONF_CALL_ANSWERED) {
           err << "npuconf: port " << port.name() << " did not answer the case ("
-              << (answer.call_result == NPUCONF_CALL_UNCLAIMED ? "not claimed" : "refused as malformed")
+              << (answer.call_result == NPUCONF_CALL_UNCLAIMED ? "not claimed"
+                                                               : "refused as malformed")
               << ")\n";
           return kExitBadUsage;
         }
@@ -301,8 +289,8 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
         return kExitBadUsage;
       }
       if (property->routine != c.routine) {
-        err << "npuconf: property " << property->name << " checks " << property->routine
-            << ", not " << c.routine << "\n";
+        err << "npuconf: property " << property->name << " checks " << property->routine << ", not "
+            << c.routine << "\n";
         return kExitBadUsage;
       }
       const Verdict verdict = CheckOne(BuiltinSuite(), port, *property, *profile, c);
@@ -336,7 +324,8 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     }
     bool any_property = false;
     for (const auto& p : BuiltinSuite().properties()) {
-      any_property |= GlobMatch(options.property_glob, p.name) && GlobMatch(options.routine_glob, p.routine);
+      any_property |=
+          GlobMatch(options.property_glob, p.name) && GlobMatch(options.routine_glob, p.routine);
     }
     if (!any_property) {
       err << "npuconf: no property matches --routine '" << options.routine_glob << "' --property '"

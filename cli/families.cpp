@@ -53,17 +53,20 @@ std::vector<std::string> ReferenceClaims() {
   return claims;
 }
 
-int32_t ReferenceCall(const npuconf_case* c, int64_t* status, char* message, uint64_t message_bytes) {
+int32_t ReferenceCall(const npuconf_case* c, int64_t* status, char* message,
+                      uint64_t message_bytes) {
   const auto& by_routine = ReferenceByRoutine();
   auto it = c && c->routine ? by_routine.find(c->routine) : by_routine.end();
   static const ReferenceFamily kNone;
-  return AnswerWith(it == by_routine.end() ? kNone : *it->second, c, status, message, message_bytes);
+  return AnswerWith(it == by_routine.end() ? kNone : *it->second, c, status, message,
+                    message_bytes);
 }
 
 }  // namespace
 
 std::unique_ptr<Port> MakeReferencePort() {
-  return std::make_unique<InProcessPort>("reference", NPUCONF_SUITE_VERSION, ReferenceClaims(), ReferenceCall);
+  return std::make_unique<InProcessPort>("reference", NPUCONF_SUITE_VERSION, ReferenceClaims(),
+                                         ReferenceCall);
 }
 
 const std::vector<Mutant>& Mutants() {
@@ -83,7 +86,8 @@ const Mutant* FindMutant(const std::string& name) {
 }
 
 std::unique_ptr<Port> MakeMutantPort(const Mutant& mutant) {
-  auto call = [&mutant](const npuconf_case* c, int64_t* status, char* message, uint64_t message_bytes) {
+  auto call = [&mutant](const npuconf_case* c, int64_t* status, char* message,
+                        uint64_t message_bytes) {
     for (const auto& routine : mutant.family->routines) {
       if (c && c->routine && std::strcmp(routine.id, c->routine) == 0) {
         return mutant.call(c, status, message, message_bytes);
@@ -91,7 +95,8 @@ std::unique_ptr<Port> MakeMutantPort(const Mutant& mutant) {
     }
     return ReferenceCall(c, status, message, message_bytes);
   };
-  return std::make_unique<InProcessPort>("mutant:" + mutant.name, std::string(NPUCONF_SUITE_VERSION) + "-mutant",
+  return std::make_unique<InProcessPort>("mutant:" + mutant.name,
+                                         std::string(NPUCONF_SUITE_VERSION) + "-mutant",
                                          ReferenceClaims(), call);
 }
 

@@ -16,8 +16,8 @@
 namespace npuconf {
 
 struct FamilyRegistration {
-  Family (*conformance)();                   // conformance/<family>/family.h
-  const ReferenceFamily& (*reference)();     // reference/<family>/<family>_port.h
+  Family (*conformance)();                    // conformance/<family>/family.h
+  const ReferenceFamily& (*reference)();      // reference/<family>/<family>_port.h
   void (*add_mutants)(std::vector<Mutant>*);  // mutants/<family>_mutants.cpp
 };
 

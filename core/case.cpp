@@ -8,8 +8,10 @@ namespace npuconf {
 
 std::string ParamValue::ToText() const {
   switch (kind) {
-    case Kind::kNull: return "null";
-    case Kind::kInt: return std::to_string(i);
+    case Kind::kNull:
+      return "null";
+    case Kind::kInt:
+      return std::to_string(i);
     case Kind::kFloat: {
       std::ostringstream out;
       out.precision(17);
@@ -18,8 +20,10 @@ std::string ParamValue::ToText() const {
       if (text.find_first_of(".eEn") == std::string::npos) text += ".0";
       return text;
     }
-    case Kind::kString: return s;
-    case Kind::kIntList: return npuconf::ToString(ints);
+    case Kind::kString:
+      return s;
+    case Kind::kIntList:
+      return npuconf::ToString(ints);
   }
   return "?";
 }
@@ -27,11 +31,16 @@ std::string ParamValue::ToText() const {
 bool ParamValue::operator==(const ParamValue& other) const {
   if (kind != other.kind) return false;
   switch (kind) {
-    case Kind::kNull: return true;
-    case Kind::kInt: return i == other.i;
-    case Kind::kFloat: return f == other.f;
-    case Kind::kString: return s == other.s;
-    case Kind::kIntList: return ints == other.ints;
+    case Kind::kNull:
+      return true;
+    case Kind::kInt:
+      return i == other.i;
+    case Kind::kFloat:
+      return f == other.f;
+    case Kind::kString:
+      return s == other.s;
+    case Kind::kIntList:
+      return ints == other.ints;
   }
   return false;
 }

@@ -28,13 +28,29 @@ struct ParamValue {
   std::vector<int64_t> ints;
 
   static ParamValue Null() { return {}; }
-  static ParamValue Int(int64_t v) { ParamValue p; p.kind = Kind::kInt; p.i = v; return p; }
-  static ParamValue Float(double v) { ParamValue p; p.kind = Kind::kFloat; p.f = v; return p; }
+  static ParamValue Int(int64_t v) {
+    ParamValue p;
+    p.kind = Kind::kInt;
+    p.i = v;
+    return p;
+  }
+  static ParamValue Float(double v) {
+    ParamValue p;
+    p.kind = Kind::kFloat;
+    p.f = v;
+    return p;
+  }
   static ParamValue String(std::string v) {
-    ParamValue p; p.kind = Kind::kString; p.s = std::move(v); return p;
+    ParamValue p;
+    p.kind = Kind::kString;
+    p.s = std::move(v);
+    return p;
   }
   static ParamValue IntList(std::vector<int64_t> v) {
-    ParamValue p; p.kind = Kind::kIntList; p.ints = std::move(v); return p;
+    ParamValue p;
+    p.kind = Kind::kIntList;
+    p.ints = std::move(v);
+    return p;
   }
   std::string ToText() const;
   bool operator==(const ParamValue& other) const;

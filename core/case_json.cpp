@@ -26,11 +26,16 @@ std::string ShapeFromJson(const nlohmann::json& value, const std::string& path, 
 
 nlohmann::json ToJson(const ParamValue& value) {
   switch (value.kind) {
-    case ParamValue::Kind::kNull: return nullptr;
-    case ParamValue::Kind::kInt: return value.i;
-    case ParamValue::Kind::kFloat: return value.f;
-    case ParamValue::Kind::kString: return value.s;
-    case ParamValue::Kind::kIntList: return value.ints;
+    case ParamValue::Kind::kNull:
+      return nullptr;
+    case ParamValue::Kind::kInt:
+      return value.i;
+    case ParamValue::Kind::kFloat:
+      return value.f;
+    case ParamValue::Kind::kString:
+      return value.s;
+    case ParamValue::Kind::kIntList:
+      return value.ints;
   }
   return nullptr;
 }
@@ -77,7 +82,8 @@ std::string ParamFromJson(const nlohmann::json& value, const std::string& path, 
     if (auto error = ShapeFromJson(value, path, &ints); !error.empty()) return error;
     *out = ParamValue::IntList(std::move(ints));
   } else {
-    return path + ": " + Describe(value) + " is not null, an integer, a number, a string or an integer list";
+    return path + ": " + Describe(value) +
+           " is not null, an integer, a number, a string or an integer list";
   }
   return "";
 }
@@ -87,11 +93,13 @@ std::string TensorFromJson(const nlohmann::json& value, const std::string& path,
   for (const char* key : {"dtype", "shape", "data"}) {
     if (!value.contains(key)) return path + ": missing \"" + key + "\"";
   }
-  if (!value["dtype"].is_string()) return path + ".dtype: " + Describe(value["dtype"]) + " is not a dtype name";
+  if (!value["dtype"].is_string())
+    return path + ".dtype: " + Describe(value["dtype"]) + " is not a dtype name";
   const auto dtype = ParseDType(value["dtype"].get<std::string>());
   if (!dtype) return path + ".dtype: unknown dtype " + Describe(value["dtype"]);
   out->dtype = *dtype;
-  if (auto error = ShapeFromJson(value["shape"], path + ".shape", &out->shape); !error.empty()) return error;
+  if (auto error = ShapeFromJson(value["shape"], path + ".shape", &out->shape); !error.empty())
+    return error;
   if (value.value("encoding", "base64") != "base64") {
     return path + ".encoding: " + Describe(value["encoding"]) + " (only \"base64\")";
   }
@@ -99,28 +107,33 @@ std::string TensorFromJson(const nlohmann::json& value, const std::string& path,
   auto bytes = Base64Decode(value["data"].get<std::string>());
   if (!bytes) return path + ".data: not valid base64";
   out->bytes = std::move(*bytes);
-  if (value.contains("bytes") && (!value["bytes"].is_number_unsigned() || value["bytes"].get<uint64_t>() != out->bytes.size())) {
-    return path + ".bytes: " + Describe(value["bytes"]) + ", but data holds " + std::to_string(out->bytes.size()) +
-           " bytes";
+  if (value.contains("bytes") && (!value["bytes"].is_number_unsigned() ||
+                                  value["bytes"].get<uint64_t>() != out->bytes.size())) {
+    return path + ".bytes: " + Describe(value["bytes"]) + ", but data holds " +
+           std::to_string(out->bytes.size()) + " bytes";
   }
   if (value.contains("sha256")) {
     const std::string want = value["sha256"].is_string() ? value["sha256"].get<std::string>() : "";
     const std::string got = Sha256Hex(out->bytes);
-    if (want != got) return path + ".sha256: " + Describe(value["sha256"]) + " does not match the data (" + got + ")";
+    if (want != got)
+      return path + ".sha256: " + Describe(value["sha256"]) + " does not match the data (" + got +
+             ")";
   }
   return "";
 }
 
 std::string CaseFromJson(const nlohmann::json& doc, Case* out) {
   if (!doc.is_object()) return "a case must be a JSON object, got " + Describe(doc);
-  if (doc.value("schema", "") != kCaseSchema) return "schema: expected \"" + std::string(kCaseSchema) + "\"";
+  if (doc.value("schema", "") != kCaseSchema)
+    return "schema: expected \"" + std::string(kCaseSchema) + "\"";
   if (!doc.contains("schema_version") || !doc["schema_version"].is_number_integer() ||
       doc["schema_version"].get<int64_t>() != kCaseSchemaVersion) {
     return "schema_version: expected " + std::to_string(kCaseSchemaVersion) + ", got " +
            (doc.contains("schema_version") ? Describe(doc["schema_version"]) : "nothing");
   }
   for (const char* key : {"routine", "profile"}) {
-    if (!doc.contains(key) || !doc[key].is_string()) return std::string(key) + ": expected a string";
+    if (!doc.contains(key) || !doc[key].is_string())
+      return std::string(key) + ": expected a string";
   }
   Case c(doc["routine"].get<std::string>(), doc["profile"].get<std::string>());
   if (doc.contains("params")) {
@@ -141,8 +154,8 @@ std::string CaseFromJson(const nlohmann::json& doc, Case* out) {
     }
   }
   for (const auto& [key, value] : doc.items()) {
-    if (key != "schema" && key != "schema_version" && key != "routine" && key != "profile" && key != "params" &&
-        key != "inputs") {
+    if (key != "schema" && key != "schema_version" && key != "routine" && key != "profile" &&
+        key != "params" && key != "inputs") {
       return "unknown key \"" + key + "\" in a case";
     }
   }
@@ -180,7 +193,8 @@ std::string InvocationFromJson(const nlohmann::json& doc, Invocation* out) {
     const auto& o = doc["outputs"][i];
     const std::string path = "outputs[" + std::to_string(i) + "]";
     if (!o.is_object() || !o.contains("name") || !o["name"].is_string() || !o.contains("dtype") ||
-        !o["dtype"].is_string() || !o.contains("capacity_bytes") || !o["capacity_bytes"].is_number_unsigned()) {
+        !o["dtype"].is_string() || !o.contains("capacity_bytes") ||
+        !o["capacity_bytes"].is_number_unsigned()) {
       return path + ": expected {\"name\", \"dtype\", \"capacity_bytes\"}";
     }
     OutputSpec spec;
@@ -192,7 +206,8 @@ std::string InvocationFromJson(const nlohmann::json& doc, Invocation* out) {
     spec.null = o.value("null", false);
     if (o.contains("initial")) {
       InputTensor initial;
-      if (auto error = TensorFromJson(o["initial"], path + ".initial", &initial); !error.empty()) return error;
+      if (auto error = TensorFromJson(o["initial"], path + ".initial", &initial); !error.empty())
+        return error;
       spec.initial = std::move(initial.bytes);
     }
     inv.outputs.push_back(std::move(spec));

@@ -11,8 +11,9 @@ std::string Base64Encode(std::span<const uint8_t> bytes) {
   size_t written = 0;
   for (size_t at = 0; at < bytes.size(); at += kChunk) {
     const size_t n = std::min(kChunk, bytes.size() - at);
-    written += static_cast<size_t>(EVP_EncodeBlock(reinterpret_cast<unsigned char*>(text.data() + written),
-                                                   bytes.data() + at, static_cast<int>(n)));
+    written +=
+        static_cast<size_t>(EVP_EncodeBlock(reinterpret_cast<unsigned char*>(text.data() + written),
+                                            bytes.data() + at, static_cast<int>(n)));
   }
   text.resize(written);
   return text;
@@ -25,7 +26,8 @@ std::optional<Bytes> Base64Decode(const std::string& text) {
   size_t written = 0;
   for (size_t at = 0; at < text.size(); at += kChunk) {
     const size_t n = std::min(kChunk, text.size() - at);
-    const int got = EVP_DecodeBlock(bytes.data() + written, reinterpret_cast<const unsigned char*>(text.data() + at),
+    const int got = EVP_DecodeBlock(bytes.data() + written,
+                                    reinterpret_cast<const unsigned char*>(text.data() + at),
                                     static_cast<int>(n));
     if (got < 0) return std::nullopt;
     written += static_cast<size_t>(got);

@@ -25,7 +25,9 @@ struct OutputSpec {
   // The buffer as handed to the port: `initial`, then kSentinelByte.
   Bytes Before() const {
     Bytes before(capacity_bytes, kSentinelByte);
-    std::copy(initial.begin(), initial.begin() + static_cast<std::ptrdiff_t>(std::min<uint64_t>(initial.size(), capacity_bytes)),
+    std::copy(initial.begin(),
+              initial.begin() +
+                  static_cast<std::ptrdiff_t>(std::min<uint64_t>(initial.size(), capacity_bytes)),
               before.begin());
     return before;
   }

@@ -18,6 +18,7 @@ std::string NpyDType(DType dtype);
 
 // Writes `bytes` as an array of `shape` (elements of NpyDType(dtype); INT4:
 // pass the packed byte count as the shape). Returns "" or why it failed.
-std::string WriteNpy(const std::string& path, DType dtype, const Shape& shape, std::span<const uint8_t> bytes);
+std::string WriteNpy(const std::string& path, DType dtype, const Shape& shape,
+                     std::span<const uint8_t> bytes);
 
 }  // namespace npuconf

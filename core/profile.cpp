@@ -63,8 +63,8 @@ Profile ParseProfile(const std::string& name, const nlohmann::json& doc) {
   for (const auto& c : doc.value("choices", nlohmann::json::array())) {
     Choice choice;
     choice.name = c.at("name").get<std::string>();
-    choice.value = c.at("value").is_string() ? c.at("value").get<std::string>()
-                                             : c.at("value").dump();
+    choice.value =
+        c.at("value").is_string() ? c.at("value").get<std::string>() : c.at("value").dump();
     for (const auto& r : c.at("readings")) {
       choice.readings.push_back(r.is_string() ? r.get<std::string>() : r.dump());
     }

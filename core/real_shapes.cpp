@@ -62,7 +62,8 @@ void SetRealShapes(std::vector<RealShape> shapes) { Override() = std::move(shape
 std::vector<RealShape> DistinctRealShapes() {
   std::vector<RealShape> out;
   for (const auto& s : RealShapes()) {
-    if (std::none_of(out.begin(), out.end(), [&](const RealShape& o) { return o.shape == s.shape; })) {
+    if (std::none_of(out.begin(), out.end(),
+                     [&](const RealShape& o) { return o.shape == s.shape; })) {
       out.push_back(s);
     }
   }

@@ -7,11 +7,16 @@ namespace {
 
 std::string KindName(ParamValue::Kind kind) {
   switch (kind) {
-    case ParamValue::Kind::kNull: return "null";
-    case ParamValue::Kind::kInt: return "an integer";
-    case ParamValue::Kind::kFloat: return "a float";
-    case ParamValue::Kind::kString: return "a string";
-    case ParamValue::Kind::kIntList: return "an int list";
+    case ParamValue::Kind::kNull:
+      return "null";
+    case ParamValue::Kind::kInt:
+      return "an integer";
+    case ParamValue::Kind::kFloat:
+      return "a float";
+    case ParamValue::Kind::kString:
+      return "a string";
+    case ParamValue::Kind::kIntList:
+      return "an int list";
   }
   return "?";
 }
@@ -45,18 +50,25 @@ std::string CheckValue(const RoutineSpec& spec, const ParamSpec& param, const Pa
     return param.nullable ? "" : where + ": " + param.key + " cannot be null";
   }
   auto expect = [&](ParamValue::Kind kind, const char* what) -> std::string {
-    return value.kind == kind ? "" : where + ": " + param.key + " must be " + what + ", not " + KindName(value.kind);
+    return value.kind == kind
+               ? ""
+               : where + ": " + param.key + " must be " + what + ", not " + KindName(value.kind);
   };
   switch (param.type) {
     case ParamType::kInt: {
       if (auto e = expect(ParamValue::Kind::kInt, "an integer"); !e.empty()) return e;
-      if (param.min && value.i < *param.min) return where + ": must be >= " + std::to_string(*param.min);
-      if (param.max && value.i > *param.max) return where + ": must be <= " + std::to_string(*param.max);
+      if (param.min && value.i < *param.min)
+        return where + ": must be >= " + std::to_string(*param.min);
+      if (param.max && value.i > *param.max)
+        return where + ": must be <= " + std::to_string(*param.max);
       return "";
     }
-    case ParamType::kIntList: return expect(ParamValue::Kind::kIntList, "an int list [a,b,...]");
-    case ParamType::kFloat: return expect(ParamValue::Kind::kFloat, "a number");
-    case ParamType::kString: return expect(ParamValue::Kind::kString, "a string");
+    case ParamType::kIntList:
+      return expect(ParamValue::Kind::kIntList, "an int list [a,b,...]");
+    case ParamType::kFloat:
+      return expect(ParamValue::Kind::kFloat, "a number");
+    case ParamType::kString:
+      return expect(ParamValue::Kind::kString, "a string");
     case ParamType::kEnum: {
       if (auto e = expect(ParamValue::Kind::kString, "one of its values"); !e.empty()) return e;
       for (const auto& v : param.values) {
@@ -74,11 +86,16 @@ std::string CheckValue(const RoutineSpec& spec, const ParamSpec& param, const Pa
 
 nlohmann::json ParamToJson(const ParamValue& value) {
   switch (value.kind) {
-    case ParamValue::Kind::kNull: return nullptr;
-    case ParamValue::Kind::kInt: return value.i;
-    case ParamValue::Kind::kFloat: return value.f;
-    case ParamValue::Kind::kString: return value.s;
-    case ParamValue::Kind::kIntList: return value.ints;
+    case ParamValue::Kind::kNull:
+      return nullptr;
+    case ParamValue::Kind::kInt:
+      return value.i;
+    case ParamValue::Kind::kFloat:
+      return value.f;
+    case ParamValue::Kind::kString:
+      return value.s;
+    case ParamValue::Kind::kIntList:
+      return value.ints;
   }
   return nullptr;
 }
@@ -98,9 +115,12 @@ nlohmann::json TensorToJson(const TensorSpec& t, bool output) {
 
 std::string CompareMode::ToString() const {
   switch (kind) {
-    case Kind::kExact: return "exact";
-    case Kind::kExactNanAnyPayload: return "exact_nan_any_payload";
-    case Kind::kUlp: return "ulp(" + std::to_string(ulps) + ")";
+    case Kind::kExact:
+      return "exact";
+    case Kind::kExactNanAnyPayload:
+      return "exact_nan_any_payload";
+    case Kind::kUlp:
+      return "ulp(" + std::to_string(ulps) + ")";
   }
   return "?";
 }
@@ -119,12 +139,18 @@ std::optional<CompareMode> CompareMode::Parse(std::string_view text) {
 
 std::string_view ToString(ParamType type) {
   switch (type) {
-    case ParamType::kInt: return "int";
-    case ParamType::kIntList: return "int_list";
-    case ParamType::kFloat: return "float";
-    case ParamType::kString: return "string";
-    case ParamType::kEnum: return "enum";
-    case ParamType::kDType: return "dtype";
+    case ParamType::kInt:
+      return "int";
+    case ParamType::kIntList:
+      return "int_list";
+    case ParamType::kFloat:
+      return "float";
+    case ParamType::kString:
+      return "string";
+    case ParamType::kEnum:
+      return "enum";
+    case ParamType::kDType:
+      return "dtype";
   }
   return "?";
 }
@@ -151,7 +177,8 @@ std::string ValidateCase(const RoutineSpec& spec, Case* c) {
       // `NAME=null` passes a null pointer for a nullable output.
       if (const TensorSpec* out = spec.FindOutput(key); out && out->nullable) {
         if (value.kind == ParamValue::Kind::kNull) continue;
-        return "'" + key + "=" + value.ToText() + "' (" + spec.id + "): an output can only be given as null";
+        return "'" + key + "=" + value.ToText() + "' (" + spec.id +
+               "): an output can only be given as null";
       }
       if (spec.free_form_params) continue;
       return "'" + key + "' is not a param of " + spec.id + " (its params: " + ParamKeys(spec) +
@@ -171,8 +198,10 @@ std::string ValidateCase(const RoutineSpec& spec, Case* c) {
 nlohmann::json ToJson(const RoutineSpec& spec) {
   nlohmann::json params = nlohmann::json::array();
   for (const auto& p : spec.params) {
-    nlohmann::json j = {{"key", p.key},           {"type", std::string(ToString(p.type))},
-                        {"doc", p.doc},           {"required", p.required},
+    nlohmann::json j = {{"key", p.key},
+                        {"type", std::string(ToString(p.type))},
+                        {"doc", p.doc},
+                        {"required", p.required},
                         {"nullable", p.nullable}};
     if (!p.unit.empty()) j["unit"] = p.unit;
     if (!p.values.empty()) j["values"] = p.values;

@@ -48,7 +48,7 @@ struct ParamSpec {
   std::string doc;   // what it means, with the spec section it comes from
   std::string unit;  // "elements", "bytes", "" (a count of nothing physical)
   bool required = false;
-  bool nullable = false;  // `null` allowed: the caller passes a null pointer
+  bool nullable = false;                    // `null` allowed: the caller passes a null pointer
   std::vector<std::string> values;          // kEnum: the allowed values
   std::optional<int64_t> min, max;          // kInt: bounds of what the suite can materialize
   std::optional<ParamValue> default_value;  // a literal default
@@ -71,11 +71,11 @@ struct TensorSpec {
 };
 
 struct RoutineSpec {
-  std::string id;           // "cann.nd_to_nz"
-  std::string vendor;       // the profile family it runs on: "cann" or "rknn"
-  std::string vendor_api;   // "aclnnCalculateMatmulWeightSizeV2", or "" for a layout alone
-  std::string source;       // "spec cann.md §1.2, §1.4"
-  std::string summary;      // one line
+  std::string id;          // "cann.nd_to_nz"
+  std::string vendor;      // the profile family it runs on: "cann" or "rknn"
+  std::string vendor_api;  // "aclnnCalculateMatmulWeightSizeV2", or "" for a layout alone
+  std::string source;      // "spec cann.md §1.2, §1.4"
+  std::string summary;     // one line
   std::vector<ParamSpec> params;
   std::vector<TensorSpec> inputs;
   std::vector<TensorSpec> outputs;

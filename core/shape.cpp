@@ -40,9 +40,7 @@ std::optional<int64_t> ProductOf(const Shape& shape, size_t begin, size_t end) {
   return product;
 }
 
-std::optional<int64_t> NumElements(const Shape& shape) {
-  return ProductOf(shape, 0, shape.size());
-}
+std::optional<int64_t> NumElements(const Shape& shape) { return ProductOf(shape, 0, shape.size()); }
 
 std::string ToString(const Shape& shape) {
   std::ostringstream out;

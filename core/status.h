@@ -39,7 +39,8 @@ enum ExitCode : int {
   kExitConformant = 0,
   kExitNonConformant = 1,
   kExitBadUsage = 2,
-  kExitPortFailure = 3,
+  kExitPortFailure = 3,     // the port could not be loaded (or, in process, crashed)
+  kExitNothingChecked = 4,  // no claimed case on the selected profiles and routines
 };
 
 }  // namespace npuconf

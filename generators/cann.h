@@ -53,9 +53,12 @@ inline rc::Gen<Shape> NzShape(size_t rank, int64_t c0, int64_t budget) {
   return ShapeWithin(
       rank, budget,
       [](int64_t max, size_t axis) {
-        return axis >= 2 ? rc::gen::inRange<int64_t>(1, std::min<int64_t>(3, max) + 1) : DimUpTo(max);
+        return axis >= 2 ? rc::gen::inRange<int64_t>(1, std::min<int64_t>(3, max) + 1)
+                         : DimUpTo(max);
       },
-      [c0](int64_t d, size_t axis) { return axis == 0 ? RoundUp(d, c0) : axis == 1 ? RoundUp(d, 16) : d; });
+      [c0](int64_t d, size_t axis) {
+        return axis == 0 ? RoundUp(d, c0) : axis == 1 ? RoundUp(d, 16) : d;
+      });
 }
 
 // cann.nd_to_nz / cann.nz_to_nd: every dtype of the profile's C0 table, each
@@ -125,11 +128,15 @@ inline rc::Gen<Case> InvalidTransCase(const Profile& profile) {
     const DType dtype = *c.DTypeParam("dtype");
     const RankRange rule = dtype == DType::kInt8 ? facts.trans_rank_int8 : facts.trans_rank_other;
     switch (fault) {
-      case TransFault::kNullTensor: c.SetNull("mm_weight_ref"); break;
+      case TransFault::kNullTensor:
+        c.SetNull("mm_weight_ref");
+        break;
       case TransFault::kUnsupportedDtype:
         c.Set("dtype", unsupported[static_cast<size_t>(pick) % unsupported.size()]);
         break;
-      case TransFault::kNotNd: c.Set("format", pick % 2 ? "FRACTAL_NZ" : "NCHW"); break;
+      case TransFault::kNotNd:
+        c.Set("format", pick % 2 ? "FRACTAL_NZ" : "NCHW");
+        break;
       case TransFault::kRankOverEight: {
         // Ranks 9 and up with unit leading dims (the data stays small).
         Shape ranked(static_cast<size_t>(9 + pick % 2), 1);
@@ -138,7 +145,9 @@ inline rc::Gen<Case> InvalidTransCase(const Profile& profile) {
         shape = ranked;
         break;
       }
-      case TransFault::kEmpty: shape[static_cast<size_t>(pick) % shape.size()] = 0; break;
+      case TransFault::kEmpty:
+        shape[static_cast<size_t>(pick) % shape.size()] = 0;
+        break;
       case TransFault::kRankOutsideRule: {
         // 1, or the first rank in 3..8 the rule forbids; 1 when it forbids none.
         size_t rank = 1;
@@ -176,8 +185,8 @@ inline rc::Gen<Case> InvalidTransCase(const Profile& profile) {
 inline const std::vector<DType>& SizeDTypes() {
   // dataType is never validated by V2 (§1.4, choice cann.v2.dtype_validation),
   // so every dtype is a valid call.
-  static const std::vector<DType> dtypes = {DType::kFloat16, DType::kBf16,         DType::kFloat,
-                                            DType::kInt8,    DType::kUint8,        DType::kInt32,
+  static const std::vector<DType> dtypes = {DType::kFloat16,      DType::kBf16,     DType::kFloat,
+                                            DType::kInt8,         DType::kUint8,    DType::kInt32,
                                             DType::kFloat8E4M3Fn, DType::kHiFloat8, DType::kInt4};
   return dtypes;
 }
@@ -185,7 +194,8 @@ inline const std::vector<DType>& SizeDTypes() {
 // Valid size calls: rank inside the profile's rule, every dim positive (V2) or
 // non-negative (legacy), the padded size inside int64 (§1.5: overflow is
 // undefined upstream) unless `overflow_defined` (the port claims a reading).
-inline rc::Gen<Case> ValidSizeCase(const Profile& profile, const std::string& routine, bool overflow_defined) {
+inline rc::Gen<Case> ValidSizeCase(const Profile& profile, const std::string& routine,
+                                   bool overflow_defined) {
   const bool legacy = routine == ids::kCalculateMatmulWeightSize;
   const RankRange rule = legacy ? profile.cann->legacy_size_rank : profile.cann->v2_size_rank;
   const std::string name = profile.name;
@@ -195,7 +205,9 @@ inline rc::Gen<Case> ValidSizeCase(const Profile& profile, const std::string& ro
     return WeightedOneOf<int64_t>({{12, DimWithLargeUpTo(max)}, {1, rc::gen::just<int64_t>(0)}});
   };
   // Cost in the padded product: n and k padded to 16 and 32 (the larger rule).
-  auto cost = [](int64_t d, size_t axis) { return axis == 0 ? RoundUp(d, 32) : axis == 1 ? RoundUp(d, 16) : d; };
+  auto cost = [](int64_t d, size_t axis) {
+    return axis == 0 ? RoundUp(d, 32) : axis == 1 ? RoundUp(d, 16) : d;
+  };
   return rc::gen::mapcat(Pick(SizeDTypes()), [=](DType dtype) {
     return rc::gen::mapcat(rc::gen::inRange<size_t>(rule.min, rule.max + 1), [=](size_t rank) {
       return rc::gen::map(ShapeWithin(rank, budget, dim, cost), [=](Shape shape) {
@@ -213,11 +225,12 @@ inline rc::Gen<Case> ValidSizeCase(const Profile& profile, const std::string& ro
 // and an overflowing shape (only for a port that defines them, §1.5).
 enum class SizeFault { kNullShape, kNullOutput, kBadRank, kZeroDim, kNegativeDim, kOverflow };
 
-inline rc::Gen<Case> InvalidSizeCase(const Profile& profile, const std::string& routine, bool negative_defined,
-                                     bool overflow_defined) {
+inline rc::Gen<Case> InvalidSizeCase(const Profile& profile, const std::string& routine,
+                                     bool negative_defined, bool overflow_defined) {
   const bool legacy = routine == ids::kCalculateMatmulWeightSize;
   const RankRange rule = legacy ? profile.cann->legacy_size_rank : profile.cann->v2_size_rank;
-  std::vector<SizeFault> faults = {SizeFault::kNullShape, SizeFault::kNullOutput, SizeFault::kBadRank};
+  std::vector<SizeFault> faults = {SizeFault::kNullShape, SizeFault::kNullOutput,
+                                   SizeFault::kBadRank};
   if (!legacy) faults.push_back(SizeFault::kZeroDim);
   if (negative_defined) faults.push_back(SizeFault::kNegativeDim);
   if (overflow_defined) faults.push_back(SizeFault::kOverflow);
@@ -229,24 +242,32 @@ inline rc::Gen<Case> InvalidSizeCase(const Profile& profile, const std::string& 
   auto apply = [=](Case c, SizeFault fault, int64_t pick) {
     Shape shape = c.IntList("shape").value_or(Shape{1, 1});
     switch (fault) {
-      case SizeFault::kNullShape: c.SetNull("shape"); return c;
-      case SizeFault::kNullOutput: c.SetNull("weight_tensor_size"); return c;
-      case SizeFault::kBadRank: shape.assign(bad_ranks[static_cast<size_t>(pick) % bad_ranks.size()], 3); break;
+      case SizeFault::kNullShape:
+        c.SetNull("shape");
+        return c;
+      case SizeFault::kNullOutput:
+        c.SetNull("weight_tensor_size");
+        return c;
+      case SizeFault::kBadRank:
+        shape.assign(bad_ranks[static_cast<size_t>(pick) % bad_ranks.size()], 3);
+        break;
       case SizeFault::kZeroDim:
         if (!shape.empty()) shape[static_cast<size_t>(pick) % shape.size()] = 0;
         break;
       case SizeFault::kNegativeDim:
         if (!shape.empty()) shape.back() = -(1 + pick % (1 << 20));
         break;
-      case SizeFault::kOverflow: shape.assign({int64_t{1} << 40, int64_t{1} << 40}); break;
+      case SizeFault::kOverflow:
+        shape.assign({int64_t{1} << 40, int64_t{1} << 40});
+        break;
     }
     if (c.Find("shape") && c.Find("shape")->kind == ParamValue::Kind::kNull) return c;
     c.Set("shape", shape);
     return c;
   };
   return rc::gen::mapcat(ValidSizeCase(profile, routine, false), [=](Case valid) {
-    return rc::gen::map(rc::gen::tuple(Pick(faults), Pick(faults),
-                                       rc::gen::arbitrary<bool>(), rc::gen::inRange<int64_t>(0, 1 << 20)),
+    return rc::gen::map(rc::gen::tuple(Pick(faults), Pick(faults), rc::gen::arbitrary<bool>(),
+                                       rc::gen::inRange<int64_t>(0, 1 << 20)),
                         [=](const std::tuple<SizeFault, SizeFault, bool, int64_t>& draw) {
                           const auto& [first, second, both, pick] = draw;
                           Case c = apply(valid, first, pick);

@@ -43,8 +43,9 @@ inline rc::Gen<int64_t> Vocab() {
 // cann.md §3.4), or any when the port takes any (choice embed_dim = any).
 inline rc::Gen<int64_t> EmbedDim(bool any) {
   if (!any) return rc::gen::map(rc::gen::inRange<int64_t>(1, 17), [](int64_t m) { return 32 * m; });
-  return rc::gen::weightedOneOf<int64_t>(
-      {{2, rc::gen::inRange<int64_t>(1, 40)}, {2, DimNear(32, 8)}, {1, rc::gen::just<int64_t>(256)}});
+  return rc::gen::weightedOneOf<int64_t>({{2, rc::gen::inRange<int64_t>(1, 40)},
+                                          {2, DimNear(32, 8)},
+                                          {1, rc::gen::just<int64_t>(256)}});
 }
 
 // antiquantGroupSize valid for k (spec cann.md §4.3): a multiple of 32 in [32, k−1].

@@ -42,32 +42,20 @@ struct TypeBlocks {
 };
 
 inline rc::Gen<int32_t> SupportedType(const RknnFacts& facts) {
-  return rc::gen::elementOf(facts.supported_types);
-}
-
-// One of `values` (repeats weight a value), shrinking toward the first:
-// RapidCheck's element / elementOf never shrink, so a piece picked by them
-// stays picked however the rest of a case shrinks.
-template <typename T>
-rc::Gen<T> ShrinkingElementOf(std::vector<T> values) {
-  return rc::gen::map(rc::gen::inRange<size_t>(0, values.size()),
-                      [values](size_t i) { return values[i]; });
+  return Pick(facts.supported_types);
 }
 
 // M: 1 most often (the LLM decode case), small values, 63/64/65; shrinks
 // toward 1. M is never padded (§2.1), so nothing special happens at block sizes.
-inline rc::Gen<int64_t> M() {
-  return ShrinkingElementOf<int64_t>({1, 1, 1, 1, 2, 3, 4, 5, 6, 7, 8, 63, 64, 65});
-}
+inline rc::Gen<int64_t> M() { return Pick<int64_t>({1, 1, 1, 1, 2, 3, 4, 5, 6, 7, 8, 63, 64, 65}); }
 
 // What a blocked dim holds past its whole blocks, 1..sub: one past a block
 // boundary, the whole next block, one short of it (most often), or anything.
 // Shrinks toward 1.
 inline rc::Gen<int64_t> Remainder(int64_t sub) {
   if (sub <= 1) return rc::gen::just<int64_t>(1);
-  return rc::gen::mapcat(ShrinkingElementOf<bool>({false, false, false, true}), [sub](bool any) {
-    return any ? rc::gen::inRange<int64_t>(1, sub + 1)
-               : ShrinkingElementOf<int64_t>({1, sub, sub - 1});
+  return rc::gen::mapcat(Pick<bool>({false, false, false, true}), [sub](bool any) {
+    return any ? rc::gen::inRange<int64_t>(1, sub + 1) : Pick<int64_t>({1, sub, sub - 1});
   });
 }
 
@@ -86,13 +74,13 @@ inline rc::Gen<int64_t> BlockedDim(int64_t sub, int64_t max_blocks) {
 inline rc::Gen<int64_t> FewSegments(int64_t max) {
   std::vector<int64_t> counts(static_cast<size_t>(5 * std::max<int64_t>(max, 1)), 0);
   for (int64_t t = 1; t <= max; ++t) counts.insert(counts.end(), 2, t);
-  return ShrinkingElementOf(counts);
+  return Pick(counts);
 }
 // As FewSegments, but crossing a segment boundary most often.
 inline rc::Gen<int64_t> MostlySegmented(int64_t max) {
   std::vector<int64_t> counts(static_cast<size_t>(std::max<int64_t>(max, 1)), 0);
   for (int64_t t = 1; t <= max; ++t) counts.insert(counts.end(), 4, t);
-  return ShrinkingElementOf(counts);
+  return Pick(counts);
 }
 
 // K of B as whole segments, then a dim blocked by subK (§2.1, §3.3):
@@ -146,7 +134,7 @@ inline rc::Gen<Case> LayoutCase(const std::string& profile, const std::string& r
                                 const std::vector<TypeBlocks>& types, int64_t seg_len) {
   const bool is_a = routine == ids::kANormToNative || routine == ids::kANativeToNorm;
   const bool is_c = routine == ids::kCNormToNative || routine == ids::kCNativeToNorm;
-  return rc::gen::mapcat(rc::gen::elementOf(types), [=](const TypeBlocks& t) -> rc::Gen<Case> {
+  return rc::gen::mapcat(Pick(types), [=](const TypeBlocks& t) -> rc::Gen<Case> {
     if (is_a || is_c) {
       const int64_t sub = is_a ? t.a_sub_k : t.c_sub_n;
       return rc::gen::mapcat(M(), [=](int64_t m) {
@@ -181,7 +169,7 @@ inline rc::Gen<Case> LayoutCase(const std::string& profile, const std::string& r
 // remainder (one or several N1 blocks per segment). Needs seg_len > 0.
 inline rc::Gen<Case> SegmentCase(const std::string& profile, const std::vector<TypeBlocks>& types,
                                  int64_t seg_len) {
-  return rc::gen::mapcat(rc::gen::elementOf(types), [=](const TypeBlocks& t) {
+  return rc::gen::mapcat(Pick(types), [=](const TypeBlocks& t) {
     const BRanges range = BRangesFor(t, seg_len, kMaxBNativeElems);
     auto k = BK(t.b_sub_k, seg_len, MostlySegmented(range.max_segments), range.max_k_blocks);
     return rc::gen::mapcat(k, [=](int64_t rows) {
@@ -202,7 +190,7 @@ inline rc::Gen<Case> SegmentCase(const std::string& profile, const std::vector<T
 // stays exact in int16).
 inline rc::Gen<Case> MatmulCase(const RknnFacts& facts, const std::string& profile,
                                 const std::vector<TypeBlocks>& types) {
-  return rc::gen::mapcat(rc::gen::elementOf(types), [=](const TypeBlocks& t) {
+  return rc::gen::mapcat(Pick(types), [=](const TypeBlocks& t) {
     const bool narrow_c = facts.FindType(t.type)->c == DType::kInt16;
     const int64_t seg_len = narrow_c ? 0 : facts.k_segment;
     const BRanges range = BRangesFor(t, seg_len, kMaxBNativeElems);
@@ -224,7 +212,7 @@ inline rc::Gen<Case> MatmulCase(const RknnFacts& facts, const std::string& profi
 // explicit one, a data seed.
 inline rc::Gen<Case> Int4Case(const std::string& profile, const std::string& routine) {
   return rc::gen::mapcat(rc::gen::inRange<int64_t>(0, 5000), [=](int64_t count) {
-    return rc::gen::mapcat(ShrinkingElementOf<std::string>({"", "low_first", "high_first"}),
+    return rc::gen::mapcat(Pick<std::string>({"", "low_first", "high_first"}),
                            [=](const std::string& nibble) {
                              return rc::gen::map(DataSeed(), [=](int64_t seed) {
                                Case c(routine, profile);
@@ -260,7 +248,7 @@ inline rc::Gen<Case> ValidInfo(const RknnFacts& f, const std::string& profile) {
     const int64_t seg_len = f.k_max ? 0 : f.k_segment;
     const int64_t units_top =
         f.k_max ? *f.k_max / ka : 3 * std::max<int64_t>(f.k_segment, 4096) / ka;
-    auto units = rc::gen::mapcat(ShrinkingElementOf<bool>({false, false, true}), [=](bool far) {
+    auto units = rc::gen::mapcat(Pick<bool>({false, false, true}), [=](bool far) {
       return rc::gen::inRange<int64_t>(1, (far ? units_top : std::min<int64_t>(8, units_top)) + 1);
     });
     auto k = rc::gen::mapcat(FewSegments(seg_len > 0 ? 2 : 0), [=](int64_t t) {
@@ -274,13 +262,13 @@ inline rc::Gen<Case> ValidInfo(const RknnFacts& f, const std::string& profile) {
           std::vector<InfoQuant> quants = {InfoQuant::kPerLayerSym, InfoQuant::kPerLayerSym,
                                            InfoQuant::kPerLayerAsym};
           if (rows % 32 == 0) quants.push_back(InfoQuant::kPerGroup32);
-          return rc::gen::mapcat(ShrinkingElementOf(quants), [=](InfoQuant quant) {
+          return rc::gen::mapcat(Pick(quants), [=](InfoQuant quant) {
             std::vector<InfoLayouts> layouts = {{1, 1}};
             if (quant != InfoQuant::kPerGroup32) {
               layouts = {{0, 0}, {1, 0}, {0, 1}, {1, 1}};
               if (f.tp_norm) layouts.insert(layouts.end(), {{0, 2}, {1, 2}});
             }
-            return rc::gen::map(ShrinkingElementOf(layouts), [=](InfoLayouts layout) {
+            return rc::gen::map(Pick(layouts), [=](InfoLayouts layout) {
               Case c(ids::kMatmulCreate, profile);
               c.Set("type", int64_t{type}).Set("M", m).Set("K", rows).Set("N", cols);
               c.Set("AC_layout", layout.ac).Set("B_layout", layout.b);
@@ -392,7 +380,7 @@ inline rc::Gen<Case> InvalidInfo(const RknnFacts& f, const std::string& profile)
                                      CreateFault::kBQuantOutOfEnum};
   if (f.supported_types.size() < f.types.size()) faults.push_back(CreateFault::kUnsupportedType);
   return rc::gen::mapcat(ValidInfo(f, profile), [=](const Case& valid) {
-    return rc::gen::mapcat(rc::gen::elementOf(faults), [=](CreateFault fault) {
+    return rc::gen::mapcat(Pick(faults), [=](CreateFault fault) {
       return rc::gen::map(rc::gen::inRange<int64_t>(0, 1 << 20),
                           [=](int64_t pick) { return WithFault(valid, fault, pick, f); });
     });
@@ -445,7 +433,7 @@ enum class DynamicFault {
 inline rc::Gen<Case> InvalidDynamic(const RknnFacts& f, const std::string& profile) {
   const std::vector<DynamicFault> faults = {DynamicFault::kNoShapes, DynamicFault::kKDiffers,
                                             DynamicFault::kNDiffers, DynamicFault::kInvalidInfo};
-  return rc::gen::mapcat(rc::gen::elementOf(faults), [=](DynamicFault fault) {
+  return rc::gen::mapcat(Pick(faults), [=](DynamicFault fault) {
     if (fault == DynamicFault::kInvalidInfo) {
       return rc::gen::map(InvalidInfo(f, profile), [](const Case& info) {
         return DynamicFrom(info, {*info.Int("M"), *info.Int("K"), *info.Int("N")});

@@ -6,8 +6,8 @@
 #include <rapidcheck.h>
 
 #include <algorithm>
-#include <functional>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "core/dtype.h"
@@ -21,7 +21,8 @@ namespace npuconf::gen {
 // drawn from; every choice here goes through an index that shrinks to 0.
 template <typename T>
 rc::Gen<T> Pick(std::vector<T> values) {
-  return rc::gen::map(rc::gen::inRange<size_t>(0, values.size()), [values](size_t i) { return values[i]; });
+  return rc::gen::map(rc::gen::inRange<size_t>(0, values.size()),
+                      [values](size_t i) { return values[i]; });
 }
 
 // weightedOneOf whose choice shrinks toward the first generator (a
@@ -37,11 +38,14 @@ rc::Gen<T> WeightedOneOf(std::vector<std::pair<uint32_t, rc::Gen<T>>> pieces) {
 // (shrinks toward m = 1, offset 0: one block exactly).
 inline rc::Gen<int64_t> DimNear(int64_t block, int64_t max_multiple = 4) {
   return rc::gen::mapcat(rc::gen::inRange<int64_t>(1, max_multiple + 1), [block](int64_t m) {
-    return rc::gen::map(Pick<int64_t>({0, -1, 1}), [block, m](int64_t offset) { return m * block + offset; });
+    return rc::gen::map(Pick<int64_t>({0, -1, 1}),
+                        [block, m](int64_t offset) { return m * block + offset; });
   });
 }
 
-inline rc::Gen<int64_t> SmallPrime() { return Pick<int64_t>({2, 3, 5, 7, 13, 31, 61, 127, 251, 509}); }
+inline rc::Gen<int64_t> SmallPrime() {
+  return Pick<int64_t>({2, 3, 5, 7, 13, 31, 61, 127, 251, 509});
+}
 
 // The everyday dim: 1 most often, then small, near 16/32/64, primes.
 inline rc::Gen<int64_t> Dim() {
@@ -69,7 +73,8 @@ inline rc::Gen<int64_t> DimWithLarge() {
 inline rc::Gen<int64_t> DimUpTo(int64_t max) {
   max = std::max<int64_t>(max, 1);
   std::vector<std::pair<uint32_t, rc::Gen<int64_t>>> pieces = {
-      {4, rc::gen::just<int64_t>(1)}, {3, rc::gen::inRange<int64_t>(1, std::min<int64_t>(9, max + 1))}};
+      {4, rc::gen::just<int64_t>(1)},
+      {3, rc::gen::inRange<int64_t>(1, std::min<int64_t>(9, max + 1))}};
   for (int64_t block : {16, 32, 64}) {
     // m·block + {-1, 0, +1} <= max for every m drawn.
     const int64_t multiples = std::min<int64_t>(block == 64 ? 3 : 4, (max - 1) / block);
@@ -88,9 +93,11 @@ inline rc::Gen<int64_t> DimUpTo(int64_t max) {
 inline rc::Gen<int64_t> DimWithLargeUpTo(int64_t max) {
   max = std::max<int64_t>(max, 1);
   std::vector<std::pair<uint32_t, rc::Gen<int64_t>>> pieces = {{8, DimUpTo(max)}};
-  if (max >= 1000) pieces.push_back({1, rc::gen::inRange<int64_t>(1000, std::min<int64_t>(70000, max + 1))});
+  if (max >= 1000)
+    pieces.push_back({1, rc::gen::inRange<int64_t>(1000, std::min<int64_t>(70000, max + 1))});
   std::vector<int64_t> large;
-  for (int64_t d : {int64_t{65535}, int64_t{65536}, int64_t{151936}, int64_t{1} << 20, (int64_t{1} << 31) - 1}) {
+  for (int64_t d : {int64_t{65535}, int64_t{65536}, int64_t{151936}, int64_t{1} << 20,
+                    (int64_t{1} << 31) - 1}) {
     if (d <= max) large.push_back(d);
   }
   if (!large.empty()) pieces.push_back({1, Pick(large)});
@@ -122,9 +129,8 @@ inline rc::Gen<Shape> ShapeWithin(size_t rank, int64_t budget, DimWithin dim, Di
 }
 
 inline rc::Gen<Shape> ShapeOf(rc::Gen<int> rank, rc::Gen<int64_t> dim) {
-  return rc::gen::mapcat(rank, [dim](int r) {
-    return rc::gen::container<Shape>(static_cast<size_t>(r), dim);
-  });
+  return rc::gen::mapcat(
+      rank, [dim](int r) { return rc::gen::container<Shape>(static_cast<size_t>(r), dim); });
 }
 
 // Shrinks the largest dims (halving) until the element count is at most

@@ -106,12 +106,13 @@ int64_t MutantSize(const CaseView& view, const SizeKnobs& knobs, bool v2) {
     if (d < 0 || (v2 && d == 0 && !knobs.v2_accepts_zero)) return kAclnnErrParamInvalid;
   }
   const DType dtype = v2 ? view.DTypeParam("dtype").value_or(DType::kFloat16) : DType::kFloat16;
-  const bool half = !v2 || knobs.v2_half_rule_for_all || dtype == DType::kFloat16 || dtype == DType::kBf16;
+  const bool half =
+      !v2 || knobs.v2_half_rule_for_all || dtype == DType::kFloat16 || dtype == DType::kBf16;
   __int128 size = 1;
   for (size_t i = 0; i < shape->size(); ++i) {
-    const int64_t align = i + 2 == shape->size() ? 16
+    const int64_t align = i + 2 == shape->size()   ? 16
                           : i + 1 == shape->size() ? (half ? 16 : 32)
-                          : (knobs.align_batch ? 16 : 1);
+                                                   : (knobs.align_batch ? 16 : 1);
     size *= ((*shape)[i] + align - 1) / align * align;
     if (size > INT64_MAX) return kAclnnErrParamInvalid;
   }
@@ -142,7 +143,8 @@ int32_t Answer(int32_t result, int64_t* status, int64_t value) {
 }
 
 template <Bug kBug>
-int32_t MutantCall(const npuconf_case* c, int64_t* vendor_status, char* message, uint64_t message_bytes) {
+int32_t MutantCall(const npuconf_case* c, int64_t* vendor_status, char* message,
+                   uint64_t message_bytes) {
   const CaseView view(c);
   const std::string routine = view.routine();
   const bool size_routine = routine == "cann.calculate_matmul_weight_size" ||
@@ -168,7 +170,8 @@ int32_t MutantCall(const npuconf_case* c, int64_t* vendor_status, char* message,
       }
       break;
     case Bug::kV2LegacyRule:
-      if (size_routine) return Answer(NPUCONF_CALL_ANSWERED, vendor_status, MutantSize(view, {true}, v2));
+      if (size_routine)
+        return Answer(NPUCONF_CALL_ANSWERED, vendor_status, MutantSize(view, {true}, v2));
       break;
     case Bug::kBatchDimsAligned:
       if (size_routine) {
@@ -177,7 +180,8 @@ int32_t MutantCall(const npuconf_case* c, int64_t* vendor_status, char* message,
       break;
     case Bug::kV2AcceptsZeroDims:
       if (size_routine) {
-        return Answer(NPUCONF_CALL_ANSWERED, vendor_status, MutantSize(view, {false, false, true}, v2));
+        return Answer(NPUCONF_CALL_ANSWERED, vendor_status,
+                      MutantSize(view, {false, false, true}, v2));
       }
       break;
     case Bug::kV2NullBeforeSocCheck:
@@ -220,8 +224,10 @@ int32_t MutantCall(const npuconf_case* c, int64_t* vendor_status, char* message,
         for (int64_t b = 0; b < batch; ++b) {
           for (int64_t r = 0; r < n; ++r) {
             for (int64_t col = 0; col < k; ++col) {
-              const int64_t from = ((b * n1 + r / 16) * c1 + col / c0) * 16 * c0 + (r % 16) * c0 + col % c0;
-              std::memcpy(dst + ((b * n + r) * k + col) * bytes, src + from * bytes, static_cast<size_t>(bytes));
+              const int64_t from =
+                  ((b * n1 + r / 16) * c1 + col / c0) * 16 * c0 + (r % 16) * c0 + col % c0;
+              std::memcpy(dst + ((b * n + r) * k + col) * bytes, src + from * bytes,
+                          static_cast<size_t>(bytes));
             }
           }
         }
@@ -248,37 +254,39 @@ int32_t MutantCall(const npuconf_case* c, int64_t* vendor_status, char* message,
 void AddCannMutants(std::vector<Mutant>* out) {
   const std::vector<Mutant> mutants = {
       {"nz-padding-unwritten", "nd_to_nz leaves the FRACTAL_NZ padding as it found it",
-       "cann.nd_to_nz.padding_is_zero", "ascend910b",
-       &cann::CannReference(), &MutantCall<Bug::kNzPaddingUnwritten>},
+       "cann.nd_to_nz.padding_is_zero", "ascend910b", &cann::CannReference(),
+       &MutantCall<Bug::kNzPaddingUnwritten>},
       {"int8-c0-16", "nd_to_nz uses C0 = 16 for INT8/UINT8 instead of 32",
-       "cann.nd_to_nz.matches_oracle", "ascend910b", &cann::CannReference(), &MutantCall<Bug::kInt8C0Is16>},
+       "cann.nd_to_nz.matches_oracle", "ascend910b", &cann::CannReference(),
+       &MutantCall<Bug::kInt8C0Is16>},
       {"int4-high-nibble", "nd_to_nz stores the even INT4 element in the high nibble",
-       "cann.nd_to_nz.matches_oracle", "ascend910b",
-       &cann::CannReference(), &MutantCall<Bug::kInt4EvenHighNibble>},
+       "cann.nd_to_nz.matches_oracle", "ascend910b", &cann::CannReference(),
+       &MutantCall<Bug::kInt4EvenHighNibble>},
       {"v2-legacy-rule", "V2 aligns k to 16 for every dtype (the legacy rule)",
-       "cann.calculate_matmul_weight_size_v2.matches_oracle", "ascend910b",
-       &cann::CannReference(), &MutantCall<Bug::kV2LegacyRule>},
+       "cann.calculate_matmul_weight_size_v2.matches_oracle", "ascend910b", &cann::CannReference(),
+       &MutantCall<Bug::kV2LegacyRule>},
       {"batch-dims-aligned", "the size routines align the batch dims to 16 too",
-       "cann.calculate_matmul_weight_size.matches_oracle", "ascend910b",
-       &cann::CannReference(), &MutantCall<Bug::kBatchDimsAligned>},
+       "cann.calculate_matmul_weight_size.matches_oracle", "ascend910b", &cann::CannReference(),
+       &MutantCall<Bug::kBatchDimsAligned>},
       {"v2-zero-dims-accepted", "V2 gives size 0 for a zero dim instead of 161002",
-       "cann.calculate_matmul_weight_size_v2.rejects_invalid", "ascend910b",
-       &cann::CannReference(), &MutantCall<Bug::kV2AcceptsZeroDims>},
+       "cann.calculate_matmul_weight_size_v2.rejects_invalid", "ascend910b", &cann::CannReference(),
+       &MutantCall<Bug::kV2AcceptsZeroDims>},
       {"v2-wrong-check-order", "V2 checks the null pointers before the SoC gate",
-       "cann.calculate_matmul_weight_size_v2.rejects_invalid", "ascend910",
-       &cann::CannReference(), &MutantCall<Bug::kV2NullBeforeSocCheck>},
+       "cann.calculate_matmul_weight_size_v2.rejects_invalid", "ascend910", &cann::CannReference(),
+       &MutantCall<Bug::kV2NullBeforeSocCheck>},
       {"rank7-accepted", "the size routines accept rank 7",
-       "cann.calculate_matmul_weight_size.rejects_invalid", "ascend910b",
-       &cann::CannReference(), &MutantCall<Bug::kRankSevenAccepted>},
+       "cann.calculate_matmul_weight_size.rejects_invalid", "ascend910b", &cann::CannReference(),
+       &MutantCall<Bug::kRankSevenAccepted>},
       {"trans-writes-past-capacity", "TransMatmulWeight zero-fills 32 bytes past the buffer",
-       "cann.trans_matmul_weight.no_write_past_capacity", "ascend910b",
-       &cann::CannReference(), &MutantCall<Bug::kTransWritesPastCapacity>},
+       "cann.trans_matmul_weight.no_write_past_capacity", "ascend910b", &cann::CannReference(),
+       &MutantCall<Bug::kTransWritesPastCapacity>},
       {"unpack-blocks-transposed", "nz_to_nd reads the fractal blocks N1-major",
-       "cann.nz_to_nd.matches_oracle", "ascend910b",
-       &cann::CannReference(), &MutantCall<Bug::kUnpackBlocksTransposed>},
-      {"trans-empty-rejected", "TransMatmulWeight rejects an empty tensor (the doc's reading, not the code's)",
-       "cann.trans_matmul_weight.rejects_invalid", "ascend910b",
-       &cann::CannReference(), &MutantCall<Bug::kTransEmptyRejected>},
+       "cann.nz_to_nd.matches_oracle", "ascend910b", &cann::CannReference(),
+       &MutantCall<Bug::kUnpackBlocksTransposed>},
+      {"trans-empty-rejected",
+       "TransMatmulWeight rejects an empty tensor (the doc's reading, not the code's)",
+       "cann.trans_matmul_weight.rejects_invalid", "ascend910b", &cann::CannReference(),
+       &MutantCall<Bug::kTransEmptyRejected>},
   };
   out->insert(out->end(), mutants.begin(), mutants.end());
 }

@@ -15,13 +15,14 @@
 namespace npuconf {
 
 // The `call` of a port table (include/npuconf/port.h).
-using PortCallPtr = int32_t (*)(const npuconf_case* c, int64_t* status, char* message, uint64_t message_bytes);
+using PortCallPtr = int32_t (*)(const npuconf_case* c, int64_t* status, char* message,
+                                uint64_t message_bytes);
 
 struct Mutant {
-  std::string name;       // "nz-padding-unwritten"
-  std::string bug;        // what is wrong, in a sentence
-  std::string caught_by;  // the property expected to catch it
-  std::string profile;    // a profile on which it shows
+  std::string name;                         // "nz-padding-unwritten"
+  std::string bug;                          // what is wrong, in a sentence
+  std::string caught_by;                    // the property expected to catch it
+  std::string profile;                      // a profile on which it shows
   const ReferenceFamily* family = nullptr;  // the routines `call` answers
   PortCallPtr call = nullptr;
 };

@@ -60,10 +60,12 @@ void GatherBuggy(const CaseView& view, Bug bug) {
     const float s = static_cast<float>(HalfFromBits(scale[idx[i]]));
     const float z = static_cast<float>(HalfFromBits(zp[idx[i]]));
     for (int64_t e = 0; e < embed; ++e) {
-      const float exact = (static_cast<float>(q[idx[i] * embed + e]) - z) * s;  // no RN16 in between
+      const float exact =
+          (static_cast<float>(q[idx[i] * embed + e]) - z) * s;  // no RN16 in between
       const uint64_t at = i * embed + e;
       if (bug == Bug::kGatherOneRounding) out16[at] = HalfBits(Half(exact));
-      if (bug == Bug::kGatherFp32Output && at < cap32) out32[at] = exact;  // fp32 where fp16 is specified
+      if (bug == Bug::kGatherFp32Output && at < cap32)
+        out32[at] = exact;  // fp32 where fp16 is specified
     }
   }
 }
@@ -85,26 +87,31 @@ void AntiquantBuggy(const CaseView& view, Bug bug) {
   const bool int4 = weight->dtype != NPUCONF_DT_INT8;
   const int64_t numel = s.size() == 1 ? s[0] : s[0] * s[1];
   auto value = [&](uint16_t bits) {
-    return bf16 ? static_cast<float>(BFloat16FromBits(bits)) : static_cast<float>(HalfFromBits(bits));
+    return bf16 ? static_cast<float>(BFloat16FromBits(bits))
+                : static_cast<float>(HalfFromBits(bits));
   };
-  auto round = [&](float v) { return bf16 ? static_cast<float>(BFloat16(v)) : static_cast<float>(Half(v)); };
+  auto round = [&](float v) {
+    return bf16 ? static_cast<float>(BFloat16(v)) : static_cast<float>(Half(v));
+  };
   const int64_t groups_floor = gs > 0 ? std::max<int64_t>(k / gs, 1) : 1;
   auto* out = static_cast<uint16_t*>(y->data);
   for (int64_t r = 0; r < k; ++r) {
     for (int64_t c = 0; c < n; ++c) {
       const int64_t e = r * n + c;
-      int32_t qv = int4 ? Nibble(q, e, bug == Bug::kAntiquantInt4HighNibble, bug != Bug::kAntiquantInt4Unsigned)
+      int32_t qv = int4 ? Nibble(q, e, bug == Bug::kAntiquantInt4HighNibble,
+                                 bug != Bug::kAntiquantInt4Unsigned)
                         : static_cast<int8_t>(q[e]);
       int64_t p = numel <= 1 ? 0 : c;
       if (gs > 0) {
         int64_t g = r / gs;
-        // ceil(k/gs) groups counted as floor(k/gs): the short last group takes its neighbour's scale.
+        // ceil(k/gs) groups counted as floor(k/gs): the short last group takes its neighbour's
+        // scale.
         if (bug == Bug::kAntiquantNeighbourGroupScale) g = std::min(g, groups_floor - 1);
         p = g * n + c;
       }
       const float off = offset_t ? value(offset[p]) : 0.0f;
       const float sum = bug == Bug::kAntiquantOffsetSubtracted ? static_cast<float>(qv) - off
-                                                                : static_cast<float>(qv) + off;
+                                                               : static_cast<float>(qv) + off;
       const float result = round(round(sum) * value(scale[p]));
       out[e] = bf16 ? BFloat16Bits(BFloat16(result)) : HalfBits(Half(result));
     }
@@ -121,7 +128,8 @@ void RknnBuggy(const CaseView& view, Bug bug) {
   const int64_t gs = view.Int("group_size").value_or(0);
   if (quant_type < 4 || gs <= 0) return;  // both bugs are in the per-group path
   const Profile* profile = FindProfile(view.profile());
-  const bool even_high = profile && profile->rknn && profile->rknn->norm_nibble == NibbleOrder::kHighFirst;
+  const bool even_high =
+      profile && profile->rknn && profile->rknn->norm_nibble == NibbleOrder::kHighFirst;
   const auto scale = Read<float>(view.Input("scale"));
   const auto zp = Read<int32_t>(view.Input("zp"));
   const auto* q = static_cast<const uint8_t*>(b->data);
@@ -142,8 +150,8 @@ void RknnBuggy(const CaseView& view, Bug bug) {
 }
 
 // Calls the reference with one extra param (a reading the case did not ask for).
-int32_t CallWithParam(const npuconf_case* c, const char* key, const char* value, int64_t* status, char* message,
-                      uint64_t message_bytes) {
+int32_t CallWithParam(const npuconf_case* c, const char* key, const char* value, int64_t* status,
+                      char* message, uint64_t message_bytes) {
   std::vector<npuconf_param> params(c->params, c->params + c->n_params);
   npuconf_param extra{};
   extra.key = key;
@@ -160,7 +168,8 @@ template <Bug kBug>
 int32_t MutantCall(const npuconf_case* c, int64_t* status, char* message, uint64_t message_bytes) {
   const CaseView view(c);
   const std::string routine = view.routine();
-  if (kBug == Bug::kRknnNonzeroZpAccepted && routine == "rknn.dequant_b" && !view.Has("zero_point")) {
+  if (kBug == Bug::kRknnNonzeroZpAccepted && routine == "rknn.dequant_b" &&
+      !view.Has("zero_point")) {
     // Treats every zp as valid: the asymmetric reading where the runtime rejects (§5.4).
     return CallWithParam(c, "zero_point", "asymmetric", status, message, message_bytes);
   }
@@ -191,33 +200,39 @@ int32_t MutantCall(const npuconf_case* c, int64_t* status, char* message, uint64
 
 void AddQuantMutants(std::vector<Mutant>* out) {
   const std::vector<Mutant> mutants = {
-      {"gather-one-rounding", "GatherDequantInt8 rounds (q - zp) * s once instead of after each fp16 op",
-       "cann.gather_dequant_int8.documented_cases", "ascend910b",
-       &quant::QuantReference(), &MutantCall<Bug::kGatherOneRounding>},
+      {"gather-one-rounding",
+       "GatherDequantInt8 rounds (q - zp) * s once instead of after each fp16 op",
+       "cann.gather_dequant_int8.documented_cases", "ascend910b", &quant::QuantReference(),
+       &MutantCall<Bug::kGatherOneRounding>},
       {"gather-fp32-output", "GatherDequantInt8 writes the fp32 result where y is FLOAT16",
-       "cann.gather_dequant_int8.matches_oracle", "ascend910b",
-       &quant::QuantReference(), &MutantCall<Bug::kGatherFp32Output>},
-      {"antiquant-offset-subtracted", "antiquant subtracts antiquantOffset (the zero-point sign) instead of adding it",
-       "cann.antiquant.matches_oracle", "ascend910b",
-       &quant::QuantReference(), &MutantCall<Bug::kAntiquantOffsetSubtracted>},
+       "cann.gather_dequant_int8.matches_oracle", "ascend910b", &quant::QuantReference(),
+       &MutantCall<Bug::kGatherFp32Output>},
+      {"antiquant-offset-subtracted",
+       "antiquant subtracts antiquantOffset (the zero-point sign) instead of adding it",
+       "cann.antiquant.matches_oracle", "ascend910b", &quant::QuantReference(),
+       &MutantCall<Bug::kAntiquantOffsetSubtracted>},
       {"antiquant-int4-high-nibble", "antiquant reads the even INT4 element from the high nibble",
-       "cann.antiquant.matches_oracle", "ascend910b",
-       &quant::QuantReference(), &MutantCall<Bug::kAntiquantInt4HighNibble>},
+       "cann.antiquant.matches_oracle", "ascend910b", &quant::QuantReference(),
+       &MutantCall<Bug::kAntiquantInt4HighNibble>},
       {"antiquant-int4-unsigned", "antiquant reads INT4 nibbles as unsigned 0..15",
-       "cann.antiquant.matches_oracle", "ascend910b",
-       &quant::QuantReference(), &MutantCall<Bug::kAntiquantInt4Unsigned>},
-      {"antiquant-neighbour-group-scale", "antiquant counts floor(k/gs) groups: the short last group uses its neighbour's scale",
-       "cann.antiquant.matches_oracle", "ascend910b",
-       &quant::QuantReference(), &MutantCall<Bug::kAntiquantNeighbourGroupScale>},
-      {"rknn-group-order-swapped", "RKNN per-group params read n*(K/gs)+g where the profile's order is g*N+n",
-       "rknn.dequant_b.matches_oracle", "rk3588",
-       &quant::QuantReference(), &MutantCall<Bug::kRknnGroupOrderSwapped>},
-      {"rknn-group-boundary-off-by-one", "RKNN per-group: the last row of each group takes the next group's param",
-       "rknn.dequant_b.group_isolation", "rk3588",
-       &quant::QuantReference(), &MutantCall<Bug::kRknnGroupBoundaryOffByOne>},
-      {"rknn-nonzero-zp-accepted", "RKNN B accepts a non-zero zero point (runtime 2.3.2 rejects it)",
-       "rknn.dequant_b.rejects_invalid", "rk3588",
-       &quant::QuantReference(), &MutantCall<Bug::kRknnNonzeroZpAccepted>},
+       "cann.antiquant.matches_oracle", "ascend910b", &quant::QuantReference(),
+       &MutantCall<Bug::kAntiquantInt4Unsigned>},
+      {"antiquant-neighbour-group-scale",
+       "antiquant counts floor(k/gs) groups: the short last group uses its neighbour's scale",
+       "cann.antiquant.matches_oracle", "ascend910b", &quant::QuantReference(),
+       &MutantCall<Bug::kAntiquantNeighbourGroupScale>},
+      {"rknn-group-order-swapped",
+       "RKNN per-group params read n*(K/gs)+g where the profile's order is g*N+n",
+       "rknn.dequant_b.matches_oracle", "rk3588", &quant::QuantReference(),
+       &MutantCall<Bug::kRknnGroupOrderSwapped>},
+      {"rknn-group-boundary-off-by-one",
+       "RKNN per-group: the last row of each group takes the next group's param",
+       "rknn.dequant_b.group_isolation", "rk3588", &quant::QuantReference(),
+       &MutantCall<Bug::kRknnGroupBoundaryOffByOne>},
+      {"rknn-nonzero-zp-accepted",
+       "RKNN B accepts a non-zero zero point (runtime 2.3.2 rejects it)",
+       "rknn.dequant_b.rejects_invalid", "rk3588", &quant::QuantReference(),
+       &MutantCall<Bug::kRknnNonzeroZpAccepted>},
   };
   out->insert(out->end(), mutants.begin(), mutants.end());
 }

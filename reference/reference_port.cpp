@@ -4,8 +4,8 @@
 
 namespace npuconf {
 
-int32_t AnswerWith(const ReferenceFamily& family, const npuconf_case* c, int64_t* status, char* message,
-                   uint64_t message_bytes) {
+int32_t AnswerWith(const ReferenceFamily& family, const npuconf_case* c, int64_t* status,
+                   char* message, uint64_t message_bytes) {
   if (!c || !status) return NPUCONF_CALL_BAD_CASE;
   const CaseView view(c);
   std::string note;

@@ -35,7 +35,7 @@ struct ReferenceFamily {
 // Answers `c` with the routine of `family` whose id equals c->routine exactly
 // (no prefixes, no fall-through): UNCLAIMED naming the id or the profile when
 // either is unknown. The body of every built-in port's `call`.
-int32_t AnswerWith(const ReferenceFamily& family, const npuconf_case* c, int64_t* status, char* message,
-                   uint64_t message_bytes);
+int32_t AnswerWith(const ReferenceFamily& family, const npuconf_case* c, int64_t* status,
+                   char* message, uint64_t message_bytes);
 
 }  // namespace npuconf

@@ -14,11 +14,21 @@ std::string XmlEscape(const std::string& text) {
   out.reserve(text.size());
   for (char ch : text) {
     switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
       default:
         // XML 1.0 forbids most control characters.
         if (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t' && ch != '\r') {
@@ -41,13 +51,20 @@ std::string ChoicesLine(const PropertyResult& r) {
 
 std::string ToString(Outcome outcome) {
   switch (outcome) {
-    case Outcome::kPass: return "pass";
-    case Outcome::kFail: return "fail";
-    case Outcome::kGaveUp: return "gave_up";
-    case Outcome::kNotClaimed: return "not_claimed";
-    case Outcome::kNotCovered: return "not_covered";
-    case Outcome::kNotApplicable: return "not_applicable";
-    case Outcome::kVacuous: return "vacuous";
+    case Outcome::kPass:
+      return "pass";
+    case Outcome::kFail:
+      return "fail";
+    case Outcome::kGaveUp:
+      return "gave_up";
+    case Outcome::kNotClaimed:
+      return "not_claimed";
+    case Outcome::kNotCovered:
+      return "not_covered";
+    case Outcome::kNotApplicable:
+      return "not_applicable";
+    case Outcome::kVacuous:
+      return "vacuous";
   }
   return "?";
 }
@@ -95,7 +112,8 @@ nlohmann::json ToJson(const RunReport& report) {
     if (!r.counterexample_case.is_null()) item["counterexample_case"] = r.counterexample_case;
     if (!r.evidence.is_null()) item["evidence"] = r.evidence;
     if (!r.reproduce.empty()) item["reproduce"] = r.reproduce;
-    if (!r.first_explicit_failure.empty()) item["first_explicit_failure"] = r.first_explicit_failure;
+    if (!r.first_explicit_failure.empty())
+      item["first_explicit_failure"] = r.first_explicit_failure;
     if (!r.rapidcheck_reproduce.empty()) item["rapidcheck_reproduce"] = r.rapidcheck_reproduce;
     nlohmann::json choices = nlohmann::json::array();
     for (const auto& c : r.choices) {
@@ -127,8 +145,8 @@ std::string ToJunitXml(const RunReport& report) {
       << "\">\n";
   for (const auto& r : report.results) {
     out << "    <testcase classname=\"" << XmlEscape(r.profile) << "\" name=\""
-        << XmlEscape(r.property) << "\" time=\"" << std::fixed << std::setprecision(3)
-        << r.seconds << "\">\n";
+        << XmlEscape(r.property) << "\" time=\"" << std::fixed << std::setprecision(3) << r.seconds
+        << "\">\n";
     if (IsFailure(r.outcome)) {
       out << "      <failure message=\"" << XmlEscape(r.message) << "\">"
           << XmlEscape("counterexample: " + r.counterexample + "\nreproduce: " + r.reproduce)
@@ -151,8 +169,8 @@ std::string ToMarkdown(const RunReport& report) {
   std::ostringstream out;
   out << "# npuconf conformance report\n\n";
   out << "- port: `" << report.port_name << "` " << report.port_version << "\n";
-  out << "- suite: " << report.suite_version << ", seed " << report.seed << ", "
-      << report.cases << " random cases per property\n";
+  out << "- suite: " << report.suite_version << ", seed " << report.seed << ", " << report.cases
+      << " random cases per property\n";
   out << "- verdict: **" << (AnyFailure(report) ? "NON-CONFORMANT" : "conformant") << "**\n\n";
   out << "| property | profile | result | explicit | random | choices checked |\n";
   out << "|---|---|---|---:|---:|---|\n";
@@ -177,8 +195,9 @@ std::string SummaryTable(const RunReport& report) {
   std::map<Outcome, int> counts;
   size_t width = 8;
   for (const auto& r : report.results) width = std::max(width, r.property.size());
-  out << std::left << std::setw(static_cast<int>(width)) << "property" << "  "
-      << std::setw(13) << "profile" << "  " << std::setw(11) << "result"
+  out << std::left << std::setw(static_cast<int>(width)) << "property"
+      << "  " << std::setw(13) << "profile"
+      << "  " << std::setw(11) << "result"
       << "  cases (explicit+random)\n";
   for (const auto& r : report.results) {
     ++counts[r.outcome];
@@ -190,11 +209,12 @@ std::string SummaryTable(const RunReport& report) {
           << "\n    reproduce: " << r.reproduce << "\n";
     }
   }
-  out << "\n" << report.results.size() << " results: " << counts[Outcome::kPass] << " pass, "
+  out << "\n"
+      << report.results.size() << " results: " << counts[Outcome::kPass] << " pass, "
       << counts[Outcome::kFail] << " fail, " << counts[Outcome::kGaveUp] << " gave up, "
-      << counts[Outcome::kVacuous] << " vacuous, "
-      << counts[Outcome::kNotClaimed] << " not claimed, " << counts[Outcome::kNotCovered]
-      << " not covered, " << counts[Outcome::kNotApplicable] << " not applicable\n";
+      << counts[Outcome::kVacuous] << " vacuous, " << counts[Outcome::kNotClaimed]
+      << " not claimed, " << counts[Outcome::kNotCovered] << " not covered, "
+      << counts[Outcome::kNotApplicable] << " not applicable\n";
   out << "verdict: " << (AnyFailure(report) ? "NON-CONFORMANT" : "conformant") << "\n";
   return out.str();
 }

@@ -13,11 +13,11 @@ namespace npuconf::report {
 inline constexpr int kSchemaVersion = 1;
 
 enum class Outcome {
-  kPass,        // every case held
-  kFail,        // a case failed: counterexample and reproducer attached
-  kGaveUp,      // the generator could not produce enough valid cases
-  kNotClaimed,  // the port does not claim the routine on this profile
-  kNotCovered,  // the profile's facts are not public (unverified profile)
+  kPass,           // every case held
+  kFail,           // a case failed: counterexample and reproducer attached
+  kGaveUp,         // the generator could not produce enough valid cases
+  kNotClaimed,     // the port does not claim the routine on this profile
+  kNotCovered,     // the profile's facts are not public (unverified profile)
   kNotApplicable,  // no valid case exists on this profile (e.g. V2 off its SoC list)
   kVacuous,        // it applies and is claimed, but not one case was checked: a failure
 };
@@ -43,13 +43,13 @@ struct PropertyResult {
   int explicit_skipped = 0;
   int random_cases = 0;
   uint64_t seed = 0;
-  std::string message;         // why it failed / gave up / is not claimed
-  std::string counterexample;  // the (shrunk) case, as `routine key=value …`
+  std::string message;                 // why it failed / gave up / is not claimed
+  std::string counterexample;          // the (shrunk) case, as `routine key=value …`
   nlohmann::json counterexample_case;  // the same case in its JSON form (core/case_json.h)
   // Structured evidence of the failure: mismatching elements with their places
   // (verify/compare.h), blocks that differ.
   nlohmann::json evidence;
-  std::string reproduce;       // a shell command that replays the failure
+  std::string reproduce;  // a shell command that replays the failure
   // When an explicit case failed first and RapidCheck then shrank a random
   // failure, `counterexample` is the shrunk one and this the explicit one.
   std::string first_explicit_failure;

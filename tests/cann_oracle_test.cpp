@@ -56,8 +56,8 @@ TEST(OracleNz, SmallFp16ExampleByHand) {
   EXPECT_EQ(nz[0], 1);
   EXPECT_EQ(nz[2], 2);
   EXPECT_EQ(nz[4], 3);
-  EXPECT_EQ(nz[6], 0);        // padding col 3
-  EXPECT_EQ(nz[32], 4);       // row 1 col 0 at element 16
+  EXPECT_EQ(nz[6], 0);   // padding col 3
+  EXPECT_EQ(nz[32], 4);  // row 1 col 0 at element 16
   EXPECT_EQ(nz[36], 6);
   EXPECT_EQ(NzToNd(nz, {2, 3}, DType::kFloat16, 16), nd);
   EXPECT_EQ(NzStorageShape({2, 3}, 16), (Shape{1, 1, 16, 16}));

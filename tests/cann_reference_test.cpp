@@ -90,7 +90,8 @@ TEST(WeightSize, SaturatedCeilAlignTimesZeroIsZero) {
 
 // The element map of spec cann.md §2.5, index by index:
 // b·(C1·N1·16·C0) + (c div C0)·(N1·16·C0) + r·C0 + (c mod C0).
-Bytes PackBySpecFormula(const Bytes& nd, int64_t batch, int64_t n, int64_t k, int64_t c0, int bytes) {
+Bytes PackBySpecFormula(const Bytes& nd, int64_t batch, int64_t n, int64_t k, int64_t c0,
+                        int bytes) {
   const int64_t n1 = (n + 15) / 16, c1 = (k + c0 - 1) / c0;
   Bytes nz(static_cast<size_t>(batch * c1 * n1 * 16 * c0 * bytes), 0);
   for (int64_t b = 0; b < batch; ++b) {
@@ -136,8 +137,9 @@ INSTANTIATE_TEST_SUITE_P(
     Shapes, NzPack,
     ::testing::Values(PackCase{{17, 33}, DType::kFloat16, 16}, PackCase{{16, 16}, DType::kBf16, 16},
                       PackCase{{1, 1}, DType::kInt8, 32}, PackCase{{33, 65}, DType::kUint8, 32},
-                      PackCase{{2, 3, 31, 17}, DType::kFloat, 8}, PackCase{{5, 40}, DType::kInt32, 16},
-                      PackCase{{70}, DType::kHiFloat8, 32}, PackCase{{3, 0, 5}, DType::kFloat16, 16}));
+                      PackCase{{2, 3, 31, 17}, DType::kFloat, 8},
+                      PackCase{{5, 40}, DType::kInt32, 16}, PackCase{{70}, DType::kHiFloat8, 32},
+                      PackCase{{3, 0, 5}, DType::kFloat16, 16}));
 
 TEST(NzPack, StorageShapeIsC1N1By16ByC0) {
   auto g = NzGeometryFor({2, 17, 33}, DType::kFloat16, 16);
@@ -164,10 +166,10 @@ TEST(NzPack, Int4OddRowLengthCrossesBytes) {
   const Bytes nd = {0x21, 0x43, 0x05};  // elements 1,2,3,4,5,0
   Bytes nz(g->storage_bytes, 0);
   PackNdToNz(nd.data(), nz.data(), *g);
-  EXPECT_EQ(nz[0], 0x21);                   // row 0: 1, 2
-  EXPECT_EQ(nz[1], 0x03);                   // row 0: 3, padding
-  EXPECT_EQ(nz[32], 0x54);                  // row 1 starts at element 64 = byte 32: 4, 5
-  EXPECT_EQ(nz[33], 0x00);                  // row 1: 0, padding
+  EXPECT_EQ(nz[0], 0x21);   // row 0: 1, 2
+  EXPECT_EQ(nz[1], 0x03);   // row 0: 3, padding
+  EXPECT_EQ(nz[32], 0x54);  // row 1 starts at element 64 = byte 32: 4, 5
+  EXPECT_EQ(nz[33], 0x00);  // row 1: 0, padding
 }
 
 TEST(NzGeometry, RejectsOverflowNegativeAndRankZero) {

@@ -38,8 +38,9 @@ class CannShrink : public ::testing::TestWithParam<ShrinkCase> {};
 TEST_P(CannShrink, NoDimOfTheCounterexampleCanLoseABlockAndStillFail) {
   const ShrinkCase& p = GetParam();
   TempDir dir("shrink");
-  const auto run = RunNpuconf(std::string("run --port mutant:") + p.mutant + " --profile " + p.profile +
-                              " --property " + p.property + " --no-real-shapes --quiet --out " + dir.path());
+  const auto run =
+      RunNpuconf(std::string("run --port mutant:") + p.mutant + " --profile " + p.profile +
+                 " --property " + p.property + " --no-real-shapes --quiet --out " + dir.path());
   ASSERT_EQ(run.exit_code, 1) << run.output;
   const auto report = ReadJson(dir.path() + "/report.json");
   const auto& result = report["results"].at(0);
@@ -55,25 +56,33 @@ TEST_P(CannShrink, NoDimOfTheCounterexampleCanLoseABlockAndStillFail) {
     smaller["params"]["shape"][i] = shape[i] - block;
     const std::string file = dir.path() + "/smaller" + std::to_string(i) + ".json";
     std::ofstream(file) << smaller.dump();
-    const auto check = RunNpuconf(std::string("check --port mutant:") + p.mutant + " " + p.property + " --from " + file);
-    EXPECT_EQ(check.exit_code, 0) << "the counterexample " << counterexample.dump() << " is not minimal: axis " << i
-                                  << " reduced by " << block << " still fails\n"
+    const auto check = RunNpuconf(std::string("check --port mutant:") + p.mutant + " " +
+                                  p.property + " --from " + file);
+    EXPECT_EQ(check.exit_code, 0) << "the counterexample " << counterexample.dump()
+                                  << " is not minimal: axis " << i << " reduced by " << block
+                                  << " still fails\n"
                                   << check.output;
     ++reductions;
   }
   // The counterexample itself still fails through `check`.
   const std::string file = dir.path() + "/counterexample.json";
   std::ofstream(file) << counterexample.dump();
-  EXPECT_EQ(RunNpuconf(std::string("check --port mutant:") + p.mutant + " " + p.property + " --from " + file).exit_code, 1);
+  EXPECT_EQ(RunNpuconf(std::string("check --port mutant:") + p.mutant + " " + p.property +
+                       " --from " + file)
+                .exit_code,
+            1);
   RecordProperty("reductions_tried", reductions);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Mutants, CannShrink,
-    ::testing::Values(ShrinkCase{"int8-c0-16", "cann.nd_to_nz.matches_oracle", "ascend910b"},
-                      ShrinkCase{"unpack-blocks-transposed", "cann.nz_to_nd.matches_oracle", "ascend910b"},
-                      ShrinkCase{"batch-dims-aligned", "cann.calculate_matmul_weight_size.matches_oracle", "ascend910b"},
-                      ShrinkCase{"v2-legacy-rule", "cann.calculate_matmul_weight_size_v2.matches_oracle", "ascend910b"}),
+    ::testing::Values(
+        ShrinkCase{"int8-c0-16", "cann.nd_to_nz.matches_oracle", "ascend910b"},
+        ShrinkCase{"unpack-blocks-transposed", "cann.nz_to_nd.matches_oracle", "ascend910b"},
+        ShrinkCase{"batch-dims-aligned", "cann.calculate_matmul_weight_size.matches_oracle",
+                   "ascend910b"},
+        ShrinkCase{"v2-legacy-rule", "cann.calculate_matmul_weight_size_v2.matches_oracle",
+                   "ascend910b"}),
     [](const ::testing::TestParamInfo<ShrinkCase>& info) {
       std::string name = info.param.mutant;
       for (char& ch : name) {

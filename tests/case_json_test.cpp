@@ -1,12 +1,13 @@
 // The case as data: the routine table validates cases, the one JSON form of a
 // case round-trips exactly and names what is wrong in a bad document, and what
 // the CLI prints validates against the schemas in docs/.
+#include "core/case_json.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
 
 #include "cli/families.h"
-#include "core/case_json.h"
 #include "core/codec.h"
 #include "core/routines/cann.h"
 #include "test_util.h"
@@ -30,13 +31,16 @@ TEST(Codec, Base64AndSha256OfKnownVectors) {
   EXPECT_EQ(Base64Decode("Zm9vYmE="), Bytes(bytes.begin(), bytes.begin() + 5));
   EXPECT_FALSE(Base64Decode("Zm9v!mE="));
   EXPECT_FALSE(Base64Decode("Zm9"));
-  EXPECT_EQ(Sha256Hex(Bytes{'a', 'b', 'c'}), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(Sha256Hex(Bytes{'a', 'b', 'c'}),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
 TEST(CaseJson, RoundTripsEveryParamKindAndExplicitInputs) {
   Case c(routines::cann::kNdToNz, "ascend910b");
   c.Set("shape", Shape{17, 33}).Set("dtype", "FLOAT16").Set("seed", int64_t{7});
-  c.Set("nothing", ParamValue::Null()).Set("ratio", ParamValue::Float(0.5)).Set("big", int64_t{INT64_MIN});
+  c.Set("nothing", ParamValue::Null())
+      .Set("ratio", ParamValue::Float(0.5))
+      .Set("big", int64_t{INT64_MIN});
   c.inputs.push_back({"nd", DType::kFloat16, {1, 3}, {1, 2, 3, 4, 5, 6}});
   const nlohmann::json doc = ToJson(c);
   Case back;
@@ -51,16 +55,22 @@ TEST(CaseJson, BadDocumentsNameThePathAndValue) {
     Case c;
     return CaseFromJson(nlohmann::json::parse(text), &c);
   };
-  const std::string head = R"("schema":"npuconf-case","schema_version":1,"routine":"cann.nd_to_nz","profile":"p")";
-  EXPECT_NE(error_of("{" + head + R"(,"params":{"shape":[2,"x"]}})").find("params.shape"), std::string::npos);
-  EXPECT_NE(error_of("{" + head + R"(,"params":{"shape":{"a":1}}})").find("params.shape"), std::string::npos);
-  EXPECT_NE(error_of(R"({"schema":"npuconf-case","schema_version":2,"routine":"a.b","profile":"p"})").find("schema_version"),
+  const std::string head =
+      R"("schema":"npuconf-case","schema_version":1,"routine":"cann.nd_to_nz","profile":"p")";
+  EXPECT_NE(error_of("{" + head + R"(,"params":{"shape":[2,"x"]}})").find("params.shape"),
             std::string::npos);
+  EXPECT_NE(error_of("{" + head + R"(,"params":{"shape":{"a":1}}})").find("params.shape"),
+            std::string::npos);
+  EXPECT_NE(
+      error_of(R"({"schema":"npuconf-case","schema_version":2,"routine":"a.b","profile":"p"})")
+          .find("schema_version"),
+      std::string::npos);
   EXPECT_NE(error_of("{" + head + R"(,"colour":1})").find("colour"), std::string::npos);
   EXPECT_NE(error_of("{" + head + R"(,"inputs":{"nd":{"dtype":"FLOAT16","shape":[1],"data":"A"}}})")
                 .find("inputs.nd"),
             std::string::npos);
-  const std::string bad_hash = R"(,"inputs":{"nd":{"dtype":"FLOAT16","shape":[1],"data":"AAA=","sha256":"00"}}})";
+  const std::string bad_hash =
+      R"(,"inputs":{"nd":{"dtype":"FLOAT16","shape":[1],"data":"AAA=","sha256":"00"}}})";
   EXPECT_NE(error_of("{" + head + bad_hash).find("sha256"), std::string::npos);
 }
 
@@ -114,7 +124,9 @@ TEST(RoutineSpec, EveryRoutineIsMaterializableFromItsDocumentedDefaults) {
     EXPECT_TRUE(spec->vendor == "cann" || spec->vendor == "rknn") << spec->id;
     for (const auto& p : spec->params) {
       EXPECT_FALSE(p.doc.empty()) << spec->id << "." << p.key;
-      if (p.type == ParamType::kEnum) EXPECT_FALSE(p.values.empty()) << spec->id << "." << p.key;
+      if (p.type == ParamType::kEnum) {
+        EXPECT_FALSE(p.values.empty()) << spec->id << "." << p.key;
+      }
     }
   }
 }
@@ -131,7 +143,9 @@ TEST(Suite, ExplicitInputsReplaceSeededOnesAndMustFit) {
   EXPECT_THROW(BuiltinSuite().Materialize(c, profile), CaseError);
 }
 
-std::string Python() { return "/usr/bin/python3 " + std::string(NPUCONF_SOURCE_DIR) + "/tests/tools/"; }
+std::string Python() {
+  return "/usr/bin/python3 " + std::string(NPUCONF_SOURCE_DIR) + "/tests/tools/";
+}
 std::string Schema(const char* name) { return std::string(NPUCONF_SOURCE_DIR) + "/docs/" + name; }
 
 TEST(CliJson, ListRoutinesValidatesAgainstItsSchema) {
@@ -139,7 +153,8 @@ TEST(CliJson, ListRoutinesValidatesAgainstItsSchema) {
   const std::string file = dir.path() + "/routines.json";
   const auto list = RunShell(std::string(NPUCONF_BINARY) + " list routines --json > " + file);
   ASSERT_EQ(list.exit_code, 0) << list.output;
-  const auto check = RunShell(Python() + "check_schema.py " + Schema("routines.schema.json") + " " + file);
+  const auto check =
+      RunShell(Python() + "check_schema.py " + Schema("routines.schema.json") + " " + file);
   EXPECT_EQ(check.exit_code, 0) << check.output;
   const auto doc = testing::ReadJson(file);
   EXPECT_EQ(doc["routines"].size(), BuiltinSuite().specs().size());
@@ -155,16 +170,19 @@ TEST(CliJson, CaseJsonValidatesAndReplaysThroughFrom) {
   };
   for (size_t i = 0; i < cases.size(); ++i) {
     const std::string file = dir.path() + "/answer" + std::to_string(i) + ".json";
-    const auto run = RunShell(std::string(NPUCONF_BINARY) + " case --json " + cases[i] + " > " + file);
+    const auto run =
+        RunShell(std::string(NPUCONF_BINARY) + " case --json " + cases[i] + " > " + file);
     ASSERT_EQ(run.exit_code, 0) << cases[i] << "\n" << run.output;
-    const auto check = RunShell(Python() + "check_schema.py " + Schema("case.schema.json") + " " + file);
+    const auto check =
+        RunShell(Python() + "check_schema.py " + Schema("case.schema.json") + " " + file);
     EXPECT_EQ(check.exit_code, 0) << check.output;
     // The case inside, inputs and all, replays to the same outputs.
     const auto answer = testing::ReadJson(file);
     const std::string case_file = dir.path() + "/case" + std::to_string(i) + ".json";
     std::ofstream(case_file) << answer["case"].dump();
     const std::string replay_file = dir.path() + "/replay" + std::to_string(i) + ".json";
-    const auto replay = RunShell(std::string(NPUCONF_BINARY) + " case --json --from " + case_file + " > " + replay_file);
+    const auto replay = RunShell(std::string(NPUCONF_BINARY) + " case --json --from " + case_file +
+                                 " > " + replay_file);
     ASSERT_EQ(replay.exit_code, 0) << replay.output;
     EXPECT_EQ(testing::ReadJson(replay_file)["outputs"], answer["outputs"]) << cases[i];
   }
@@ -172,9 +190,10 @@ TEST(CliJson, CaseJsonValidatesAndReplaysThroughFrom) {
 
 TEST(CliJson, DumpWritesNpyFilesNumpyReads) {
   TempDir dir("dump");
-  for (const std::string c : {"cann.nd_to_nz profile=ascend910b dtype=FLOAT16 'shape=[2,17,33]' seed=3",
-                              "rknn.b_norm_to_native profile=rk3588 type=10 K=64 N=70 seed=2",
-                              "cann.antiquant profile=ascend910b k=64 n=16 weight_dtype=INT8 x_dtype=BF16 seed=1"}) {
+  for (const std::string c :
+       {"cann.nd_to_nz profile=ascend910b dtype=FLOAT16 'shape=[2,17,33]' seed=3",
+        "rknn.b_norm_to_native profile=rk3588 type=10 K=64 N=70 seed=2",
+        "cann.antiquant profile=ascend910b k=64 n=16 weight_dtype=INT8 x_dtype=BF16 seed=1"}) {
     const std::string out = dir.path() + "/" + c.substr(0, c.find(' '));
     const auto run = RunNpuconf("case --dump " + out + " " + c);
     ASSERT_EQ(run.exit_code, 0) << run.output;
@@ -186,7 +205,8 @@ TEST(CliJson, DumpWritesNpyFilesNumpyReads) {
 TEST(CliJson, BadCaseFilesAreBadInput) {
   TempDir dir("bad-case");
   const std::string file = dir.path() + "/case.json";
-  std::ofstream(file) << R"({"schema":"npuconf-case","schema_version":1,"routine":"cann.nd_to_nz","profile":"ascend910b","params":{"shape":"[2,2]"}})";
+  std::ofstream(file)
+      << R"({"schema":"npuconf-case","schema_version":1,"routine":"cann.nd_to_nz","profile":"ascend910b","params":{"shape":"[2,2]"}})";
   const auto run = RunNpuconf("case --from " + file);
   EXPECT_EQ(run.exit_code, 2) << run.output;
   EXPECT_NE(run.output.find("shape must be an int list"), std::string::npos) << run.output;

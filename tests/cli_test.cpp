@@ -50,9 +50,10 @@ TEST(Cli, DuplicateKeysBadSeedsAndBadC0AreBadInput) {
 }
 
 TEST(Cli, StorageRankPastTheAbiLimitIsBadInput) {
-  ExpectExit("case cann.nd_to_nz profile=ascend910b dtype=FLOAT16 "
-             "'shape=[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,2,2]'",
-             2, "NPUCONF_MAX_RANK");
+  ExpectExit(
+      "case cann.nd_to_nz profile=ascend910b dtype=FLOAT16 "
+      "'shape=[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,2,2]'",
+      2, "NPUCONF_MAX_RANK");
 }
 
 TEST(Cli, UndocumentedKeyIsBadInput) {
@@ -62,11 +63,14 @@ TEST(Cli, UndocumentedKeyIsBadInput) {
 }
 
 TEST(Cli, ParamOfTheWrongTypeIsBadInput) {
-  ExpectExit("case cann.nd_to_nz profile=ascend910b dtype=FLOAT16 shape=5", 2, "shape must be an int list");
-  ExpectExit("case cann.trans_matmul_weight profile=ascend910b dtype=FLOAT16 'shape=[2,2]' format=NZ", 2,
-             "format must be one of ND, FRACTAL_NZ");
+  ExpectExit("case cann.nd_to_nz profile=ascend910b dtype=FLOAT16 shape=5", 2,
+             "shape must be an int list");
+  ExpectExit(
+      "case cann.trans_matmul_weight profile=ascend910b dtype=FLOAT16 'shape=[2,2]' format=NZ", 2,
+      "format must be one of ND, FRACTAL_NZ");
   ExpectExit("case cann.nd_to_nz profile=ascend910b 'shape=[2,2]'", 2, "cann.nd_to_nz needs dtype");
-  ExpectExit("case cann.nd_to_nz profile=ascend910b dtype=FLOAT16 shape=null", 2, "shape cannot be null");
+  ExpectExit("case cann.nd_to_nz profile=ascend910b dtype=FLOAT16 shape=null", 2,
+             "shape cannot be null");
 }
 
 TEST(Cli, CaseThePortDoesNotAnswerIsNotSuccess) {
@@ -80,12 +84,12 @@ TEST(Cli, UnwritableOutIsRefusedBeforeTheRun) {
 }
 
 TEST(Cli, OverflowingShapeIsRejectedNotAllocated) {
-  ExpectExit("case cann.nd_to_nz profile=ascend910b dtype=FLOAT16 'shape=[9223372036854775807,2]'", 2,
-             "[9223372036854775807,2]");
+  ExpectExit("case cann.nd_to_nz profile=ascend910b dtype=FLOAT16 'shape=[9223372036854775807,2]'",
+             2, "[9223372036854775807,2]");
   ExpectExit("case cann.nd_to_nz profile=ascend910b dtype=FLOAT16 'shape=[1048576,1048576]'", 2,
              "too large");
-  ExpectExit("case cann.nd_to_nz profile=ascend910b dtype=FLOAT16 'shape=[99999999999999999999]'", 2,
-             "malformed list");
+  ExpectExit("case cann.nd_to_nz profile=ascend910b dtype=FLOAT16 'shape=[99999999999999999999]'",
+             2, "malformed list");
 }
 
 TEST(Cli, SizeOfAHugeShapeIsAnswered) {
@@ -132,8 +136,9 @@ TEST(Cli, CrashingPortIsPortFailureAndNamesTheCase) {
 
 TEST(Cli, TemplatePortPassesWhatItClaimsAndClaimsNothingElse) {
   TempDir out("template");
-  const auto run = RunNpuconf(std::string("run --quiet --no-real-shapes --cases 40 --profile ascend910b --port ") +
-                              NPUCONF_TEMPLATE_PORT + " --out " + out.path());
+  const auto run = RunNpuconf(
+      std::string("run --quiet --no-real-shapes --cases 40 --profile ascend910b --port ") +
+      NPUCONF_TEMPLATE_PORT + " --out " + out.path());
   ASSERT_EQ(run.exit_code, 0) << run.output;
   const auto report = ReadJson(out.path() + "/report.json");
   int passed = 0;
@@ -151,8 +156,10 @@ TEST(Cli, TemplatePortPassesWhatItClaimsAndClaimsNothingElse) {
 
 TEST(Cli, RunWritesVersionedReports) {
   TempDir out("reports");
-  const auto run = RunNpuconf("run --quiet --no-real-shapes --cases 5 --profile ascend310p "
-                              "--routine 'cann.calculate*' --out " + out.path());
+  const auto run = RunNpuconf(
+      "run --quiet --no-real-shapes --cases 5 --profile ascend310p "
+      "--routine 'cann.calculate*' --out " +
+      out.path());
   ASSERT_EQ(run.exit_code, 0) << run.output;
   const auto report = ReadJson(out.path() + "/report.json");
   EXPECT_EQ(report.at("schema"), "npuconf-report");
@@ -161,8 +168,8 @@ TEST(Cli, RunWritesVersionedReports) {
   ASSERT_FALSE(report.at("results").empty());
   for (const auto& result : report.at("results")) {
     EXPECT_EQ(result.at("profile"), "ascend310p");
-    for (const char* key : {"property", "routine", "result", "seed", "explicit_cases", "random_cases",
-                            "choices"}) {
+    for (const char* key :
+         {"property", "routine", "result", "seed", "explicit_cases", "random_cases", "choices"}) {
       EXPECT_TRUE(result.contains(key)) << key;
     }
   }
@@ -176,7 +183,8 @@ TEST(Cli, RunWritesVersionedReports) {
 TEST(Cli, ReportPrintsTheChoiceNextToDependentResults) {
   TempDir out("choices");
   ASSERT_EQ(RunNpuconf("run --quiet --no-real-shapes --cases 2 --profile ascend910b "
-                       "--property 'cann.nd_to_nz.matches_oracle' --out " + out.path())
+                       "--property 'cann.nd_to_nz.matches_oracle' --out " +
+                       out.path())
                 .exit_code,
             0);
   const auto report = ReadJson(out.path() + "/report.json");

@@ -31,7 +31,8 @@ class MutantTest : public ::testing::TestWithParam<Mutant> {};
 
 TEST_P(MutantTest, FailsTheRunnerOnItsProperty) {
   const Mutant& mutant = GetParam();
-  ASSERT_NE(BuiltinSuite().FindProperty(mutant.caught_by), nullptr) << "unknown property " << mutant.caught_by;
+  ASSERT_NE(BuiltinSuite().FindProperty(mutant.caught_by), nullptr)
+      << "unknown property " << mutant.caught_by;
   TempDir out("mutant");
   const auto run = RunNpuconf("run --port mutant:" + mutant.name + " --profile " + mutant.profile +
                               " --routine '" + RoutineOf(mutant.caught_by) +

@@ -1,12 +1,13 @@
 // oracles/quant against the spec's numbers (spec cann.md §3.7, §4.4; rknn.md
 // §7.3, §7.4), independently of reference/.
+#include "oracles/quant/quant_oracle.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "core/float16.h"
 #include "core/status.h"
-#include "oracles/quant/quant_oracle.h"
 
 namespace npuconf::oracle::quant {
 namespace {
@@ -15,8 +16,8 @@ TEST(QuantOracle, GatherSpecTablesAAndB) {
   const std::vector<uint8_t> table = {0, 1, 127, 128, 200, 255, 0, 1, 127, 128, 200, 255};
   const auto y = GatherDequantInt8(table, 2, 6, {0, 1}, {0x2004, HalfBits(Half(0.0025f))},
                                    {0x57F8, HalfBits(Half(100.3f))});
-  EXPECT_EQ(y, (std::vector<uint16_t>{0xBC00, 0xBBF0, 0x9C04, 0x1C04, 0x388D, 0x3C00, 0xB403, 0xB3F2, 0x2C45,
-                                      0x2C6E, 0x33FA, 0x3631}));
+  EXPECT_EQ(y, (std::vector<uint16_t>{0xBC00, 0xBBF0, 0x9C04, 0x1C04, 0x388D, 0x3C00, 0xB403,
+                                      0xB3F2, 0x2C45, 0x2C6E, 0x33FA, 0x3631}));
 }
 
 TEST(QuantOracle, GenDataSpecTableD) {

@@ -21,7 +21,8 @@ std::vector<uint16_t> Gather(std::vector<uint8_t> table, int64_t embed, uint16_t
                              int64_t* status = nullptr) {
   std::vector<int32_t> idx = {0};
   std::vector<uint16_t> y(table.size()), s = {scale}, z = {zp};
-  GatherDequantArgs a{table.data(), 1, embed, idx.data(), 1, s.data(), 1, z.data(), 1, y.data(), y.size()};
+  GatherDequantArgs a{table.data(), 1, embed,    idx.data(), 1, s.data(), 1,
+                      z.data(),     1, y.data(), y.size()};
   const int64_t st = GatherDequantInt8(a, nullptr);
   if (status) *status = st;
   return y;
@@ -42,7 +43,8 @@ TEST(GatherDequantInt8, SpecTableBRoundsAfterTheSubtraction) {
 }
 
 TEST(GatherDequantInt8, ZeroPointZeroScaleOneIsIdentity) {
-  EXPECT_EQ(Gather({0, 128, 255}, 3, 0x0000, 0x3C00), (std::vector<uint16_t>{0x0000, 0x5800, 0x5BF8}));
+  EXPECT_EQ(Gather({0, 128, 255}, 3, 0x0000, 0x3C00),
+            (std::vector<uint16_t>{0x0000, 0x5800, 0x5BF8}));
 }
 
 TEST(GatherDequantInt8, LookupPathEqualsDirectPath) {
@@ -59,7 +61,8 @@ TEST(GatherDequantInt8, RejectsIndexOutsideVocab) {
   std::vector<uint16_t> s = {0x3C00, 0x3C00}, z = {0, 0}, y(4, 0xCDCD);
   for (int32_t bad : {-1, 2, INT32_MAX}) {
     std::vector<int32_t> idx = {0, bad};
-    GatherDequantArgs a{table.data(), 2, 2, idx.data(), 2, s.data(), 2, z.data(), 2, y.data(), y.size()};
+    GatherDequantArgs a{table.data(), 2, 2,        idx.data(), 2, s.data(), 2,
+                        z.data(),     2, y.data(), y.size()};
     EXPECT_EQ(GatherDequantInt8(a, nullptr), cann::kAclnnErrParamInvalid) << bad;
     EXPECT_EQ(y, std::vector<uint16_t>(4, 0xCDCD));
   }
@@ -69,9 +72,11 @@ TEST(GatherDequantInt8, RankZeroIndicesGiveOneRow) {
   std::vector<uint8_t> table = {1, 2, 3, 4, 5, 6};
   std::vector<int32_t> idx = {1};
   std::vector<uint16_t> s = {0x3C00, 0x4000}, z = {0, 0}, y(3);
-  GatherDequantArgs a{table.data(), 2, 3, idx.data(), 1, s.data(), 2, z.data(), 2, y.data(), y.size()};
+  GatherDequantArgs a{table.data(), 2, 3,        idx.data(), 1, s.data(), 2,
+                      z.data(),     2, y.data(), y.size()};
   ASSERT_EQ(GatherDequantInt8(a, nullptr), cann::kAclnnSuccess);
-  EXPECT_EQ(y, (std::vector<uint16_t>{HalfBits(Half(8.0f)), HalfBits(Half(10.0f)), HalfBits(Half(12.0f))}));
+  EXPECT_EQ(y, (std::vector<uint16_t>{HalfBits(Half(8.0f)), HalfBits(Half(10.0f)),
+                                      HalfBits(Half(12.0f))}));
 }
 
 // spec cann.md §3.7 D, the gen_data.py quantizer.
@@ -87,7 +92,8 @@ TEST(GenDataQuantize, SpecTableD) {
   ASSERT_EQ(GenDataQuantize(constant.data(), 1, 3, q.data(), &s, &z, nullptr), cann::kAclnnSuccess);
   EXPECT_EQ(s, 0x0000);  // 1e-8 underflows fp16
   EXPECT_EQ(z, 0xFC00);  // -5e6 → -inf
-  EXPECT_TRUE(std::isnan(static_cast<float>(HalfFromBits(Gather({q[0]}, 1, z, s)[0]))));  // (0 + inf)·0
+  EXPECT_TRUE(
+      std::isnan(static_cast<float>(HalfFromBits(Gather({q[0]}, 1, z, s)[0]))));  // (0 + inf)·0
   const std::vector<float> zeros = {0, 0};
   ASSERT_EQ(GenDataQuantize(zeros.data(), 1, 2, q.data(), &s, &z, nullptr), cann::kAclnnSuccess);
   EXPECT_EQ(z, 0x8000);  // -0.0
@@ -108,7 +114,8 @@ TEST(HalfBitsFromDouble, RoundsOnceNotTwice) {
 
 // ---- antiquant (spec cann.md §4) ----------------------------------------------------
 
-int64_t Antiquant(const char* arch, int64_t k, int64_t gs, Shape scale_shape, DType weight = DType::kInt8) {
+int64_t Antiquant(const char* arch, int64_t k, int64_t gs, Shape scale_shape,
+                  DType weight = DType::kInt8) {
   const int64_t n = 16;
   std::vector<uint8_t> w(static_cast<size_t>(k * n), 1);
   std::vector<uint16_t> s(64, 0x3C00), y(static_cast<size_t>(k * n));
@@ -147,7 +154,8 @@ TEST(CannAntiquant, ScaleShapes) {
   EXPECT_EQ(Antiquant("DAV_3510", 64, 0, {1, 1}), cann::kAclnnSuccess);
   EXPECT_EQ(Antiquant("DAV_3510", 64, 0, {1, 16}), cann::kAclnnSuccess);
   EXPECT_EQ(Antiquant("DAV_3510", 64, 0, {16}), cann::kAclnnSuccess);
-  EXPECT_EQ(Antiquant("DAV_3510", 64, 0, {16, 1}), cann::kAclnnErrParamInvalid);  // the 310P doc's shape
+  EXPECT_EQ(Antiquant("DAV_3510", 64, 0, {16, 1}),
+            cann::kAclnnErrParamInvalid);  // the 310P doc's shape
   EXPECT_EQ(Antiquant("DAV_3510", 64, 32, {16}), cann::kAclnnErrParamInvalid);
 }
 
@@ -177,8 +185,9 @@ TEST(CannAntiquant, OffsetIsAddedInt4LowNibbleFirst) {
 
 // ---- RKNN B (spec rknn.md §5, §7.3) ------------------------------------------------
 
-int64_t Rknn(int64_t k, int64_t n, RknnQuantType type, int64_t gs, int64_t scale_len, int32_t zp_value,
-             bool channel_major, std::vector<float>* y_out = nullptr, bool asymmetric = false) {
+int64_t Rknn(int64_t k, int64_t n, RknnQuantType type, int64_t gs, int64_t scale_len,
+             int32_t zp_value, bool channel_major, std::vector<float>* y_out = nullptr,
+             bool asymmetric = false) {
   std::vector<uint8_t> b(static_cast<size_t>(k * n), 1);
   std::vector<float> s(static_cast<size_t>(std::max<int64_t>(scale_len, 1)));
   for (size_t i = 0; i < s.size(); ++i) s[i] = static_cast<float>(i + 1);
@@ -215,12 +224,14 @@ TEST(RknnDequantB, PerGroupLengthAndIndexBothOrders) {
 }
 
 TEST(RknnDequantB, RuntimeRestrictions) {
-  EXPECT_EQ(Rknn(96, 8, RknnQuantType::kPerGroup, 64, 12, 0, false), kRknnErrParamInvalid);  // K % gs
-  EXPECT_EQ(Rknn(8, 8, RknnQuantType::kPerLayer, 0, 1, 1, false), kRknnErrParamInvalid);     // zp != 0
+  EXPECT_EQ(Rknn(96, 8, RknnQuantType::kPerGroup, 64, 12, 0, false),
+            kRknnErrParamInvalid);                                                        // K % gs
+  EXPECT_EQ(Rknn(8, 8, RknnQuantType::kPerLayer, 0, 1, 1, false), kRknnErrParamInvalid);  // zp != 0
   std::vector<float> y;
   ASSERT_EQ(Rknn(8, 8, RknnQuantType::kPerLayer, 0, 1, 1, false, &y, true), kRknnSuccess);
   EXPECT_EQ(y[0], 0.0f);  // (1 − 1)·1 under the asymmetric reading
-  EXPECT_EQ(Rknn(8, 8, RknnQuantType::kPerLayer, 0, 0, 0, false), kRknnErrParamInvalid);  // scale_len 0
+  EXPECT_EQ(Rknn(8, 8, RknnQuantType::kPerLayer, 0, 0, 0, false),
+            kRknnErrParamInvalid);  // scale_len 0
   EXPECT_EQ(Rknn(8, 8, RknnQuantType::kPerChannel, 0, 7, 0, false), kRknnErrParamInvalid);
 }
 

@@ -26,7 +26,8 @@ inline CommandResult RunShell(const std::string& command) {
   if (!pipe) return result;
   std::array<char, 4096> chunk{};
   size_t n = 0;
-  while ((n = fread(chunk.data(), 1, chunk.size(), pipe)) > 0) result.output.append(chunk.data(), n);
+  while ((n = fread(chunk.data(), 1, chunk.size(), pipe)) > 0)
+    result.output.append(chunk.data(), n);
   const int status = pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return result;
@@ -40,8 +41,9 @@ inline CommandResult RunNpuconf(const std::string& args) {
 class TempDir {
  public:
   explicit TempDir(const std::string& tag) {
-    path_ = std::filesystem::temp_directory_path() /
-            ("npuconf-" + tag + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
+    path_ =
+        std::filesystem::temp_directory_path() /
+        ("npuconf-" + tag + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
     std::filesystem::create_directories(path_);
   }
   ~TempDir() {

@@ -10,9 +10,14 @@
 namespace npuconf::verify {
 namespace {
 
-Comparison CompareBytes(const Bytes& got, const Bytes& want, DType dtype, int64_t count, CompareMode mode = {},
-               const StorageMap* map = nullptr) {
-  return Compare({.output = "y", .got = got, .want = want, .codec = {dtype, false}, .count = count, .mode = mode,
+Comparison CompareBytes(const Bytes& got, const Bytes& want, DType dtype, int64_t count,
+                        CompareMode mode = {}, const StorageMap* map = nullptr) {
+  return Compare({.output = "y",
+                  .got = got,
+                  .want = want,
+                  .codec = {dtype, false},
+                  .count = count,
+                  .mode = mode,
                   .map = map});
 }
 
@@ -45,7 +50,8 @@ TEST(Verify, UlpCountsAcrossZeroAndRefusesInfinities) {
   EXPECT_TRUE(Agree(0x0001, 0x8000, DType::kFloat16, one));  // smallest subnormal vs -0
   EXPECT_FALSE(Agree(0x7C00, 0x7BFF, DType::kFloat16, CompareMode::Ulp(0)));
   EXPECT_TRUE(Agree(0x7C00, 0x7BFF, DType::kFloat16, one));  // inf is one step past the max finite
-  EXPECT_FALSE(Agree(5, 6, DType::kInt32, CompareMode::Ulp(5)));  // integers are exact whatever the mode
+  EXPECT_FALSE(
+      Agree(5, 6, DType::kInt32, CompareMode::Ulp(5)));  // integers are exact whatever the mode
 }
 
 TEST(Verify, SaysWhenAnElementHoldsTheRunnersFill) {
@@ -55,7 +61,8 @@ TEST(Verify, SaysWhenAnElementHoldsTheRunnersFill) {
   const Comparison c = CompareBytes(got, Bytes(8, 0), DType::kFloat16, 4);
   ASSERT_EQ(c.mismatches, 1);
   EXPECT_TRUE(c.first[0].unwritten);
-  EXPECT_NE(c.first[0].meaning.find("runner's fill: the port never wrote"), std::string::npos) << c.first[0].meaning;
+  EXPECT_NE(c.first[0].meaning.find("runner's fill: the port never wrote"), std::string::npos)
+      << c.first[0].meaning;
 }
 
 TEST(Verify, SaysWhenTheNibblesAreSwapped) {
@@ -64,7 +71,8 @@ TEST(Verify, SaysWhenTheNibblesAreSwapped) {
   const Bytes got = {0x12, 0x34};
   const Comparison c = CompareBytes(got, want, DType::kInt4, 4);
   EXPECT_EQ(c.mismatches, 4);
-  EXPECT_NE(c.first[0].meaning.find("nibble order is swapped"), std::string::npos) << c.first[0].meaning;
+  EXPECT_NE(c.first[0].meaning.find("nibble order is swapped"), std::string::npos)
+      << c.first[0].meaning;
 }
 
 TEST(Verify, SaysWhenTheValueSitsInANeighbouringBlock) {
@@ -80,37 +88,52 @@ TEST(Verify, SaysWhenTheValueSitsInANeighbouringBlock) {
   EXPECT_NE(c.first[0].meaning.find("neighbouring block"), std::string::npos) << c.first[0].meaning;
   EXPECT_EQ(c.block_mismatches, (std::vector<int64_t>{256, 256}));
   EXPECT_EQ(c.first[0].place.block[0].axis, "C1 block");
-  EXPECT_EQ(c.first[0].Text(DType::kFloat16, map.logical_name()).substr(0, 88),
-            "y element 0 (C1 block 0 of 2, N1 block 0 of 1; row 0 of 16, col 0 of 16 = ND [n 0, k 0])");
+  EXPECT_EQ(
+      c.first[0].Text(DType::kFloat16, map.logical_name()).substr(0, 88),
+      "y element 0 (C1 block 0 of 2, N1 block 0 of 1; row 0 of 16, col 0 of 16 = ND [n 0, k 0])");
 }
 
 TEST(Verify, OnlyPaddingOrOnlyDataSelectsByPlace) {
   const Shape nd = {1, 1};  // one element, 255 of padding (C0 16)
   cann_props::NzStorageMap map(nd, 16);
   Bytes got(512, 1), zeros(512, 0);
-  auto padding = Compare({.output = "nz", .got = got, .want = zeros, .codec = {DType::kFloat16, false}, .count = 256,
-                          .map = &map, .only = CompareRequest::Only::kPadding});
+  auto padding = Compare({.output = "nz",
+                          .got = got,
+                          .want = zeros,
+                          .codec = {DType::kFloat16, false},
+                          .count = 256,
+                          .map = &map,
+                          .only = CompareRequest::Only::kPadding});
   EXPECT_EQ(padding.compared, 255);
   EXPECT_EQ(padding.mismatches, 255);
   EXPECT_TRUE(padding.first[0].place.padding);
-  auto data = Compare({.output = "nz", .got = got, .want = zeros, .codec = {DType::kFloat16, false}, .count = 256,
-                       .map = &map, .only = CompareRequest::Only::kData});
+  auto data = Compare({.output = "nz",
+                       .got = got,
+                       .want = zeros,
+                       .codec = {DType::kFloat16, false},
+                       .count = 256,
+                       .map = &map,
+                       .only = CompareRequest::Only::kData});
   EXPECT_EQ(data.compared, 1);
 }
 
 TEST(Verify, GuardMismatchSaysHowFarAndWhichSide) {
-  EXPECT_NE(GuardMismatch("nz", 1030, 1024).meaning.find("guard byte 6 past the end"), std::string::npos);
-  EXPECT_NE(GuardMismatch("nz", -3, 1024).meaning.find("3 bytes before the start"), std::string::npos);
+  EXPECT_NE(GuardMismatch("nz", 1030, 1024).meaning.find("guard byte 6 past the end"),
+            std::string::npos);
+  EXPECT_NE(GuardMismatch("nz", -3, 1024).meaning.find("3 bytes before the start"),
+            std::string::npos);
 }
 
 TEST(NzStorageMap, PaddingAgreesWithTheOraclesMask) {
-  for (const Shape& nd : {Shape{1, 1}, Shape{17, 33}, Shape{2, 3, 16, 32}, Shape{33}, Shape{5, 0}, Shape{31, 70}}) {
+  for (const Shape& nd :
+       {Shape{1, 1}, Shape{17, 33}, Shape{2, 3, 16, 32}, Shape{33}, Shape{5, 0}, Shape{31, 70}}) {
     for (int64_t c0 : {8, 16, 32, 64}) {
       cann_props::NzStorageMap map(nd, c0);
       const std::vector<bool> mask = oracle::cann::NzPaddingMask(nd, c0);
       ASSERT_EQ(static_cast<int64_t>(mask.size()), map.elements()) << ToString(nd) << " c0 " << c0;
       for (int64_t e = 0; e < map.elements(); ++e) {
-        ASSERT_EQ(map.Locate(e).padding, mask[static_cast<size_t>(e)]) << ToString(nd) << " c0 " << c0 << " e " << e;
+        ASSERT_EQ(map.Locate(e).padding, mask[static_cast<size_t>(e)])
+            << ToString(nd) << " c0 " << c0 << " e " << e;
       }
     }
   }

@@ -16,10 +16,14 @@ bool IsFloat(DType dtype) {
 
 bool IsNan(uint64_t bits, DType dtype) {
   switch (dtype) {
-    case DType::kFloat16: return (bits & 0x7C00) == 0x7C00 && (bits & 0x03FF) != 0;
-    case DType::kBf16: return (bits & 0x7F80) == 0x7F80 && (bits & 0x007F) != 0;
-    case DType::kFloat: return (bits & 0x7F800000) == 0x7F800000 && (bits & 0x007FFFFF) != 0;
-    default: return false;
+    case DType::kFloat16:
+      return (bits & 0x7C00) == 0x7C00 && (bits & 0x03FF) != 0;
+    case DType::kBf16:
+      return (bits & 0x7F80) == 0x7F80 && (bits & 0x007F) != 0;
+    case DType::kFloat:
+      return (bits & 0x7F800000) == 0x7F800000 && (bits & 0x007FFFFF) != 0;
+    default:
+      return false;
   }
 }
 
@@ -59,7 +63,8 @@ std::optional<int64_t> UniqueExpected(const CompareRequest& r, uint64_t value) {
 
 std::string Where(const CompareRequest& r, int64_t e) {
   if (!r.map) return r.output + " element " + std::to_string(e);
-  return r.output + " element " + std::to_string(e) + " (" + r.map->Locate(e).Text(r.map->logical_name()) + ")";
+  return r.output + " element " + std::to_string(e) + " (" +
+         r.map->Locate(e).Text(r.map->logical_name()) + ")";
 }
 
 std::string Meaning(const CompareRequest& r, int64_t e, uint64_t got, uint64_t want, bool padding) {
@@ -70,8 +75,10 @@ std::string Meaning(const CompareRequest& r, int64_t e, uint64_t got, uint64_t w
   }
   if (Bits(dtype) == 4) {
     const int64_t other = e ^ 1;
-    if (other < r.count && r.codec.Get(r.got, other) == want && r.codec.Get(r.want, other) == got && got != want) {
-      return "the value expected here sits in the other nibble of this byte, and this nibble holds the other's: "
+    if (other < r.count && r.codec.Get(r.got, other) == want && r.codec.Get(r.want, other) == got &&
+        got != want) {
+      return "the value expected here sits in the other nibble of this byte, and this nibble holds "
+             "the other's: "
              "the nibble order is swapped";
     }
   }
@@ -83,7 +90,8 @@ std::string Meaning(const CompareRequest& r, int64_t e, uint64_t got, uint64_t w
     }
   }
   if (padding) return "padding must hold 0";
-  if (auto from = UniqueExpected(r, got); from && *from != e) return "holds the value expected at " + Where(r, *from);
+  if (auto from = UniqueExpected(r, got); from && *from != e)
+    return "holds the value expected at " + Where(r, *from);
   return "";
 }
 
@@ -116,7 +124,8 @@ bool Agree(uint64_t got, uint64_t want, DType dtype, const CompareMode& mode) {
 
 Comparison Compare(const CompareRequest& r) {
   Comparison out;
-  if (r.map && r.map->blocks() <= kMaxBlocksCounted) out.block_mismatches.assign(static_cast<size_t>(r.map->blocks()), 0);
+  if (r.map && r.map->blocks() <= kMaxBlocksCounted)
+    out.block_mismatches.assign(static_cast<size_t>(r.map->blocks()), 0);
   const int64_t per_block = r.map ? std::max<int64_t>(r.map->block_elements(), 1) : 1;
   // Wide types compared exactly: skip equal runs with memcmp, the common case.
   const bool bytewise = Bits(r.codec.dtype) >= 8 && r.mode.kind == CompareMode::Kind::kExact &&
@@ -132,11 +141,12 @@ Comparison Compare(const CompareRequest& r) {
     }
     for (int64_t e = start; e < end; ++e) {
       bool padding = false;
-      if (r.map && (r.only != CompareRequest::Only::kAll || !Agree(r.codec.Get(r.got, e), r.codec.Get(r.want, e),
-                                                                     r.codec.dtype, r.mode))) {
+      if (r.map && (r.only != CompareRequest::Only::kAll ||
+                    !Agree(r.codec.Get(r.got, e), r.codec.Get(r.want, e), r.codec.dtype, r.mode))) {
         padding = r.map->Locate(e).padding;
       }
-      if ((r.only == CompareRequest::Only::kPadding && !padding) || (r.only == CompareRequest::Only::kData && padding)) {
+      if ((r.only == CompareRequest::Only::kPadding && !padding) ||
+          (r.only == CompareRequest::Only::kData && padding)) {
         continue;
       }
       ++out.compared;
@@ -160,15 +170,18 @@ Comparison Compare(const CompareRequest& r) {
   return out;
 }
 
-Mismatch GuardMismatch(const std::string& output, int64_t first_bad_offset, uint64_t capacity_bytes) {
+Mismatch GuardMismatch(const std::string& output, int64_t first_bad_offset,
+                       uint64_t capacity_bytes) {
   Mismatch m;
   m.output = output;
   m.region = Region::kGuard;
   m.storage_index = first_bad_offset;
   m.meaning = first_bad_offset < 0
-                  ? "wrote " + std::to_string(-first_bad_offset) + " bytes before the start of '" + output + "'"
-                  : "wrote past the capacity of '" + output + "' (" + std::to_string(capacity_bytes) +
-                        " bytes): guard byte " + std::to_string(static_cast<uint64_t>(first_bad_offset) - capacity_bytes) +
+                  ? "wrote " + std::to_string(-first_bad_offset) + " bytes before the start of '" +
+                        output + "'"
+                  : "wrote past the capacity of '" + output + "' (" +
+                        std::to_string(capacity_bytes) + " bytes): guard byte " +
+                        std::to_string(static_cast<uint64_t>(first_bad_offset) - capacity_bytes) +
                         " past the end changed";
   return m;
 }
@@ -186,7 +199,9 @@ std::string Mismatch::Text(DType dtype, const std::string& logical_name) const {
 }
 
 nlohmann::json Mismatch::ToJson(DType dtype, const std::string& logical_name) const {
-  const char* region_name = region == Region::kGuard ? "guard" : region == Region::kPadding ? "padding" : "data";
+  const char* region_name = region == Region::kGuard     ? "guard"
+                            : region == Region::kPadding ? "padding"
+                                                         : "data";
   nlohmann::json j = {{"output", output}, {"region", region_name}, {"meaning", meaning}};
   if (region == Region::kGuard) {
     j["byte_offset"] = storage_index;
@@ -215,9 +230,13 @@ uint64_t ElementBits(std::span<const uint8_t> data, DType dtype, int64_t e) {
   return ElementCodec{dtype, false}.Get(data, e);
 }
 
-std::optional<int64_t> FirstMismatch(std::span<const uint8_t> got, std::span<const uint8_t> want, DType dtype,
-                                     int64_t count) {
-  const Comparison c = Compare({.output = "", .got = got, .want = want, .codec = {dtype, false}, .count = count,
+std::optional<int64_t> FirstMismatch(std::span<const uint8_t> got, std::span<const uint8_t> want,
+                                     DType dtype, int64_t count) {
+  const Comparison c = Compare({.output = "",
+                                .got = got,
+                                .want = want,
+                                .codec = {dtype, false},
+                                .count = count,
                                 .max_reported = 1});
   if (c.ok()) return std::nullopt;
   return c.first.front().storage_index;

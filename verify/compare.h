@@ -48,8 +48,8 @@ struct Mismatch {
 };
 
 struct Comparison {
-  int64_t compared = 0;    // elements compared
-  int64_t mismatches = 0;  // elements that differ (all of them, not only the reported)
+  int64_t compared = 0;         // elements compared
+  int64_t mismatches = 0;       // elements that differ (all of them, not only the reported)
   std::vector<Mismatch> first;  // the first ones in storage order, at most `max_reported`
   // Per storage block (StorageMap::block_elements), how many elements differ;
   // empty without a map or when the output has more than kMaxBlocksCounted blocks.
@@ -60,13 +60,13 @@ struct Comparison {
 inline constexpr int64_t kMaxBlocksCounted = int64_t{1} << 20;
 
 struct CompareRequest {
-  std::string output;                  // its name, for messages
-  std::span<const uint8_t> got;        // what the port left in the buffer
-  std::span<const uint8_t> want;       // the oracle's (padding holds 0)
+  std::string output;             // its name, for messages
+  std::span<const uint8_t> got;   // what the port left in the buffer
+  std::span<const uint8_t> want;  // the oracle's (padding holds 0)
   ElementCodec codec;
-  int64_t count = 0;                   // elements to compare, from the start
-  CompareMode mode;                    // of the output (RoutineSpec)
-  const StorageMap* map = nullptr;     // optional: places, padding, blocks
+  int64_t count = 0;                // elements to compare, from the start
+  CompareMode mode;                 // of the output (RoutineSpec)
+  const StorageMap* map = nullptr;  // optional: places, padding, blocks
   int max_reported = 8;
   // Only elements whose place is padding (padding_is_zero), or only the data.
   enum class Only { kAll, kPadding, kData } only = Only::kAll;
@@ -79,7 +79,8 @@ bool Agree(uint64_t got, uint64_t want, DType dtype, const CompareMode& mode);
 
 // A guard-zone violation as a mismatch (region kGuard): `first_bad_offset` is
 // relative to the data start (negative: before the buffer).
-Mismatch GuardMismatch(const std::string& output, int64_t first_bad_offset, uint64_t capacity_bytes);
+Mismatch GuardMismatch(const std::string& output, int64_t first_bad_offset,
+                       uint64_t capacity_bytes);
 
 // "0x3c00" with as many hex digits as the dtype has nibbles.
 std::string Hex(uint64_t bits, DType dtype);

@@ -14,7 +14,8 @@ std::string Coords(const std::vector<Coord>& coords, bool with_extent, const cha
 
 nlohmann::json CoordsJson(const std::vector<Coord>& coords) {
   nlohmann::json out = nlohmann::json::array();
-  for (const auto& c : coords) out.push_back({{"axis", c.axis}, {"index", c.index}, {"extent", c.extent}});
+  for (const auto& c : coords)
+    out.push_back({{"axis", c.axis}, {"index", c.index}, {"extent", c.extent}});
   return out;
 }
 
@@ -24,12 +25,15 @@ std::string Place::Text(const std::string& logical_name) const {
   std::string out;
   if (!block.empty()) out += Coords(block, true, ", ");
   if (!within.empty()) out += (out.empty() ? "" : "; ") + Coords(within, true, ", ");
-  const std::string held = padding ? "padding" : logical_name + " [" + Coords(logical, false, ", ") + "]";
+  const std::string held =
+      padding ? "padding" : logical_name + " [" + Coords(logical, false, ", ") + "]";
   return out.empty() ? held : out + " = " + held;
 }
 
 nlohmann::json Place::ToJson() const {
-  return {{"padding", padding}, {"block", CoordsJson(block)}, {"within", CoordsJson(within)},
+  return {{"padding", padding},
+          {"block", CoordsJson(block)},
+          {"within", CoordsJson(within)},
           {"logical", CoordsJson(logical)}};
 }
 

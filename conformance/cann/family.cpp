@@ -1,6 +1,7 @@
 // The CANN family's conformance side (spec cann.md §1–2): how each routine's
 // cases become buffers, and the family as registered in cli/families.cpp.
 #include "conformance/cann/family.h"
+
 #include "conformance/cann/support.h"
 #include "conformance/harness/materialize.h"
 #include "core/prng.h"
@@ -14,12 +15,16 @@ using namespace cann_props;
 Invocation SizeCase(const Case& c, const Profile&) {
   Invocation inv{c, {}, {}};
   const ParamValue* shape = c.Find("shape");
-  if (!shape || (shape->kind != ParamValue::Kind::kIntList && shape->kind != ParamValue::Kind::kNull)) {
+  if (!shape ||
+      (shape->kind != ParamValue::Kind::kIntList && shape->kind != ParamValue::Kind::kNull)) {
     throw CaseError("case needs shape=[d0,d1,...] or shape=null");
   }
   if (c.routine == kV2) RequireDType(c, "dtype");
-  OutputSpec out{"weight_tensor_size", DType::kUint64, sizeof(uint64_t),
-                 OutputIsNull(c, "weight_tensor_size"), {}};
+  OutputSpec out{"weight_tensor_size",
+                 DType::kUint64,
+                 sizeof(uint64_t),
+                 OutputIsNull(c, "weight_tensor_size"),
+                 {}};
   inv.outputs.push_back(out);
   return inv;
 }
@@ -56,14 +61,16 @@ Invocation TransCase(const Case& c, const Profile&) {
 }
 
 Invocation LayoutCase(const Case& c, const Profile& profile, bool to_nz) {
-  if (!profile.cann) throw CaseError("routine " + c.routine + " needs a CANN profile, not '" + profile.name + "'");
+  if (!profile.cann)
+    throw CaseError("routine " + c.routine + " needs a CANN profile, not '" + profile.name + "'");
   Invocation inv{c, {}, {}};
   const Shape shape = RequireShape(c, "shape");
   const DType dtype = RequireDType(c, "dtype");
   if (const ParamValue* c0_param = c.Find("c0")) {
     if (c0_param->kind != ParamValue::Kind::kInt || c0_param->i <= 0 || c0_param->i > 4096 ||
         (Bits(dtype) == 4 && c0_param->i % 2 != 0)) {
-      throw CaseError("c0=" + c0_param->ToText() + " is not a C0 (a positive integer up to 4096, "
+      throw CaseError("c0=" + c0_param->ToText() +
+                      " is not a C0 (a positive integer up to 4096, "
                       "even for INT4)");
     }
   }
@@ -98,7 +105,9 @@ Invocation LayoutCase(const Case& c, const Profile& profile, bool to_nz) {
 namespace {
 
 Invocation PackCase(const Case& c, const Profile& profile) { return LayoutCase(c, profile, true); }
-Invocation UnpackCase(const Case& c, const Profile& profile) { return LayoutCase(c, profile, false); }
+Invocation UnpackCase(const Case& c, const Profile& profile) {
+  return LayoutCase(c, profile, false);
+}
 
 const RoutineSpec* Spec(const char* id) {
   for (const auto& spec : routines::cann::Specs()) {

@@ -3,12 +3,13 @@
 // converts in place. The layout properties come from the template of
 // conformance/harness/layout_properties.h; TransMatmulWeight adds its
 // documented cases and its validation.
+#include "conformance/harness/layout_properties.h"
+
 #include <algorithm>
 
 #include "conformance/cann/cases.h"
 #include "conformance/cann/nz_map.h"
 #include "conformance/cann/support.h"
-#include "conformance/harness/layout_properties.h"
 #include "conformance/harness/suite.h"
 #include "core/status.h"
 #include "generators/cann.h"
@@ -36,7 +37,8 @@ NzGeometry GeometryOf(const Case& c, const Profile& profile) {
   auto storage = oracle::cann::NzStorageShape(g.shape, g.c0);
   auto nd = NumElements(g.shape);
   auto nz = storage ? NumElements(*storage) : std::nullopt;
-  if (!storage || !nd || !nz) throw CaseError("shape " + ToString(g.shape) + " has no FRACTAL_NZ form");
+  if (!storage || !nd || !nz)
+    throw CaseError("shape " + ToString(g.shape) + " has no FRACTAL_NZ form");
   g.storage = *storage;
   g.nd_elems = *nd;
   g.nz_elems = *nz;
@@ -60,7 +62,8 @@ LayoutInstance NzInstance(const Case& c, const Profile& profile, const std::stri
   l.output_map = to_nz ? std::shared_ptr<const verify::StorageMap>(nz_map) : nd_map;
   l.input_map = to_nz ? nd_map : std::shared_ptr<const verify::StorageMap>(nz_map);
   l.oracle = [g, to_nz](const Bytes& in) {
-    return to_nz ? oracle::cann::NdToNz(in, g.shape, g.dtype, g.c0) : oracle::cann::NzToNd(in, g.shape, g.dtype, g.c0);
+    return to_nz ? oracle::cann::NdToNz(in, g.shape, g.dtype, g.c0)
+                 : oracle::cann::NzToNd(in, g.shape, g.dtype, g.c0);
   };
   return l;
 }
@@ -69,8 +72,9 @@ LayoutInstance NzInstance(const Case& c, const Profile& profile, const std::stri
 // block ±1, rank 1, batch dims, empty tensors; every dtype of the C0 table and
 // every other C0 reading of the profile's choices.
 std::vector<Case> EdgeLayoutCases(const PropertyContext& ctx, const std::string& routine) {
-  const std::vector<Shape> shapes = {{1, 1}, {16, 16}, {16, 32}, {17, 33},      {15, 31}, {1},    {33},
-                                     {2, 3, 17, 65}, {0, 5}, {5, 0}, {2, 0, 16}, {64, 64}, {31, 1}};
+  const std::vector<Shape> shapes = {{1, 1},     {16, 16}, {16, 32},       {17, 33}, {15, 31},
+                                     {1},        {33},     {2, 3, 17, 65}, {0, 5},   {5, 0},
+                                     {2, 0, 16}, {64, 64}, {31, 1}};
   std::vector<Case> out;
   int64_t seed = 1;
   for (const gen::cann::LayoutVariant& v : gen::cann::LayoutVariants(ctx.profile)) {
@@ -88,23 +92,31 @@ const std::vector<std::string> kLayoutChoices = {"cann.nz.fp32_c0", "cann.nz.int
 
 LayoutRoutine NzLayout(const std::string& routine) {
   const bool to_nz = routine == kPack;
-  return {.routine = routine,
-          .inverse = to_nz ? kUnpack : "",
-          .vendor = "cann",
-          .success = cann::kAclnnSuccess,
-          .what = to_nz ? "ND -> FRACTAL_NZ (pad -> reshape -> shuffle, Eigen oracle)"
-                        : "FRACTAL_NZ -> ND (the oracle's shuffle -> reshape -> slice; the input's padding, "
-                          "random here, ignored)",
-          .output_has_padding = to_nz,
-          .choices = kLayoutChoices,
-          .instance = [routine](const Case& c, const Profile& p) { return NzInstance(c, p, routine); },
-          .edge_cases = [routine](const PropertyContext& ctx) { return EdgeLayoutCases(ctx, routine); },
-          // The real model shapes run ND -> NZ only (nz_to_nd of the same sizes adds nothing the
-          // unpack's edge and random cases do not show, at the cost of minutes).
-          .real_cases = to_nz ? std::function<std::vector<Case>(const PropertyContext&)>(
-                                    [routine](const PropertyContext& ctx) { return RealLayoutCases(routine, ctx); })
-                              : nullptr,
-          .generator = [routine](const PropertyContext& ctx) { return gen::cann::LayoutCase(ctx.profile, routine); }};
+  return {
+      .routine = routine,
+      .inverse = to_nz ? kUnpack : "",
+      .vendor = "cann",
+      .success = cann::kAclnnSuccess,
+      .what =
+          to_nz
+              ? "ND -> FRACTAL_NZ (pad -> reshape -> shuffle, Eigen oracle)"
+              : "FRACTAL_NZ -> ND (the oracle's shuffle -> reshape -> slice; the input's padding, "
+                "random here, ignored)",
+      .output_has_padding = to_nz,
+      .choices = kLayoutChoices,
+      .instance = [routine](const Case& c, const Profile& p) { return NzInstance(c, p, routine); },
+      .edge_cases = [routine](const PropertyContext& ctx) { return EdgeLayoutCases(ctx, routine); },
+      // The real model shapes run ND -> NZ only (nz_to_nd of the same sizes adds nothing the
+      // unpack's edge and random cases do not show, at the cost of minutes).
+      .real_cases = to_nz ? std::function<std::vector<Case>(const PropertyContext&)>(
+                                [routine](const PropertyContext& ctx) {
+                                  return RealLayoutCases(routine, ctx);
+                                })
+                          : nullptr,
+      .generator =
+          [routine](const PropertyContext& ctx) {
+            return gen::cann::LayoutCase(ctx.profile, routine);
+          }};
 }
 
 // ---- aclnnTransMatmulWeight: the documented answers and the validation ----------
@@ -127,10 +139,11 @@ Verdict CheckTransRejects(const PropertyContext& ctx, const Case& c) {
   if (auto v = CallPort(ctx, c, &k)) return *v;
   const OutputResult& out = *k.answer.Output("mm_weight_ref");
   if (k.answer.status != expected.status) {
-    return Verdict::Fail("status " + StatusText(k.answer.status) + ", expected " + StatusText(expected.status) + ": " +
-                         expected.rule);
+    return Verdict::Fail("status " + StatusText(k.answer.status) + ", expected " +
+                         StatusText(expected.status) + ": " + expected.rule);
   }
-  if (expected.converts) return Verdict::Fail("the suite drew a valid call as invalid: " + c.ToText());
+  if (expected.converts)
+    return Verdict::Fail("the suite drew a valid call as invalid: " + c.ToText());
   const Bytes before = k.inv.outputs[0].Before();
   if (!out.null && !std::equal(before.begin(), before.end(), out.contents().begin())) {
     return Verdict::Fail("mmWeightRef modified although " + expected.rule);
@@ -158,25 +171,33 @@ void AddTransProperties(std::vector<Property>* out) {
   trans.instance = [](const Case& c, const Profile& p) { return NzInstance(c, p, kTrans); };
   trans.edge_cases = [](const PropertyContext& ctx) { return DocumentedTrans(ctx, true); };
   trans.real_cases = [](const PropertyContext& ctx) { return RealLayoutCases(kTrans, ctx); };
-  trans.generator = [](const PropertyContext& ctx) { return gen::cann::ValidTransCase(ctx.profile); };
-  trans.capacity_generator = [](const PropertyContext& ctx) {
-    return rc::gen::weightedOneOf<Case>(
-        {{1, gen::cann::ValidTransCase(ctx.profile)}, {1, gen::cann::InvalidTransCase(ctx.profile)}});
+  trans.generator = [](const PropertyContext& ctx) {
+    return gen::cann::ValidTransCase(ctx.profile);
   };
-  out->push_back({.name = std::string(kTrans) + ".documented_cases",
-                  .routine = kTrans,
-                  .description = "every unit-test and derived case of spec cann.md §2.4 answers as the spec says",
-                  .choices = trans_choices,
-                  .explicit_cases = [](const PropertyContext& ctx) { return DocumentedAsCases(kTrans, ctx.profile); },
-                  .check = CheckTransDocumented});
-  out->push_back({.name = std::string(kTrans) + ".rejects_invalid",
-                  .routine = kTrans,
-                  .description = "bad inputs get the documented status in the documented order (§2.2); the weight "
-                                 "is untouched (the empty tensor succeeds untouched, as shipped)",
-                  .choices = trans_choices,
-                  .explicit_cases = [](const PropertyContext& ctx) { return DocumentedTrans(ctx, false); },
-                  .generator = [](const PropertyContext& ctx) { return gen::cann::InvalidTransCase(ctx.profile); },
-                  .check = CheckTransRejects});
+  trans.capacity_generator = [](const PropertyContext& ctx) {
+    return gen::WeightedOneOf<Case>({{1, gen::cann::ValidTransCase(ctx.profile)},
+                                     {1, gen::cann::InvalidTransCase(ctx.profile)}});
+  };
+  out->push_back(
+      {.name = std::string(kTrans) + ".documented_cases",
+       .routine = kTrans,
+       .description =
+           "every unit-test and derived case of spec cann.md §2.4 answers as the spec says",
+       .choices = trans_choices,
+       .explicit_cases =
+           [](const PropertyContext& ctx) { return DocumentedAsCases(kTrans, ctx.profile); },
+       .check = CheckTransDocumented});
+  out->push_back(
+      {.name = std::string(kTrans) + ".rejects_invalid",
+       .routine = kTrans,
+       .description =
+           "bad inputs get the documented status in the documented order (§2.2); the weight "
+           "is untouched (the empty tensor succeeds untouched, as shipped)",
+       .choices = trans_choices,
+       .explicit_cases = [](const PropertyContext& ctx) { return DocumentedTrans(ctx, false); },
+       .generator =
+           [](const PropertyContext& ctx) { return gen::cann::InvalidTransCase(ctx.profile); },
+       .check = CheckTransRejects});
   AddLayoutProperties(trans, out);
 }
 

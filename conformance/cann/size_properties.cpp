@@ -77,8 +77,8 @@ Verdict CheckDocumented(const PropertyContext& ctx, const Case& c) {
   Called k;
   if (auto v = CallPort(ctx, c, &k)) return *v;
   if (k.answer.status != row->status) {
-    return Verdict::Fail("status " + StatusText(k.answer.status) + ", " + row->source +
-                         " gives " + StatusText(row->status));
+    return Verdict::Fail("status " + StatusText(k.answer.status) + ", " + row->source + " gives " +
+                         StatusText(row->status));
   }
   if (row->size_elems) {
     const uint64_t got = ReadSize(*k.answer.Output("weight_tensor_size"));
@@ -191,7 +191,8 @@ Verdict CheckSizeMatchesLayout(const PropertyContext& ctx, const Case& c) {
     const auto port_elems = NumElements(nz.dims);
     if (p.answer.status != cann::kAclnnSuccess || nz.rank < 0 || !port_elems ||
         static_cast<uint64_t>(*port_elems) != size) {
-      return Verdict::Fail("V2 size " + std::to_string(size) + " != the port's own nd_to_nz storage " +
+      return Verdict::Fail("V2 size " + std::to_string(size) +
+                           " != the port's own nd_to_nz storage " +
                            (nz.rank < 0 ? std::string("(not reported)") : ToString(nz.dims)));
     }
   }
@@ -200,8 +201,12 @@ Verdict CheckSizeMatchesLayout(const PropertyContext& ctx, const Case& c) {
 
 // ---- generators (generators/cann.h) with the port's claimed readings ----------------
 
-bool ClaimsOverflow(const PropertyContext& ctx) { return !Reading(ctx, "cann.size.overflow").empty(); }
-bool ClaimsNegative(const PropertyContext& ctx) { return !Reading(ctx, "cann.size.negative_dims").empty(); }
+bool ClaimsOverflow(const PropertyContext& ctx) {
+  return !Reading(ctx, "cann.size.overflow").empty();
+}
+bool ClaimsNegative(const PropertyContext& ctx) {
+  return !Reading(ctx, "cann.size.negative_dims").empty();
+}
 
 rc::Gen<Case> ValidSizeCase(const PropertyContext& ctx, const std::string& routine) {
   return gen::cann::ValidSizeCase(ctx.profile, routine, ClaimsOverflow(ctx));
@@ -212,7 +217,8 @@ rc::Gen<Case> InvalidSizeCase(const PropertyContext& ctx, const std::string& rou
 }
 
 // The documented rows whose answer is a rejection (rejects_invalid), or SUCCESS.
-std::vector<Case> DocumentedRows(const PropertyContext& ctx, const std::string& routine, bool rejected) {
+std::vector<Case> DocumentedRows(const PropertyContext& ctx, const std::string& routine,
+                                 bool rejected) {
   std::vector<Case> out;
   for (const auto& row : DocumentedCases(routine, ctx.profile)) {
     if ((row.status != cann::kAclnnSuccess) == rejected) out.push_back(row.c);
@@ -236,42 +242,54 @@ void AddFor(const std::string& routine, std::vector<Property>* out) {
   auto real = [routine](const PropertyContext& ctx) {
     return ctx.real_shapes ? RealSizeCases(routine, ctx.profile) : std::vector<Case>{};
   };
-  out->push_back({.name = routine + ".documented_cases",
-                  .routine = routine,
-                  .description = "every documented and unit-test case of spec cann.md §1.7 answers as the spec says",
-                  .choices = choices,
-                  .explicit_cases = [routine](const PropertyContext& ctx) { return DocumentedAsCases(routine, ctx.profile); },
-                  .check = CheckDocumented});
-  out->push_back({.name = routine + ".matches_oracle",
-                  .routine = routine,
-                  .description = "status and size of valid calls equal the oracle's (padded shape product, §1.2)",
-                  .choices = choices,
-                  .not_applicable = NoValidCall(routine),
-                  .explicit_cases =
-                      [routine, real](const PropertyContext& ctx) {
-                        auto cases = DocumentedRows(ctx, routine, false);
-                        auto more = real(ctx);
-                        cases.insert(cases.end(), more.begin(), more.end());
-                        return cases;
-                      },
-                  .generator = valid,
-                  .check = CheckAgainstOracle});
-  out->push_back({.name = routine + ".rejects_invalid",
-                  .routine = routine,
-                  .description = "every documented bad input gets the documented status in the documented check "
-                                 "order; the output is untouched",
-                  .choices = choices,
-                  .explicit_cases = [routine](const PropertyContext& ctx) { return DocumentedRows(ctx, routine, true); },
-                  .generator = [routine](const PropertyContext& ctx) { return InvalidSizeCase(ctx, routine); },
-                  .check = CheckAgainstOracle});
-  out->push_back({.name = routine + ".capacity_ge_logical",
-                  .routine = routine,
-                  .description = "the size covers every logical element and is a whole number of 16 x C0 blocks",
-                  .choices = choices,
-                  .not_applicable = NoValidCall(routine),
-                  .explicit_cases = real,
-                  .generator = valid,
-                  .check = CheckCapacity});
+  out->push_back(
+      {.name = routine + ".documented_cases",
+       .routine = routine,
+       .description =
+           "every documented and unit-test case of spec cann.md §1.7 answers as the spec says",
+       .choices = choices,
+       .explicit_cases =
+           [routine](const PropertyContext& ctx) {
+             return DocumentedAsCases(routine, ctx.profile);
+           },
+       .check = CheckDocumented});
+  out->push_back(
+      {.name = routine + ".matches_oracle",
+       .routine = routine,
+       .description =
+           "status and size of valid calls equal the oracle's (padded shape product, §1.2)",
+       .choices = choices,
+       .not_applicable = NoValidCall(routine),
+       .explicit_cases =
+           [routine, real](const PropertyContext& ctx) {
+             auto cases = DocumentedRows(ctx, routine, false);
+             auto more = real(ctx);
+             cases.insert(cases.end(), more.begin(), more.end());
+             return cases;
+           },
+       .generator = valid,
+       .check = CheckAgainstOracle});
+  out->push_back(
+      {.name = routine + ".rejects_invalid",
+       .routine = routine,
+       .description =
+           "every documented bad input gets the documented status in the documented check "
+           "order; the output is untouched",
+       .choices = choices,
+       .explicit_cases =
+           [routine](const PropertyContext& ctx) { return DocumentedRows(ctx, routine, true); },
+       .generator = [routine](const PropertyContext& ctx) { return InvalidSizeCase(ctx, routine); },
+       .check = CheckAgainstOracle});
+  out->push_back(
+      {.name = routine + ".capacity_ge_logical",
+       .routine = routine,
+       .description =
+           "the size covers every logical element and is a whole number of 16 x C0 blocks",
+       .choices = choices,
+       .not_applicable = NoValidCall(routine),
+       .explicit_cases = real,
+       .generator = valid,
+       .check = CheckCapacity});
   out->push_back({.name = routine + ".monotone",
                   .routine = routine,
                   .description = "growing any one dim (by 1 or 16) never shrinks the size",
@@ -280,15 +298,17 @@ void AddFor(const std::string& routine, std::vector<Property>* out) {
                   .generator = valid,
                   .check = CheckMonotone});
   if (routine == kV2) {
-    out->push_back({.name = routine + ".size_matches_layout",
-                    .routine = routine,
-                    .description = "V2 size == FRACTAL_NZ storage elements for FLOAT16/BF16/INT8/UINT8/FP8/HIF8 "
-                                   "(oracle layout and the port's own nd_to_nz)",
-                    .choices = choices,
-                    .not_applicable = NoValidCall(routine),
-                    .explicit_cases = real,
-                    .generator = valid,
-                    .check = CheckSizeMatchesLayout});
+    out->push_back(
+        {.name = routine + ".size_matches_layout",
+         .routine = routine,
+         .description =
+             "V2 size == FRACTAL_NZ storage elements for FLOAT16/BF16/INT8/UINT8/FP8/HIF8 "
+             "(oracle layout and the port's own nd_to_nz)",
+         .choices = choices,
+         .not_applicable = NoValidCall(routine),
+         .explicit_cases = real,
+         .generator = valid,
+         .check = CheckSizeMatchesLayout});
   }
 }
 

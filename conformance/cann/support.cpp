@@ -5,8 +5,6 @@
 
 namespace npuconf::cann_props {
 
-
-
 std::string Reading(const PropertyContext& ctx, const std::string& choice) {
   return ctx.port.ClaimedChoice(choice).value_or("");
 }
@@ -19,9 +17,9 @@ oracle::cann::Expectation ExpectSize(const PropertyContext& ctx, const Case& c) 
   call.dtype = c.DTypeParam("dtype").value_or(DType::kFloat16);
   const std::string negative = Reading(ctx, "cann.size.negative_dims");
   const std::string overflow = Reading(ctx, "cann.size.overflow");
-  return c.routine == kV2 ? oracle::cann::ExpectV2Size(*ctx.profile.cann, call, negative, overflow)
-                          : oracle::cann::ExpectLegacySize(*ctx.profile.cann, call, negative,
-                                                           overflow);
+  return c.routine == kV2
+             ? oracle::cann::ExpectV2Size(*ctx.profile.cann, call, negative, overflow)
+             : oracle::cann::ExpectLegacySize(*ctx.profile.cann, call, negative, overflow);
 }
 
 oracle::cann::TransExpectation ExpectTrans(const PropertyContext& ctx, const Case& c) {

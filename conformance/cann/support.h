@@ -6,8 +6,8 @@
 #include <string>
 
 #include "conformance/harness/call.h"
-#include "conformance/ports/port.h"
 #include "conformance/harness/property.h"
+#include "conformance/ports/port.h"
 #include "core/routines/cann.h"
 #include "oracles/cann/validation_oracle.h"
 

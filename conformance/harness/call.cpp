@@ -19,6 +19,9 @@ bool Called::Written(const std::string& name) const {
 std::optional<Verdict> CallPort(const PropertyContext& ctx, Invocation inv, Called* out) {
   out->inv = std::move(inv);
   out->answer = ctx.port.Call(out->inv);
+  if (!out->answer.fault.empty()) {
+    return Verdict::Fail("port " + ctx.port.name() + " failed inside call: " + out->answer.fault);
+  }
   if (out->answer.call_result == NPUCONF_CALL_UNCLAIMED) {
     return Verdict::Fail("port claims " + out->inv.c.routine + " on " + ctx.profile.name +
                          " but answered 'unclaimed': " + out->answer.message);
@@ -37,8 +40,9 @@ std::optional<Verdict> CallPort(const PropertyContext& ctx, const Case& c, Calle
 std::optional<Verdict> CheckGuards(const OutputResult& out) {
   if (out.guards_intact) return std::nullopt;
   return Verdict::Fail("wrote outside output '" + out.name + "' (capacity " +
-                       std::to_string(out.buffer->capacity_bytes()) + " bytes): guard byte at offset " +
-                       std::to_string(out.first_bad_offset) + " changed");
+                       std::to_string(out.buffer->capacity_bytes()) +
+                       " bytes): guard byte at offset " + std::to_string(out.first_bad_offset) +
+                       " changed");
 }
 
 }  // namespace npuconf

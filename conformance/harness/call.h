@@ -4,8 +4,8 @@
 
 #include <optional>
 
-#include "conformance/ports/port.h"
 #include "conformance/harness/property.h"
+#include "conformance/ports/port.h"
 
 namespace npuconf {
 

@@ -25,36 +25,42 @@ const OutputSpec* SpecOf(const Invocation& inv, const std::string& name) {
   return nullptr;
 }
 
-CompareMode ModeOf(const PropertyContext& ctx, const std::string& routine, const std::string& output) {
+CompareMode ModeOf(const PropertyContext& ctx, const std::string& routine,
+                   const std::string& output) {
   const Routine* r = ctx.suite.FindRoutine(routine);
   const TensorSpec* t = r ? r->spec->FindOutput(output) : nullptr;
   return t ? t->compare : CompareMode::Exact();
 }
 
 Verdict GuardFailure(const OutputResult& out, const std::string& context = "") {
-  const verify::Mismatch m = verify::GuardMismatch(out.name, out.first_bad_offset, out.buffer->capacity_bytes());
-  return Verdict::Fail(context + m.meaning, {{"output", out.name}, {"first", {m.ToJson(DType::kUint8, "")}}});
+  const verify::Mismatch m =
+      verify::GuardMismatch(out.name, out.first_bad_offset, out.buffer->capacity_bytes());
+  return Verdict::Fail(context + m.meaning,
+                       {{"output", out.name}, {"first", {m.ToJson(DType::kUint8, "")}}});
 }
 
 // Calls the port on a layout case: a Fail when it did not answer, wrote
 // outside its buffer, or did not succeed on a valid case.
-std::optional<Verdict> CallLayout(const LayoutRoutine& layout, const PropertyContext& ctx, const Case& c, Called* k,
-                                  LayoutInstance* l) {
+std::optional<Verdict> CallLayout(const LayoutRoutine& layout, const PropertyContext& ctx,
+                                  const Case& c, Called* k, LayoutInstance* l) {
   *l = layout.instance(c, ctx.profile);
   if (auto v = CallPort(ctx, c, k)) return v;
   const OutputResult* out = k->answer.Output(l->output);
   if (!out) return Verdict::Fail("the case has no output '" + l->output + "'");
   if (!out->guards_intact) return GuardFailure(*out);
   if (k->answer.status != layout.success) {
-    return Verdict::Fail("status " + StatusText(layout.vendor, k->answer.status) + " for a valid layout case" +
+    return Verdict::Fail("status " + StatusText(layout.vendor, k->answer.status) +
+                         " for a valid layout case" +
                          (k->answer.message.empty() ? "" : " (" + k->answer.message + ")"));
   }
   return std::nullopt;
 }
 
 std::optional<Verdict> CheckDims(const OutputResult& out, const LayoutInstance& l) {
-  if (out.rank == static_cast<int32_t>(l.output_dims.size()) && out.dims == l.output_dims) return std::nullopt;
-  return Verdict::Fail("'" + out.name + "' dims " + (out.rank < 0 ? std::string("not reported") : ToString(out.dims)) +
+  if (out.rank == static_cast<int32_t>(l.output_dims.size()) && out.dims == l.output_dims)
+    return std::nullopt;
+  return Verdict::Fail("'" + out.name + "' dims " +
+                       (out.rank < 0 ? std::string("not reported") : ToString(out.dims)) +
                        ", expected " + ToString(l.output_dims));
 }
 
@@ -79,7 +85,8 @@ Verdict CheckLayoutPadding(const LayoutRoutine& layout, const PropertyContext& c
 
 // Nothing outside the buffer, and nothing in the buffer past the layout's own
 // bytes (an in-place routine's buffer is larger than the layout).
-Verdict CheckLayoutCapacity(const LayoutRoutine& layout, const PropertyContext& ctx, const Case& c) {
+Verdict CheckLayoutCapacity(const LayoutRoutine& layout, const PropertyContext& ctx,
+                            const Case& c) {
   Called k;
   if (auto v = CallPort(ctx, c, &k)) return *v;
   for (const OutputResult& out : k.answer.outputs) {
@@ -106,7 +113,8 @@ Verdict CheckLayoutCapacity(const LayoutRoutine& layout, const PropertyContext& 
 
 // inverse(forward(x)) == x through the port alone: with random data this also
 // shows a forward that maps two elements to one slot (the earlier one is lost).
-Verdict CheckLayoutRoundTrip(const LayoutRoutine& layout, const PropertyContext& ctx, const Case& c) {
+Verdict CheckLayoutRoundTrip(const LayoutRoutine& layout, const PropertyContext& ctx,
+                             const Case& c) {
   Called forward;
   LayoutInstance l;
   if (auto v = CallLayout(layout, ctx, c, &forward, &l)) return *v;
@@ -114,15 +122,17 @@ Verdict CheckLayoutRoundTrip(const LayoutRoutine& layout, const PropertyContext&
   Case back = c;
   back.routine = layout.inverse;
   back.inputs = {{l.output, l.output_codec.dtype, l.output_dims,
-                  Bytes(produced.begin(), produced.begin() + static_cast<std::ptrdiff_t>(
-                                                                 l.output_codec.Bytes(l.output_elems)))}};
+                  Bytes(produced.begin(),
+                        produced.begin() +
+                            static_cast<std::ptrdiff_t>(l.output_codec.Bytes(l.output_elems)))}};
   Called backward;
   if (auto v = CallPort(ctx, back, &backward)) return *v;
   const OutputResult* restored = backward.answer.Output(l.input);
   if (!restored) return Verdict::Fail(layout.inverse + " has no output '" + l.input + "'");
   if (!restored->guards_intact) return GuardFailure(*restored, layout.inverse + ": ");
   if (backward.answer.status != layout.success) {
-    return Verdict::Fail(layout.inverse + " status " + StatusText(layout.vendor, backward.answer.status));
+    return Verdict::Fail(layout.inverse + " status " +
+                         StatusText(layout.vendor, backward.answer.status));
   }
   const Bytes original = InputOf(forward.inv, l.input);
   const auto comparison = verify::Compare({.output = l.input,
@@ -151,12 +161,14 @@ Verdict FailFrom(const verify::Comparison& comparison, DType dtype, const verify
     evidence["block_elements"] = map->block_elements();
     evidence["block_mismatches"] = comparison.block_mismatches;
   }
-  return Verdict::Fail(context + first.Text(dtype, logical_name) + " (" + std::to_string(comparison.mismatches) +
-                           " of " + std::to_string(comparison.compared) + " elements differ)",
+  return Verdict::Fail(context + first.Text(dtype, logical_name) + " (" +
+                           std::to_string(comparison.mismatches) + " of " +
+                           std::to_string(comparison.compared) + " elements differ)",
                        std::move(evidence));
 }
 
-Verdict CheckLayoutMatchesOracle(const LayoutRoutine& layout, const PropertyContext& ctx, const Case& c) {
+Verdict CheckLayoutMatchesOracle(const LayoutRoutine& layout, const PropertyContext& ctx,
+                                 const Case& c) {
   Called k;
   LayoutInstance l;
   if (auto v = CallLayout(layout, ctx, c, &k, &l)) return *v;
@@ -186,8 +198,9 @@ void AddLayoutProperties(const LayoutRoutine& layout, std::vector<Property>* out
   };
   out->push_back({.name = layout.routine + ".matches_oracle",
                   .routine = layout.routine,
-                  .description = layout.what + " equals the oracle's, element for element (padding included) and "
-                                               "with the reported dims",
+                  .description = layout.what +
+                                 " equals the oracle's, element for element (padding included) and "
+                                 "with the reported dims",
                   .choices = layout.choices,
                   .not_applicable = layout.not_applicable,
                   .explicit_cases = with_real,
@@ -195,17 +208,19 @@ void AddLayoutProperties(const LayoutRoutine& layout, std::vector<Property>* out
                   .check = [layout](const PropertyContext& ctx, const Case& c) {
                     return CheckLayoutMatchesOracle(layout, ctx, c);
                   }});
-  out->push_back({.name = layout.routine + ".no_write_past_capacity",
-                  .routine = layout.routine,
-                  .description = "nothing is written outside the output (guard bytes), nor past the layout's own "
-                                 "bytes inside it",
-                  .choices = layout.choices,
-                  .not_applicable = layout.not_applicable,
-                  .explicit_cases = edge,
-                  .generator = layout.capacity_generator ? layout.capacity_generator : layout.generator,
-                  .check = [layout](const PropertyContext& ctx, const Case& c) {
-                    return CheckLayoutCapacity(layout, ctx, c);
-                  }});
+  out->push_back(
+      {.name = layout.routine + ".no_write_past_capacity",
+       .routine = layout.routine,
+       .description =
+           "nothing is written outside the output (guard bytes), nor past the layout's own "
+           "bytes inside it",
+       .choices = layout.choices,
+       .not_applicable = layout.not_applicable,
+       .explicit_cases = edge,
+       .generator = layout.capacity_generator ? layout.capacity_generator : layout.generator,
+       .check = [layout](const PropertyContext& ctx, const Case& c) {
+         return CheckLayoutCapacity(layout, ctx, c);
+       }});
   if (layout.output_has_padding) {
     out->push_back({.name = layout.routine + ".padding_is_zero",
                     .routine = layout.routine,
@@ -219,19 +234,21 @@ void AddLayoutProperties(const LayoutRoutine& layout, std::vector<Property>* out
                     }});
   }
   if (!layout.inverse.empty()) {
-    out->push_back({.name = layout.routine + ".round_trip",
-                    .routine = layout.routine,
-                    .also_needs = {layout.inverse},
-                    .description = layout.inverse + "(" + layout.routine +
-                                   "(x)) == x through the port, guard bytes of both calls intact; no two elements "
-                                   "share a storage slot",
-                    .choices = layout.choices,
-                    .not_applicable = layout.not_applicable,
-                    .explicit_cases = edge,
-                    .generator = layout.generator,
-                    .check = [layout](const PropertyContext& ctx, const Case& c) {
-                      return CheckLayoutRoundTrip(layout, ctx, c);
-                    }});
+    out->push_back(
+        {.name = layout.routine + ".round_trip",
+         .routine = layout.routine,
+         .also_needs = {layout.inverse},
+         .description =
+             layout.inverse + "(" + layout.routine +
+             "(x)) == x through the port, guard bytes of both calls intact; no two elements "
+             "share a storage slot",
+         .choices = layout.choices,
+         .not_applicable = layout.not_applicable,
+         .explicit_cases = edge,
+         .generator = layout.generator,
+         .check = [layout](const PropertyContext& ctx, const Case& c) {
+           return CheckLayoutRoundTrip(layout, ctx, c);
+         }});
   }
 }
 

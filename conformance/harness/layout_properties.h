@@ -61,10 +61,12 @@ struct LayoutRoutine {
 void AddLayoutProperties(const LayoutRoutine& layout, std::vector<Property>* out);
 
 // The checks behind those properties, for a family that adds more of its own.
-Verdict CheckLayoutMatchesOracle(const LayoutRoutine& layout, const PropertyContext& ctx, const Case& c);
+Verdict CheckLayoutMatchesOracle(const LayoutRoutine& layout, const PropertyContext& ctx,
+                                 const Case& c);
 Verdict CheckLayoutPadding(const LayoutRoutine& layout, const PropertyContext& ctx, const Case& c);
 Verdict CheckLayoutCapacity(const LayoutRoutine& layout, const PropertyContext& ctx, const Case& c);
-Verdict CheckLayoutRoundTrip(const LayoutRoutine& layout, const PropertyContext& ctx, const Case& c);
+Verdict CheckLayoutRoundTrip(const LayoutRoutine& layout, const PropertyContext& ctx,
+                             const Case& c);
 
 // A failing verdict from a comparison: the first mismatch's text, how many
 // elements differ, and the structured evidence (with the blocks that differ

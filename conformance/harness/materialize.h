@@ -30,6 +30,6 @@ int64_t RequireInt(const Case& c, const char* key);
 uint64_t Seed(const Case& c);                      // the `seed` param, 0 if absent
 Bytes RandomBytes(uint64_t seed, uint64_t count);  // SplitMix64(seed) bytes
 uint64_t ElemBytes(DType dtype, int64_t elems, const Shape& shape);  // checked, ≤ kMaxCaseBytes
-bool OutputIsNull(const Case& c, const std::string& name);  // `name=null` in the case
+bool OutputIsNull(const Case& c, const std::string& name);           // `name=null` in the case
 
 }  // namespace npuconf

@@ -48,8 +48,8 @@ struct PropertyContext {
 };
 
 struct Property {
-  std::string name;     // family.routine.property
-  std::string routine;  // the routine whose claim decides "not claimed"
+  std::string name;                     // family.routine.property
+  std::string routine;                  // the routine whose claim decides "not claimed"
   std::vector<std::string> also_needs;  // further routines the check calls
   std::string description;
   std::vector<std::string> choices;  // profile choices the verdicts depend on

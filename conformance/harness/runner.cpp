@@ -18,7 +18,8 @@ namespace {
 // Quotes a word for a POSIX shell when it holds anything but safe characters
 // (brackets would glob).
 std::string ShellWord(const std::string& word) {
-  if (word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.:=,/+@") ==
+  if (word.find_first_not_of(
+          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.:=,/+@") ==
       std::string::npos) {
     return word;
   }
@@ -69,8 +70,8 @@ Verdict SafeCheck(const Property& property, const PropertyContext& ctx, const Ca
   }
 }
 
-void RandomPhase(const Property& property, const PropertyContext& ctx,
-                 const RunOptions& options, report::PropertyResult* result) {
+void RandomPhase(const Property& property, const PropertyContext& ctx, const RunOptions& options,
+                 report::PropertyResult* result) {
   const std::string id = property.name + "@" + ctx.profile.name;
   std::optional<Case> last_failure;
   std::string last_message;
@@ -114,7 +115,8 @@ void RandomPhase(const Property& property, const PropertyContext& ctx,
       result->counterexample = last_failure->ToText();
       result->counterexample_case = ToJson(*last_failure);
       result->evidence = last_evidence;
-      result->reproduce = ReproduceCommand(options.program, options.port_arg, property.name, *last_failure);
+      result->reproduce =
+          ReproduceCommand(options.program, options.port_arg, property.name, *last_failure);
     }
     rc::detail::Configuration config;
     config.reproduce[id] = failure.reproduce;
@@ -186,14 +188,14 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
       }
     }
     // A property that applies here but checked nothing is no pass.
-    if (result.outcome == report::Outcome::kPass && result.explicit_cases == 0 && result.random_cases == 0) {
+    if (result.outcome == report::Outcome::kPass && result.explicit_cases == 0 &&
+        result.random_cases == 0) {
       result.outcome = report::Outcome::kVacuous;
       result.message = "no case was checked (" + std::to_string(result.explicit_skipped) +
                        " explicit cases skipped, no random case held)";
     }
   }
-  result.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
 
@@ -228,15 +230,15 @@ std::vector<const Profile*> SelectProfiles(const std::vector<std::string>& names
 
 std::string ReproduceCommand(const std::string& program, const std::string& port_arg,
                              const std::string& property, const Case& c) {
-  std::string command = ShellWord(program) + " check --port " + ShellWord(port_arg) + " " + ShellWord(property) +
-                        " " + ShellWord(c.routine);
+  std::string command = ShellWord(program) + " check --port " + ShellWord(port_arg) + " " +
+                        ShellWord(property) + " " + ShellWord(c.routine);
   if (!c.profile.empty()) command += " " + ShellWord("profile=" + c.profile);
   for (const auto& [key, value] : c.params) command += " " + ShellWord(key + "=" + value.ToText());
   return command;
 }
 
-Verdict CheckOne(const Suite& suite, const Port& port, const Property& property, const Profile& profile,
-                 const Case& c) {
+Verdict CheckOne(const Suite& suite, const Port& port, const Property& property,
+                 const Profile& profile, const Case& c) {
   std::vector<const Profile*> profiles = {&profile};
   PropertyContext ctx{suite, port, profile, profiles, true};
   return property.check(ctx, c);
@@ -273,6 +275,7 @@ report::RunReport RunSuite(const Suite& suite, const Port& port, const RunOption
     }
     PropertyContext ctx{suite, port, *profile, profiles, options.real_shapes};
     run.results.push_back(RunOne(port, *property, ctx, options));
+    if (options.on_result) options.on_result(run);
   }
   if (options.progress && tty) std::cerr << "\r\033[K" << std::flush;
   return run;

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "conformance/ports/port.h"
 #include "conformance/harness/property.h"
 #include "conformance/harness/suite.h"
+#include "conformance/ports/port.h"
 #include "reports/report.h"
 
 namespace npuconf {
@@ -23,12 +23,15 @@ struct RunOptions {
   int cases = kDefaultCases;
   std::string routine_glob = "*";
   std::string property_glob = "*";
-  std::vector<std::string> profiles;  // empty: every built-in profile
-  bool real_shapes = true;            // real model shapes among the explicit cases
-  bool progress = false;              // a progress line on stderr
+  std::vector<std::string> profiles;   // empty: every built-in profile
+  bool real_shapes = true;             // real model shapes among the explicit cases
+  bool progress = false;               // a progress line on stderr
   std::string port_arg = "reference";  // as given to --port, for reproduce commands
   std::string program = "npuconf";     // how the binary was invoked (argv[0])
-  std::string rc_reproduce;           // replay a RapidCheck reproduce string
+  std::string rc_reproduce;            // replay a RapidCheck reproduce string
+  // Called with the report so far each time a property × profile result is
+  // added (in report order), so a death of the runner loses nothing written.
+  std::function<void(const report::RunReport&)> on_result;
 };
 
 // fnmatch-style: '*' any run, '?' one character.
@@ -41,8 +44,8 @@ std::vector<const Profile*> SelectProfiles(const std::vector<std::string>& names
 report::RunReport RunSuite(const Suite& suite, const Port& port, const RunOptions& options);
 
 // One property on one case (`npuconf check`); CaseError propagates.
-Verdict CheckOne(const Suite& suite, const Port& port, const Property& property, const Profile& profile,
-                 const Case& c);
+Verdict CheckOne(const Suite& suite, const Port& port, const Property& property,
+                 const Profile& profile, const Case& c);
 
 // The shell command that replays `property` on `c` through `port_arg`.
 std::string ReproduceCommand(const std::string& program, const std::string& port_arg,

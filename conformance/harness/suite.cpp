@@ -10,7 +10,8 @@ Suite::Suite(std::vector<Family> families) : families_(std::move(families)) {
   for (const Family& family : families_) {
     for (const Routine& routine : family.routines) {
       if (!routine.spec || !routine.materialize) {
-        throw std::logic_error("family " + family.name + ": a routine without spec or materializer");
+        throw std::logic_error("family " + family.name +
+                               ": a routine without spec or materializer");
       }
       if (!ids.insert(routine.spec->id).second) {
         throw std::logic_error("routine " + routine.spec->id + " registered twice");
@@ -33,8 +34,10 @@ Suite::Suite(std::vector<Family> families) : families_(std::move(families)) {
     // A choice a property names must exist: a misspelt name would print nothing.
     for (const std::string& choice : property.choices) {
       bool known = false;
-      for (const Profile& profile : BuiltinProfiles()) known |= profile.FindChoice(choice) != nullptr;
-      if (!known) throw std::logic_error("property " + property.name + " names unknown choice " + choice);
+      for (const Profile& profile : BuiltinProfiles())
+        known |= profile.FindChoice(choice) != nullptr;
+      if (!known)
+        throw std::logic_error("property " + property.name + " names unknown choice " + choice);
     }
   }
 }
@@ -67,21 +70,24 @@ Invocation Suite::Materialize(const Case& c, const Profile& profile) const {
   const Routine* routine = FindRoutine(c.routine);
   if (!routine) throw CaseError("unknown routine '" + c.routine + "' (npuconf list routines)");
   Case checked = c;
-  if (std::string error = ValidateCase(*routine->spec, &checked); !error.empty()) throw CaseError(error);
+  if (std::string error = ValidateCase(*routine->spec, &checked); !error.empty())
+    throw CaseError(error);
   if (profile.family != routine->spec->vendor) {
-    throw CaseError("routine " + c.routine + " runs on " + routine->spec->vendor + " profiles, not on '" +
-                    profile.name + "' (" + profile.family + ")");
+    throw CaseError("routine " + c.routine + " runs on " + routine->spec->vendor +
+                    " profiles, not on '" + profile.name + "' (" + profile.family + ")");
   }
   Invocation inv = routine->materialize(checked, profile);
   // Explicit inputs replace the seeded ones of the same name and form (an
   // in-place output's initial content counts as an input).
   for (const InputTensor& given : checked.inputs) {
     if (InputTensor* seeded = inv.MutableInput(given.name)) {
-      if (given.dtype != seeded->dtype || given.shape != seeded->shape || given.bytes.size() != seeded->bytes.size()) {
-        throw CaseError("input '" + given.name + "' is " + std::string(Name(given.dtype)) + " " + ToString(given.shape) +
-                        " in " + std::to_string(given.bytes.size()) + " bytes; this case needs " +
-                        std::string(Name(seeded->dtype)) + " " + ToString(seeded->shape) + " in " +
-                        std::to_string(seeded->bytes.size()) + " bytes");
+      if (given.dtype != seeded->dtype || given.shape != seeded->shape ||
+          given.bytes.size() != seeded->bytes.size()) {
+        throw CaseError("input '" + given.name + "' is " + std::string(Name(given.dtype)) + " " +
+                        ToString(given.shape) + " in " + std::to_string(given.bytes.size()) +
+                        " bytes; this case needs " + std::string(Name(seeded->dtype)) + " " +
+                        ToString(seeded->shape) + " in " + std::to_string(seeded->bytes.size()) +
+                        " bytes");
       }
       seeded->bytes = given.bytes;
       continue;
@@ -90,7 +96,8 @@ Invocation Suite::Materialize(const Case& c, const Profile& profile) const {
     for (auto& out : inv.outputs) {
       if (out.name == given.name && !out.initial.empty()) in_place = &out;
     }
-    if (!in_place || given.bytes.size() != in_place->initial.size() || given.dtype != in_place->dtype) {
+    if (!in_place || given.bytes.size() != in_place->initial.size() ||
+        given.dtype != in_place->dtype) {
       throw CaseError("input '" + given.name + "' is not an input of this " + c.routine + " case");
     }
     in_place->initial = given.bytes;

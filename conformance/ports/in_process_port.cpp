@@ -1,5 +1,3 @@
-#include "conformance/ports/port.h"
-
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -8,6 +6,7 @@
 #include <csignal>
 #include <cstring>
 
+#include "conformance/ports/port.h"
 #include "core/status.h"
 
 namespace npuconf {
@@ -20,7 +19,8 @@ void OnPortCrash(int signal_number) {
   const char prefix[] = "npuconf: the port crashed (signal ";
   char digits[8];
   int n = 0;
-  for (int s = signal_number; s > 0 && n < 7; s /= 10) digits[n++] = static_cast<char>('0' + s % 10);
+  for (int s = signal_number; s > 0 && n < 7; s /= 10)
+    digits[n++] = static_cast<char>('0' + s % 10);
   ssize_t ignored = write(STDERR_FILENO, prefix, sizeof(prefix) - 1);
   while (n > 0) ignored = write(STDERR_FILENO, &digits[--n], 1);
   const char middle[] = ") while answering: npuconf case ";
@@ -51,14 +51,19 @@ class CrashGuard {
  private:
   static int Slot(int sig) {
     switch (sig) {
-      case SIGSEGV: return 0;
-      case SIGBUS: return 1;
-      case SIGFPE: return 2;
-      case SIGILL: return 3;
-      default: return 4;
+      case SIGSEGV:
+        return 0;
+      case SIGBUS:
+        return 1;
+      case SIGFPE:
+        return 2;
+      case SIGILL:
+        return 3;
+      default:
+        return 4;
     }
   }
-  struct sigaction previous_[5] {};
+  struct sigaction previous_[5]{};
 };
 
 bool MatchField(const std::string& pattern, const std::string& value) {
@@ -82,7 +87,8 @@ InProcessPort::~InProcessPort() {
   if (library_) dlclose(library_);
 }
 
-std::unique_ptr<InProcessPort> InProcessPort::LoadLibrary(const std::string& path, std::string* error) {
+std::unique_ptr<InProcessPort> InProcessPort::LoadLibrary(const std::string& path,
+                                                          std::string* error) {
   void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!library) {
     *error = "cannot load port library '" + path + "': " + dlerror();
@@ -102,9 +108,10 @@ std::unique_ptr<InProcessPort> InProcessPort::LoadLibrary(const std::string& pat
     return nullptr;
   }
   std::vector<std::string> claims;
-  for (const char* const* claim = table->claims; claim && *claim; ++claim) claims.emplace_back(*claim);
-  auto port = std::make_unique<InProcessPort>(table->name, table->version ? table->version : "", std::move(claims),
-                                              table->call);
+  for (const char* const* claim = table->claims; claim && *claim; ++claim)
+    claims.emplace_back(*claim);
+  auto port = std::make_unique<InProcessPort>(table->name, table->version ? table->version : "",
+                                              std::move(claims), table->call);
   port->library_ = library;
   return port;
 }
@@ -138,10 +145,21 @@ Answer InProcessPort::Call(const Invocation& inv) const {
     npuconf_param p{};
     p.key = key.c_str();
     switch (value.kind) {
-      case ParamValue::Kind::kNull: p.kind = NPUCONF_PARAM_NULL; break;
-      case ParamValue::Kind::kInt: p.kind = NPUCONF_PARAM_INT; p.i = value.i; break;
-      case ParamValue::Kind::kFloat: p.kind = NPUCONF_PARAM_FLOAT; p.f = value.f; break;
-      case ParamValue::Kind::kString: p.kind = NPUCONF_PARAM_STRING; p.s = value.s.c_str(); break;
+      case ParamValue::Kind::kNull:
+        p.kind = NPUCONF_PARAM_NULL;
+        break;
+      case ParamValue::Kind::kInt:
+        p.kind = NPUCONF_PARAM_INT;
+        p.i = value.i;
+        break;
+      case ParamValue::Kind::kFloat:
+        p.kind = NPUCONF_PARAM_FLOAT;
+        p.f = value.f;
+        break;
+      case ParamValue::Kind::kString:
+        p.kind = NPUCONF_PARAM_STRING;
+        p.s = value.s.c_str();
+        break;
       case ParamValue::Kind::kIntList:
         p.kind = NPUCONF_PARAM_INT_LIST;
         p.ints = value.ints.data();

@@ -37,6 +37,11 @@ struct Answer {
   int64_t status = 0;
   std::string message;
   std::vector<OutputResult> outputs;
+  // Set when the port did not return from `call` normally (ports reached in a
+  // child process or a subprocess): what happened, for a person, e.g. "killed
+  // by SIGSEGV", "timed out after 10000 ms", "exited with status 0 inside
+  // call". Empty when the port answered; then call_result says how.
+  std::string fault;
   const OutputResult* Output(const std::string& name) const;
 };
 
@@ -76,7 +81,8 @@ using PortCallFn = std::function<int32_t(const npuconf_case*, int64_t*, char*, u
 // case on stderr.
 class InProcessPort : public Port {
  public:
-  InProcessPort(std::string name, std::string version, std::vector<std::string> claims, PortCallFn call);
+  InProcessPort(std::string name, std::string version, std::vector<std::string> claims,
+                PortCallFn call);
   ~InProcessPort() override;
   // Loads a shared library exporting npuconf_port_entry. nullptr and *error set
   // when it cannot be loaded or speaks another ABI version.

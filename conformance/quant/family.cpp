@@ -4,12 +4,13 @@
 // zero points, weights) come from the case's seed through a named distribution
 // (`scales=`, `zps=`), or verbatim from int-list params (`table=[..]`,
 // `scale_bits=[..]`, …) for the spec tables, so every case replays from its text.
+#include "conformance/quant/family.h"
+
 #include <algorithm>
 #include <cstring>
 
-#include "conformance/quant/support.h"
 #include "conformance/harness/materialize.h"
-#include "conformance/quant/family.h"
+#include "conformance/quant/support.h"
 #include "core/float16.h"
 
 namespace npuconf {
@@ -22,7 +23,9 @@ bool Missing(const Case& c, const std::string& input) {
 }
 
 // Seeds of the independent data streams of one case.
-uint64_t SubSeed(const Case& c, uint64_t stream) { return Seed(c) * 0x9E3779B97F4A7C15ull + stream; }
+uint64_t SubSeed(const Case& c, uint64_t stream) {
+  return Seed(c) * 0x9E3779B97F4A7C15ull + stream;
+}
 
 template <typename T>
 Bytes AsBytes(const std::vector<T>& values) {
@@ -34,7 +37,8 @@ Bytes AsBytes(const std::vector<T>& values) {
 uint64_t CheckedCount(int64_t a, int64_t b, const Case& c) {
   if (a < 0 || b < 0) return 0;
   auto n = CheckedMul(a, b);
-  if (!n || *n > static_cast<int64_t>(kMaxCaseBytes)) throw CaseError("case " + c.ToText() + " is too large");
+  if (!n || *n > static_cast<int64_t>(kMaxCaseBytes))
+    throw CaseError("case " + c.ToText() + " is too large");
   return static_cast<uint64_t>(*n);
 }
 
@@ -82,21 +86,25 @@ Invocation GatherCase(const Case& c, const Profile&) {
   const int64_t scale_len = c.Int("scale_len").value_or(vocab);
   const int64_t zp_len = c.Int("zero_point_len").value_or(vocab);
   if (scale_len < 0 || zp_len < 0) throw CaseError("scale_len / zero_point_len must be >= 0");
-  std::vector<uint16_t> scale = c.IntList("scale_bits")
-                                    ? IntListAs16(*c.IntList("scale_bits"))
-                                    : Bits16Of(ScaleValues(SubSeed(c, 3), scale_len,
-                                                           c.String("scales").value_or("mixed")),
-                                               DType::kFloat16);
-  std::vector<uint16_t> zp = c.IntList("zero_point_bits")
-                                 ? IntListAs16(*c.IntList("zero_point_bits"))
-                                 : Bits16Of(ZeroPointValues(SubSeed(c, 4), zp_len,
-                                                            c.String("zps").value_or("mixed"), 0, 255),
-                                            DType::kFloat16);
-  if (!Missing(c, "table")) inv.inputs.push_back({"table", DType::kUint8, {vocab, embed}, std::move(table)});
-  if (!Missing(c, "indices")) inv.inputs.push_back({"indices", DType::kInt32, index_shape, AsBytes(indices)});
+  std::vector<uint16_t> scale =
+      c.IntList("scale_bits")
+          ? IntListAs16(*c.IntList("scale_bits"))
+          : Bits16Of(ScaleValues(SubSeed(c, 3), scale_len, c.String("scales").value_or("mixed")),
+                     DType::kFloat16);
+  std::vector<uint16_t> zp =
+      c.IntList("zero_point_bits")
+          ? IntListAs16(*c.IntList("zero_point_bits"))
+          : Bits16Of(
+                ZeroPointValues(SubSeed(c, 4), zp_len, c.String("zps").value_or("mixed"), 0, 255),
+                DType::kFloat16);
+  if (!Missing(c, "table"))
+    inv.inputs.push_back({"table", DType::kUint8, {vocab, embed}, std::move(table)});
+  if (!Missing(c, "indices"))
+    inv.inputs.push_back({"indices", DType::kInt32, index_shape, AsBytes(indices)});
   const int64_t scale_count = static_cast<int64_t>(scale.size());
   const int64_t zp_count = static_cast<int64_t>(zp.size());
-  if (!Missing(c, "scale")) inv.inputs.push_back({"scale", DType::kFloat16, {scale_count}, AsBytes(scale)});
+  if (!Missing(c, "scale"))
+    inv.inputs.push_back({"scale", DType::kFloat16, {scale_count}, AsBytes(scale)});
   if (!Missing(c, "zero_point")) {
     inv.inputs.push_back({"zero_point", DType::kFloat16, {zp_count}, AsBytes(zp)});
   }
@@ -123,7 +131,8 @@ Invocation GenDataCase(const Case& c, const Profile&) {
       weight.push_back(f);
     }
   } else {
-    weight = WeightValues(SubSeed(c, 5), static_cast<int64_t>(count), c.String("weights").value_or("normal"));
+    weight = WeightValues(SubSeed(c, 5), static_cast<int64_t>(count),
+                          c.String("weights").value_or("normal"));
   }
   inv.inputs.push_back({"weight", DType::kFloat, {vocab, embed}, AsBytes(weight)});
   const uint64_t v = static_cast<uint64_t>(std::max<int64_t>(vocab, 0));
@@ -169,18 +178,20 @@ Invocation AntiquantCase(const Case& c, const Profile&) {
       *offset_count > (int64_t{1} << 26)) {
     throw CaseError("scale_shape / offset_shape must be small and non-negative");
   }
-  std::vector<uint16_t> scale = c.IntList("scale_bits")
-                                    ? IntListAs16(*c.IntList("scale_bits"))
-                                    : Bits16Of(ScaleValues(SubSeed(c, 7), *scale_count,
-                                                           c.String("scales").value_or("mixed")),
-                                               value_dtype);
-  std::vector<uint16_t> offset = c.IntList("offset_bits")
-                                     ? IntListAs16(*c.IntList("offset_bits"))
-                                     : Bits16Of(ZeroPointValues(SubSeed(c, 8), *offset_count,
-                                                                c.String("zps").value_or("mixed"), -8, 8),
-                                                value_dtype);
-  if (!Missing(c, "weight")) inv.inputs.push_back({"weight", weight_dtype, {k, n}, std::move(weight)});
-  if (!Missing(c, "scale")) inv.inputs.push_back({"scale", value_dtype, scale_shape, AsBytes(scale)});
+  std::vector<uint16_t> scale =
+      c.IntList("scale_bits")
+          ? IntListAs16(*c.IntList("scale_bits"))
+          : Bits16Of(ScaleValues(SubSeed(c, 7), *scale_count, c.String("scales").value_or("mixed")),
+                     value_dtype);
+  std::vector<uint16_t> offset =
+      c.IntList("offset_bits") ? IntListAs16(*c.IntList("offset_bits"))
+                               : Bits16Of(ZeroPointValues(SubSeed(c, 8), *offset_count,
+                                                          c.String("zps").value_or("mixed"), -8, 8),
+                                          value_dtype);
+  if (!Missing(c, "weight"))
+    inv.inputs.push_back({"weight", weight_dtype, {k, n}, std::move(weight)});
+  if (!Missing(c, "scale"))
+    inv.inputs.push_back({"scale", value_dtype, scale_shape, AsBytes(scale)});
   if (has_offset) inv.inputs.push_back({"offset", value_dtype, offset_shape, AsBytes(offset)});
   inv.outputs.push_back({"y", value_dtype, count * 2, OutputIsNull(c, "y"), {}});
   return inv;
@@ -204,7 +215,8 @@ Invocation RknnCase(const Case& c, const Profile& profile) {
   const int64_t params = RknnParamCount(quant_type, k, n, gs);
   const int64_t scale_len = c.Int("scale_len").value_or(params);
   const int64_t zp_len = c.Int("zp_len").value_or(params);
-  if (scale_len < 0 || zp_len < 0 || scale_len > (int64_t{1} << 26) || zp_len > (int64_t{1} << 26)) {
+  if (scale_len < 0 || zp_len < 0 || scale_len > (int64_t{1} << 26) ||
+      zp_len > (int64_t{1} << 26)) {
     throw CaseError("scale_len / zp_len out of range");
   }
   const uint64_t count = CheckedCount(k, n, c);
@@ -213,7 +225,8 @@ Invocation RknnCase(const Case& c, const Profile& profile) {
     if (values->size() != count) throw CaseError("b=[..] must hold k·n values");
     // Packed in the profile's NORM B nibble order (spec rknn.md §2.4).
     const bool even_high = profile.rknn && profile.rknn->norm_nibble == NibbleOrder::kHighFirst;
-    b = oracle::quant::EncodeQ(std::vector<int32_t>(values->begin(), values->end()), dtype, even_high);
+    b = oracle::quant::EncodeQ(std::vector<int32_t>(values->begin(), values->end()), dtype,
+                               even_high);
   } else if (auto fill = c.Int("b_fill")) {
     b = oracle::quant::EncodeQ(std::vector<int32_t>(count, static_cast<int32_t>(*fill)), dtype);
   } else {
@@ -233,12 +246,15 @@ Invocation RknnCase(const Case& c, const Profile& profile) {
     }
   }
   std::vector<int32_t> zp;
-  for (double v : ZeroPointValues(SubSeed(c, 11), zp_len, c.String("zps").value_or("zero"), -8, 8)) {
+  for (double v :
+       ZeroPointValues(SubSeed(c, 11), zp_len, c.String("zps").value_or("zero"), -8, 8)) {
     zp.push_back(static_cast<int32_t>(std::lround(v)));
   }
-  if (auto one = c.Int("nonzero_zp"); one && !zp.empty()) zp[Seed(c) % zp.size()] = static_cast<int32_t>(*one);
+  if (auto one = c.Int("nonzero_zp"); one && !zp.empty())
+    zp[Seed(c) % zp.size()] = static_cast<int32_t>(*one);
   inv.inputs.push_back({"b", dtype, {k, n}, std::move(b)});
-  inv.inputs.push_back({"scale", DType::kFloat, {static_cast<int64_t>(scale.size())}, AsBytes(scale)});
+  inv.inputs.push_back(
+      {"scale", DType::kFloat, {static_cast<int64_t>(scale.size())}, AsBytes(scale)});
   inv.inputs.push_back({"zp", DType::kInt32, {static_cast<int64_t>(zp.size())}, AsBytes(zp)});
   inv.outputs.push_back({"y", DType::kFloat, count * 4, OutputIsNull(c, "y"), {}});
   return inv;

@@ -7,8 +7,8 @@
 #include <cstring>
 #include <numeric>
 
-#include "conformance/quant/support.h"
 #include "conformance/harness/suite.h"
+#include "conformance/quant/support.h"
 #include "core/float16.h"
 #include "core/prng.h"
 #include "core/real_shapes.h"
@@ -35,8 +35,8 @@ std::string DescribeY(const Invocation& inv, int64_t flat, uint16_t got, uint16_
   const int32_t row = IndicesOf(inv)[i];
   const auto scale = Words16(inv.Input("scale")->bytes);
   const auto zp = Words16(inv.Input("zero_point")->bytes);
-  return "y[i=" + std::to_string(i) + ", e=" + std::to_string(e) + "] (row idx " + std::to_string(row) +
-         ") = " + Hex16(got) + ", expected " + Hex16(want) + " (q " +
+  return "y[i=" + std::to_string(i) + ", e=" + std::to_string(e) + "] (row idx " +
+         std::to_string(row) + ") = " + Hex16(got) + ", expected " + Hex16(want) + " (q " +
          std::to_string(table.bytes[row * embed + e]) + ", zp " + Hex16(zp[row]) + ", scale " +
          Hex16(scale[row]) + ")";
 }
@@ -48,15 +48,18 @@ bool ValidationClaimed(const PropertyContext& ctx) {
 // ---- cases -----------------------------------------------------------------------
 
 rc::Gen<Case> ValidGather(const PropertyContext& ctx, bool positive_scales) {
-  const bool any_embed = ctx.port.ClaimedChoice(kChoiceGatherEmbed).value_or("multiple_of_32") == "any";
+  const bool any_embed =
+      ctx.port.ClaimedChoice(kChoiceGatherEmbed).value_or("multiple_of_32") == "any";
   const std::string name = ctx.profile.name;
   return rc::gen::map(
       rc::gen::tuple(gen::Vocab(), gen::EmbedDim(any_embed), gen::IndexShape(),
-                     positive_scales ? gen::PositiveScaleKind() : gen::ScaleKind(), gen::ZeroPointKind(),
-                     gen::DataSeed()),
+                     positive_scales ? gen::PositiveScaleKind() : gen::ScaleKind(),
+                     gen::ZeroPointKind(), gen::DataSeed()),
       [=](const std::tuple<int64_t, int64_t, Shape, std::string, std::string, int64_t>& t) {
         Case c(kGather, name);
-        c.Set("vocab", std::get<0>(t)).Set("embed", std::get<1>(t)).Set("indices_shape", std::get<2>(t));
+        c.Set("vocab", std::get<0>(t))
+            .Set("embed", std::get<1>(t))
+            .Set("indices_shape", std::get<2>(t));
         c.Set("scales", std::get<3>(t)).Set("zps", std::get<4>(t)).Set("seed", std::get<5>(t));
         return c;
       });
@@ -72,10 +75,17 @@ struct GatherRow {
 };
 const std::vector<GatherRow>& GatherRows() {
   static const std::vector<GatherRow> rows = {
-      {"§3.7 A", {0, 1, 127, 128, 200, 255}, 0x57F8, 0x2004,
+      {"§3.7 A",
+       {0, 1, 127, 128, 200, 255},
+       0x57F8,
+       0x2004,
        {0xBC00, 0xBBF0, 0x9C04, 0x1C04, 0x388D, 0x3C00}},
-      // zp = fp16(100.3) = 100.3125, s = fp16(0.0025); q = 255 checks the RN16 after the subtraction.
-      {"§3.7 B", {0, 1, 127, 128, 200, 255}, HalfBits(Half(100.3f)), HalfBits(Half(0.0025f)),
+      // zp = fp16(100.3) = 100.3125, s = fp16(0.0025); q = 255 checks the RN16 after the
+      // subtraction.
+      {"§3.7 B",
+       {0, 1, 127, 128, 200, 255},
+       HalfBits(Half(100.3f)),
+       HalfBits(Half(0.0025f)),
        {0xB403, 0xB3F2, 0x2C45, 0x2C6E, 0x33FA, 0x3631}},
       {"§3.7 zp=0 s=1", {0, 128, 255}, 0x0000, 0x3C00, {0x0000, 0x5800, 0x5BF8}},
       // §3.7 D row 1 dequantized: [-1.0, 0.0039215087890625, 0.498046875, 1.0].
@@ -112,9 +122,14 @@ std::vector<Case> GatherExplicit(const PropertyContext& ctx) {
   std::vector<Case> out = GatherDocumented(ctx);
   const bool any_embed = ctx.port.ClaimedChoice(kChoiceGatherEmbed).value_or("") == "any";
   int64_t seed = 1;
-  for (const auto& [vocab, embed, shape] : std::vector<std::tuple<int64_t, int64_t, Shape>>{
-           {1, 32, {}}, {1, 32, {4}}, {7, 64, {2, 3, 2}}, {1024, 256, {1, 30}}, {300, 32, {0}},
-           {5, 1, {3}}, {3, 33, {2, 2}}}) {
+  for (const auto& [vocab, embed, shape] :
+       std::vector<std::tuple<int64_t, int64_t, Shape>>{{1, 32, {}},
+                                                        {1, 32, {4}},
+                                                        {7, 64, {2, 3, 2}},
+                                                        {1024, 256, {1, 30}},
+                                                        {300, 32, {0}},
+                                                        {5, 1, {3}},
+                                                        {3, 33, {2, 2}}}) {
     if (!any_embed && embed % 32 != 0) continue;
     Case c(kGather, ctx.profile.name);
     c.Set("vocab", vocab).Set("embed", embed).Set("indices_shape", shape).Set("seed", seed++);
@@ -127,7 +142,9 @@ std::vector<Case> GatherExplicit(const PropertyContext& ctx) {
       if (std::find(seen.begin(), seen.end(), real.shape) != seen.end()) continue;
       seen.push_back(real.shape);
       Case c(kGather, ctx.profile.name);
-      c.Set("vocab", real.shape[0]).Set("embed", real.shape[1]).Set("indices_shape", Shape{kRealIndices});
+      c.Set("vocab", real.shape[0])
+          .Set("embed", real.shape[1])
+          .Set("indices_shape", Shape{kRealIndices});
       c.Set("seed", seed++);
       out.push_back(c);
     }
@@ -149,11 +166,12 @@ Verdict CheckGatherOracle(const PropertyContext& ctx, const Case& c) {
   }
   if (expect.status != cann::kAclnnSuccess) return Verdict::Pass();
   const InputTensor& table = *k.inv.Input("table");
-  const auto want = oracle::quant::GatherDequantInt8(table.bytes, table.shape[0], table.shape[1],
-                                                      IndicesOf(k.inv), Words16(k.inv.Input("scale")->bytes),
-                                                      Words16(k.inv.Input("zero_point")->bytes));
+  const auto want = oracle::quant::GatherDequantInt8(
+      table.bytes, table.shape[0], table.shape[1], IndicesOf(k.inv),
+      Words16(k.inv.Input("scale")->bytes), Words16(k.inv.Input("zero_point")->bytes));
   if (auto e = FirstDiff16(y.contents().data(), want, DType::kFloat16)) {
-    return Verdict::Fail(DescribeY(k.inv, *e, Words16(y.contents().data() + 2 * *e, 1)[0], want[*e]));
+    return Verdict::Fail(
+        DescribeY(k.inv, *e, Words16(y.contents().data() + 2 * *e, 1)[0], want[*e]));
   }
   return Verdict::Pass();
 }
@@ -167,11 +185,13 @@ Verdict CheckGatherDocumented(const PropertyContext& ctx, const Case& c) {
   Called k;
   if (auto v = CallQuantPort(ctx, c, &k)) return *v;
   if (k.answer.status != cann::kAclnnSuccess) {
-    return Verdict::Fail("status " + StatusText(kGather, k.answer.status) + " for spec cann.md " + row->id);
+    return Verdict::Fail("status " + StatusText(kGather, k.answer.status) + " for spec cann.md " +
+                         row->id);
   }
   if (auto e = FirstDiff16(k.answer.Output("y")->contents().data(), row->y_bits, DType::kFloat16)) {
     return Verdict::Fail("spec cann.md " + std::string(row->id) + ": " +
-                         DescribeY(k.inv, *e, Words16(k.answer.Output("y")->contents().data() + 2 * *e, 1)[0],
+                         DescribeY(k.inv, *e,
+                                   Words16(k.answer.Output("y")->contents().data() + 2 * *e, 1)[0],
                                    row->y_bits[*e]));
   }
   return Verdict::Pass();
@@ -180,13 +200,15 @@ Verdict CheckGatherDocumented(const PropertyContext& ctx, const Case& c) {
 Verdict CheckShape(const PropertyContext& ctx, const Case& c) {
   Called k;
   if (auto v = CallQuantPort(ctx, c, &k)) return *v;
-  if (k.answer.status != cann::kAclnnSuccess) return Verdict::Fail("status " + StatusText(kGather, k.answer.status));
+  if (k.answer.status != cann::kAclnnSuccess)
+    return Verdict::Fail("status " + StatusText(kGather, k.answer.status));
   Shape want = k.inv.Input("indices")->shape;
   want.push_back(k.inv.Input("table")->shape[1]);
   const OutputResult& y = *k.answer.Output("y");
   if (y.rank != static_cast<int32_t>(want.size()) || y.dims != want) {
     return Verdict::Fail("y dims " + (y.rank < 0 ? std::string("not reported") : ToString(y.dims)) +
-                         ", expected indices.shape ++ [E] = " + ToString(want) + " (spec cann.md §3.2)");
+                         ", expected indices.shape ++ [E] = " + ToString(want) +
+                         " (spec cann.md §3.2)");
   }
   return Verdict::Pass();
 }
@@ -195,7 +217,8 @@ Verdict CheckShape(const PropertyContext& ctx, const Case& c) {
 Verdict CheckRowEqualsDequant(const PropertyContext& ctx, const Case& c) {
   Called all;
   if (auto v = CallQuantPort(ctx, c, &all)) return *v;
-  if (all.answer.status != cann::kAclnnSuccess) return Verdict::Fail("status " + StatusText(kGather, all.answer.status));
+  if (all.answer.status != cann::kAclnnSuccess)
+    return Verdict::Fail("status " + StatusText(kGather, all.answer.status));
   if (!all.Written("y")) return Verdict::Fail("status SUCCESS but y was not written");
   const auto indices = IndicesOf(all.inv);
   const int64_t embed = all.inv.Input("table")->shape[1];
@@ -206,12 +229,14 @@ Verdict CheckRowEqualsDequant(const PropertyContext& ctx, const Case& c) {
     one.params.erase("bad_index");
     Called single;
     if (auto v = CallQuantPort(ctx, one, &single)) return *v;
-    if (!single.Written("y")) return Verdict::Fail("gather of [" + std::to_string(indices[i]) + "] did not write y");
+    if (!single.Written("y"))
+      return Verdict::Fail("gather of [" + std::to_string(indices[i]) + "] did not write y");
     const auto want = Words16(single.answer.Output("y")->contents().data(), embed);
     if (auto e = FirstDiff16(y + 2 * i * embed, want, DType::kFloat16)) {
-      return Verdict::Fail("y[i=" + std::to_string(i) + ", e=" + std::to_string(*e) + "] (row idx " +
-                           std::to_string(indices[i]) + ") = " + Hex16(Words16(y + 2 * (i * embed + *e), 1)[0]) +
-                           " but the gather of [" + std::to_string(indices[i]) + "] alone gives " + Hex16(want[*e]));
+      return Verdict::Fail(
+          "y[i=" + std::to_string(i) + ", e=" + std::to_string(*e) + "] (row idx " +
+          std::to_string(indices[i]) + ") = " + Hex16(Words16(y + 2 * (i * embed + *e), 1)[0]) +
+          " but the gather of [" + std::to_string(indices[i]) + "] alone gives " + Hex16(want[*e]));
     }
   }
   return Verdict::Pass();
@@ -221,12 +246,14 @@ Verdict CheckRowEqualsDequant(const PropertyContext& ctx, const Case& c) {
 Verdict CheckMonotone(const PropertyContext& ctx, const Case& c) {
   Called k;
   if (auto v = CallQuantPort(ctx, c, &k)) return *v;
-  if (k.answer.status != cann::kAclnnSuccess) return Verdict::Fail("status " + StatusText(kGather, k.answer.status));
+  if (k.answer.status != cann::kAclnnSuccess)
+    return Verdict::Fail("status " + StatusText(kGather, k.answer.status));
   if (!k.Written("y")) return Verdict::Fail("status SUCCESS but y was not written");
   const InputTensor& table = *k.inv.Input("table");
   const int64_t embed = table.shape[1];
   const auto indices = IndicesOf(k.inv);
-  const auto y = Words16(k.answer.Output("y")->contents().data(), static_cast<int64_t>(indices.size()) * embed);
+  const auto y = Words16(k.answer.Output("y")->contents().data(),
+                         static_cast<int64_t>(indices.size()) * embed);
   const auto scale = Words16(k.inv.Input("scale")->bytes);
   for (size_t i = 0; i < indices.size(); ++i) {
     if (!(Value16(scale[indices[i]], DType::kFloat16) > 0)) continue;
@@ -238,10 +265,11 @@ Verdict CheckMonotone(const PropertyContext& ctx, const Case& c) {
       const double lo = Value16(y[i * embed + order[j - 1]], DType::kFloat16);
       const double hi = Value16(y[i * embed + order[j]], DType::kFloat16);
       if (lo > hi) {
-        return Verdict::Fail("row idx " + std::to_string(indices[i]) + ": y[e=" + std::to_string(order[j - 1]) +
-                             "] (q " + std::to_string(q[order[j - 1]]) + ") = " + std::to_string(lo) + " > y[e=" +
-                             std::to_string(order[j]) + "] (q " + std::to_string(q[order[j]]) + ") = " +
-                             std::to_string(hi) + " with scale > 0");
+        return Verdict::Fail(
+            "row idx " + std::to_string(indices[i]) + ": y[e=" + std::to_string(order[j - 1]) +
+            "] (q " + std::to_string(q[order[j - 1]]) + ") = " + std::to_string(lo) +
+            " > y[e=" + std::to_string(order[j]) + "] (q " + std::to_string(q[order[j]]) +
+            ") = " + std::to_string(hi) + " with scale > 0");
       }
     }
   }
@@ -263,16 +291,20 @@ Verdict CheckQuantizeRoundTrip(const PropertyContext& ctx, const Case& c) {
     const double s = Value16(scale[v], DType::kFloat16), z = Value16(zp[v], DType::kFloat16);
     for (int64_t e = 0; e < embed; ++e) {
       const double u = static_cast<double>(rng.Next() >> 11) * 0x1.0p-53 * 0.98 - 0.49;
-      const double target = std::clamp(std::floor(z) + 1 + static_cast<double>(table.bytes[v * embed + e] % 64), 0.0, 255.0);
+      const double target = std::clamp(
+          std::floor(z) + 1 + static_cast<double>(table.bytes[v * embed + e] % 64), 0.0, 255.0);
       w[v * embed + e] = (target - z + u) * s;
-      table.bytes[v * embed + e] = static_cast<uint8_t>(std::clamp(std::nearbyint(w[v * embed + e] / s + z), 0.0, 255.0));
+      table.bytes[v * embed + e] =
+          static_cast<uint8_t>(std::clamp(std::nearbyint(w[v * embed + e] / s + z), 0.0, 255.0));
     }
   }
   Called k;
   if (auto v = CallQuantPort(ctx, std::move(inv), &k)) return *v;
-  if (k.answer.status != cann::kAclnnSuccess) return Verdict::Fail("status " + StatusText(kGather, k.answer.status));
+  if (k.answer.status != cann::kAclnnSuccess)
+    return Verdict::Fail("status " + StatusText(kGather, k.answer.status));
   const auto indices = IndicesOf(k.inv);
-  const auto y = Words16(k.answer.Output("y")->contents().data(), static_cast<int64_t>(indices.size()) * embed);
+  const auto y = Words16(k.answer.Output("y")->contents().data(),
+                         static_cast<int64_t>(indices.size()) * embed);
   const InputTensor& q_table = *k.inv.Input("table");
   for (size_t i = 0; i < indices.size(); ++i) {
     const int64_t v = indices[i];
@@ -284,13 +316,16 @@ Verdict CheckQuantizeRoundTrip(const PropertyContext& ctx, const Case& c) {
       const double got = Value16(y[i * embed + e], DType::kFloat16);
       const double diff = q - z;
       const double step = std::fabs(Value16(Bits16(diff, DType::kFloat16), DType::kFloat16) - diff);
-      const double bound = std::fabs(s) / 2 + step * std::fabs(s) + Ulp16(got) / 2 + 1e-12 * std::fabs(ww);
+      const double bound =
+          std::fabs(s) / 2 + step * std::fabs(s) + Ulp16(got) / 2 + 1e-12 * std::fabs(ww);
       if (!(std::fabs(got - ww) <= bound)) {
-        return Verdict::Fail("row idx " + std::to_string(v) + ", e=" + std::to_string(e) + ": w = " + std::to_string(ww) +
-                             " quantized to q " + std::to_string(static_cast<int>(q)) + " dequantizes to " +
+        return Verdict::Fail("row idx " + std::to_string(v) + ", e=" + std::to_string(e) +
+                             ": w = " + std::to_string(ww) + " quantized to q " +
+                             std::to_string(static_cast<int>(q)) + " dequantizes to " +
                              std::to_string(got) + " (" + Hex16(y[i * embed + e]) + "), off by " +
-                             std::to_string(std::fabs(got - ww)) + " > bound " + std::to_string(bound) +
-                             " (|s|/2 + rounding; s " + Hex16(scale[v]) + ", zp " + Hex16(zp[v]) + ")");
+                             std::to_string(std::fabs(got - ww)) + " > bound " +
+                             std::to_string(bound) + " (|s|/2 + rounding; s " + Hex16(scale[v]) +
+                             ", zp " + Hex16(zp[v]) + ")");
       }
     }
   }
@@ -303,16 +338,21 @@ std::vector<Case> InvalidGatherCases(const PropertyContext& ctx) {
   for (int64_t seed : {1, 2}) {
     auto base = [&] {
       Case c(kGather, name);
-      c.Set("vocab", int64_t{50}).Set("embed", int64_t{32}).Set("indices_shape", Shape{2, 3}).Set("seed", seed);
+      c.Set("vocab", int64_t{50})
+          .Set("embed", int64_t{32})
+          .Set("indices_shape", Shape{2, 3})
+          .Set("seed", seed);
       return c;
     };
-    for (int64_t bad : {int64_t{-1}, int64_t{50}, int64_t{51}, int64_t{INT32_MAX}, int64_t{INT32_MIN}}) {
+    for (int64_t bad :
+         {int64_t{-1}, int64_t{50}, int64_t{51}, int64_t{INT32_MAX}, int64_t{INT32_MIN}}) {
       out.push_back(base().Set("bad_index", bad));
     }
     out.push_back(base().Set("scale_len", int64_t{49}));
     out.push_back(base().Set("zero_point_len", int64_t{51}));
     out.push_back(base().Set("scale_len", int64_t{0}));
-    for (const char* missing : {"table", "indices", "scale", "zero_point"}) out.push_back(base().Set("missing", missing));
+    for (const char* missing : {"table", "indices", "scale", "zero_point"})
+      out.push_back(base().Set("missing", missing));
     out.push_back(base().SetNull("y"));
     out.push_back(base().Set("vocab", int64_t{0}).Set("indices_shape", Shape{0}));
   }
@@ -322,8 +362,9 @@ std::vector<Case> InvalidGatherCases(const PropertyContext& ctx) {
 Verdict CheckRejects(const PropertyContext& ctx, const Case& c) {
   const auto expect_null = c.Find("missing") || OutputIsNull(c, "y");
   if (!expect_null && !ValidationClaimed(ctx)) {
-    return Verdict::Skip("upstream leaves bad indices and lengths undefined (spec cann.md §3.4); the port "
-                         "claims no choice:cann.gather_dequant.validation=param_invalid");
+    return Verdict::Skip(
+        "upstream leaves bad indices and lengths undefined (spec cann.md §3.4); the port "
+        "claims no choice:cann.gather_dequant.validation=param_invalid");
   }
   Called k;
   if (auto v = CallQuantPort(ctx, c, &k)) return *v;
@@ -368,7 +409,9 @@ Case GenDataRowCase(const GenDataRow& row, const Profile& profile) {
     bits.push_back(word);
   }
   Case c(kGenData, profile.name);
-  c.Set("vocab", int64_t{1}).Set("embed", static_cast<int64_t>(row.w.size())).Set("weight_bits", bits);
+  c.Set("vocab", int64_t{1})
+      .Set("embed", static_cast<int64_t>(row.w.size()))
+      .Set("weight_bits", bits);
   return c;
 }
 
@@ -378,7 +421,8 @@ Verdict CheckGenData(const PropertyContext& ctx, const Case& c) {
   for (const char* out : {"table", "scale", "zero_point"}) {
     if (auto v = CheckGuards(*k.answer.Output(out))) return *v;
   }
-  if (k.answer.status != cann::kAclnnSuccess) return Verdict::Fail("status " + StatusText(kGenData, k.answer.status));
+  if (k.answer.status != cann::kAclnnSuccess)
+    return Verdict::Fail("status " + StatusText(kGenData, k.answer.status));
   const InputTensor& weight = *k.inv.Input("weight");
   std::vector<float> w(weight.bytes.size() / 4);
   std::memcpy(w.data(), weight.bytes.data(), weight.bytes.size());
@@ -387,19 +431,22 @@ Verdict CheckGenData(const PropertyContext& ctx, const Case& c) {
   const uint8_t* table = k.answer.Output("table")->contents().data();
   for (int64_t i = 0; i < vocab * embed; ++i) {
     if (table[i] != want.table[i]) {
-      return Verdict::Fail("table[v=" + std::to_string(i / embed) + ", e=" + std::to_string(i % embed) + "] = " +
-                           std::to_string(table[i]) + ", expected " + std::to_string(want.table[i]) + " (w " +
+      return Verdict::Fail("table[v=" + std::to_string(i / embed) +
+                           ", e=" + std::to_string(i % embed) + "] = " + std::to_string(table[i]) +
+                           ", expected " + std::to_string(want.table[i]) + " (w " +
                            std::to_string(w[i]) + ")");
     }
   }
-  for (const auto& [name, bits] : {std::pair<const char*, const std::vector<uint16_t>*>{"scale", &want.scale_bits},
-                                   {"zero_point", &want.zero_point_bits}}) {
+  for (const auto& [name, bits] :
+       {std::pair<const char*, const std::vector<uint16_t>*>{"scale", &want.scale_bits},
+        {"zero_point", &want.zero_point_bits}}) {
     if (auto e = FirstDiff16(k.answer.Output(name)->contents().data(), *bits, DType::kFloat16)) {
-      return Verdict::Fail(std::string(name) + "[v=" + std::to_string(*e) + "] = " +
-                           Hex16(Words16(k.answer.Output(name)->contents().data() + 2 * *e, 1)[0]) + ", expected " +
-                           Hex16((*bits)[*e]) + " (float64 value " +
-                           std::to_string(std::string(name) == "scale" ? want.scale64[*e] : want.zero_point64[*e]) +
-                           " cast once to fp16)");
+      return Verdict::Fail(
+          std::string(name) + "[v=" + std::to_string(*e) +
+          "] = " + Hex16(Words16(k.answer.Output(name)->contents().data() + 2 * *e, 1)[0]) +
+          ", expected " + Hex16((*bits)[*e]) + " (float64 value " +
+          std::to_string(std::string(name) == "scale" ? want.scale64[*e] : want.zero_point64[*e]) +
+          " cast once to fp16)");
     }
   }
   // The spec's own numbers for the documented rows.
@@ -407,15 +454,17 @@ Verdict CheckGenData(const PropertyContext& ctx, const Case& c) {
     if (!(GenDataRowCase(row, ctx.profile) == c)) continue;
     for (size_t e = 0; e < row.q.size(); ++e) {
       if (table[e] != row.q[e]) {
-        return Verdict::Fail(std::string("spec cann.md ") + row.id + ": q[" + std::to_string(e) + "] = " +
-                             std::to_string(table[e]) + ", spec gives " + std::to_string(row.q[e]));
+        return Verdict::Fail(std::string("spec cann.md ") + row.id + ": q[" + std::to_string(e) +
+                             "] = " + std::to_string(table[e]) + ", spec gives " +
+                             std::to_string(row.q[e]));
       }
     }
     const uint16_t s = Words16(k.answer.Output("scale")->contents().data(), 1)[0];
     const uint16_t z = Words16(k.answer.Output("zero_point")->contents().data(), 1)[0];
     if (s != row.scale_bits || z != row.zp_bits) {
-      return Verdict::Fail(std::string("spec cann.md ") + row.id + ": scale " + Hex16(s) + ", zp " + Hex16(z) +
-                           "; spec gives " + Hex16(row.scale_bits) + ", " + Hex16(row.zp_bits));
+      return Verdict::Fail(std::string("spec cann.md ") + row.id + ": scale " + Hex16(s) + ", zp " +
+                           Hex16(z) + "; spec gives " + Hex16(row.scale_bits) + ", " +
+                           Hex16(row.zp_bits));
     }
   }
   return Verdict::Pass();
@@ -464,7 +513,8 @@ Verdict CheckGenDataRoundTrip(const PropertyContext& ctx, const Case& c) {
   std::memcpy(idx.bytes.data(), iota.data(), iota.size() * 4);
   Called k;
   if (auto v = CallQuantPort(ctx, std::move(inv), &k)) return *v;
-  if (k.answer.status != cann::kAclnnSuccess) return Verdict::Fail("gather status " + StatusText(kGather, k.answer.status));
+  if (k.answer.status != cann::kAclnnSuccess)
+    return Verdict::Fail("gather status " + StatusText(kGather, k.answer.status));
   const auto y = Words16(k.answer.Output("y")->contents().data(), vocab * embed);
   const auto s16 = Words16(k.inv.Input("scale")->bytes);
   const auto z16 = Words16(k.inv.Input("zero_point")->bytes);
@@ -477,13 +527,14 @@ Verdict CheckGenDataRoundTrip(const PropertyContext& ctx, const Case& c) {
       const double diff = q - z;
       const double step = std::fabs(Value16(Bits16(diff, DType::kFloat16), DType::kFloat16) - diff);
       const double bound = exact.scale64[v] / 2 + std::fabs(z - exact.zero_point64[v]) * s +
-                           std::fabs(q - exact.zero_point64[v]) * std::fabs(s - exact.scale64[v]) + step * s +
-                           Ulp16(got) / 2 + 1e-9;
+                           std::fabs(q - exact.zero_point64[v]) * std::fabs(s - exact.scale64[v]) +
+                           step * s + Ulp16(got) / 2 + 1e-9;
       if (!(std::fabs(got - w[v * embed + e]) <= bound)) {
-        return Verdict::Fail("row " + std::to_string(v) + ", e=" + std::to_string(e) + ": w = " +
-                             std::to_string(w[v * embed + e]) + " → q " + std::to_string(static_cast<int>(q)) +
-                             " → y = " + std::to_string(got) + ", off by " +
-                             std::to_string(std::fabs(got - w[v * embed + e])) + " > bound " + std::to_string(bound));
+        return Verdict::Fail("row " + std::to_string(v) + ", e=" + std::to_string(e) +
+                             ": w = " + std::to_string(w[v * embed + e]) + " → q " +
+                             std::to_string(static_cast<int>(q)) + " → y = " + std::to_string(got) +
+                             ", off by " + std::to_string(std::fabs(got - w[v * embed + e])) +
+                             " > bound " + std::to_string(bound));
       }
     }
   }
@@ -491,7 +542,7 @@ Verdict CheckGenDataRoundTrip(const PropertyContext& ctx, const Case& c) {
 }
 
 const std::vector<std::string> kGatherChoices = {kChoiceGatherValidation, kChoiceGatherEmbed,
-                                                  "cann.gather_dequant.rounding"};
+                                                 "cann.gather_dequant.rounding"};
 
 }  // namespace
 
@@ -499,45 +550,113 @@ void AddGatherProperties(std::vector<Property>* out) {
   const std::string g = kGather;
   auto valid = [](const PropertyContext& ctx) { return ValidGather(ctx, false); };
   auto positive = [](const PropertyContext& ctx) { return ValidGather(ctx, true); };
-  out->push_back({g + ".documented_cases", g, {},
-                  "the dequant tables of spec cann.md §3.7 (A, B, zp=0/s=1, D row 1) give the spec's fp16 bits",
-                  kGatherChoices, nullptr, GatherDocumented, nullptr, CheckGatherDocumented});
-  out->push_back({g + ".matches_oracle", g, {},
-                  "y equals RN16(RN16(q - zp) * s) of the Eigen oracle bit for bit (NaN as NaN), every index rank, "
+  out->push_back({g + ".documented_cases",
+                  g,
+                  {},
+                  "the dequant tables of spec cann.md §3.7 (A, B, zp=0/s=1, D row 1) give the "
+                  "spec's fp16 bits",
+                  kGatherChoices,
+                  nullptr,
+                  GatherDocumented,
+                  nullptr,
+                  CheckGatherDocumented});
+  out->push_back({g + ".matches_oracle",
+                  g,
+                  {},
+                  "y equals RN16(RN16(q - zp) * s) of the Eigen oracle bit for bit (NaN as NaN), "
+                  "every index rank, "
                   "real embedding tables [vocab, hidden] with indices across the vocabulary",
-                  kGatherChoices, nullptr, GatherExplicit, valid, CheckGatherOracle});
-  out->push_back({g + ".shape_inference", g, {}, "y dims = indices.shape ++ [E], rank 0 indices included (§3.2)",
-                  kGatherChoices, nullptr, GatherDocumented, valid, CheckShape});
-  out->push_back({g + ".gather_row_equals_dequant", g, {},
-                  "row i of the gather equals the gather of indices[i] alone (rank-0 indices)", kGatherChoices,
-                  nullptr, nullptr, valid, CheckRowEqualsDequant});
-  out->push_back({g + ".dequant_monotone", g, {}, "for a positive scale, y is non-decreasing in q within a row",
-                  kGatherChoices, nullptr, nullptr, positive, CheckMonotone});
-  out->push_back({g + ".quantize_round_trip", g, {},
-                  "w quantized by the suite and dequantized by the port is within |s|/2 plus the two fp16 roundings",
-                  kGatherChoices, nullptr, nullptr, positive, CheckQuantizeRoundTrip});
-  out->push_back({g + ".rejects_invalid", g, {},
-                  "null tensors give 161001; bad indices, scale/zero_point lengths != V and V = 0 give 161002 with y "
-                  "untouched (the latter only for a port claiming cann.gather_dequant.validation=param_invalid)",
-                  kGatherChoices, nullptr, InvalidGatherCases, nullptr, CheckRejects});
-  out->push_back({g + ".no_write_past_capacity", g, {}, "nothing is written outside y (guard bytes)", kGatherChoices,
-                  nullptr, InvalidGatherCases, valid, CheckGatherGuards});
+                  kGatherChoices,
+                  nullptr,
+                  GatherExplicit,
+                  valid,
+                  CheckGatherOracle});
+  out->push_back({g + ".shape_inference",
+                  g,
+                  {},
+                  "y dims = indices.shape ++ [E], rank 0 indices included (§3.2)",
+                  kGatherChoices,
+                  nullptr,
+                  GatherDocumented,
+                  valid,
+                  CheckShape});
+  out->push_back({g + ".gather_row_equals_dequant",
+                  g,
+                  {},
+                  "row i of the gather equals the gather of indices[i] alone (rank-0 indices)",
+                  kGatherChoices,
+                  nullptr,
+                  nullptr,
+                  valid,
+                  CheckRowEqualsDequant});
+  out->push_back({g + ".dequant_monotone",
+                  g,
+                  {},
+                  "for a positive scale, y is non-decreasing in q within a row",
+                  kGatherChoices,
+                  nullptr,
+                  nullptr,
+                  positive,
+                  CheckMonotone});
+  out->push_back({g + ".quantize_round_trip",
+                  g,
+                  {},
+                  "w quantized by the suite and dequantized by the port is within |s|/2 plus the "
+                  "two fp16 roundings",
+                  kGatherChoices,
+                  nullptr,
+                  nullptr,
+                  positive,
+                  CheckQuantizeRoundTrip});
+  out->push_back({g + ".rejects_invalid",
+                  g,
+                  {},
+                  "null tensors give 161001; bad indices, scale/zero_point lengths != V and V = 0 "
+                  "give 161002 with y "
+                  "untouched (the latter only for a port claiming "
+                  "cann.gather_dequant.validation=param_invalid)",
+                  kGatherChoices,
+                  nullptr,
+                  InvalidGatherCases,
+                  nullptr,
+                  CheckRejects});
+  out->push_back({g + ".no_write_past_capacity",
+                  g,
+                  {},
+                  "nothing is written outside y (guard bytes)",
+                  kGatherChoices,
+                  nullptr,
+                  InvalidGatherCases,
+                  valid,
+                  CheckGatherGuards});
 
   const std::string q = kGenData;
-  out->push_back({q + ".matches_oracle", q, {},
-                  "table, scale and zero_point equal the float64 Eigen quantizer of gen_data.py (§3.5), the "
-                  "documented rows of §3.7 D included (constant row: scale 0, zp -inf, as upstream)",
-                  {kChoiceConstantRow}, nullptr,
-                  [](const PropertyContext& ctx) {
-                    std::vector<Case> cases;
-                    for (const auto& row : GenDataRows()) cases.push_back(GenDataRowCase(row, ctx.profile));
-                    return cases;
-                  },
-                  ValidGenData, CheckGenData});
-  out->push_back({q + ".round_trip", q, {kGather},
-                  "the port's quantizer then the port's gather give back w within s/2 plus the fp16 storage of "
+  out->push_back(
+      {q + ".matches_oracle",
+       q,
+       {},
+       "table, scale and zero_point equal the float64 Eigen quantizer of gen_data.py (§3.5), the "
+       "documented rows of §3.7 D included (constant row: scale 0, zp -inf, as upstream)",
+       {kChoiceConstantRow},
+       nullptr,
+       [](const PropertyContext& ctx) {
+         std::vector<Case> cases;
+         for (const auto& row : GenDataRows()) cases.push_back(GenDataRowCase(row, ctx.profile));
+         return cases;
+       },
+       ValidGenData,
+       CheckGenData});
+  out->push_back({q + ".round_trip",
+                  q,
+                  {kGather},
+                  "the port's quantizer then the port's gather give back w within s/2 plus the "
+                  "fp16 storage of "
                   "scale/zp and the fp16 roundings (non-constant rows)",
-                  {kChoiceConstantRow}, nullptr, nullptr, ValidGenData, CheckGenDataRoundTrip});
+                  {kChoiceConstantRow},
+                  nullptr,
+                  nullptr,
+                  ValidGenData,
+                  CheckGenDataRoundTrip});
 }
 
 }  // namespace npuconf::quant_props

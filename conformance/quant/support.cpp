@@ -25,8 +25,8 @@ double OneScale(SplitMix64& rng, const std::string& kind, int64_t i) {
   if (kind == "index") return static_cast<double>(i + 1);
   if (kind == "ones") return 1.0;
   // mixed / positive: a kind per value.
-  static const char* const kKinds[] = {"ordinary", "ordinary", "ordinary", "ordinary", "ordinary",
-                                       "tiny",     "subnormal", "huge",    "exact",    "exact"};
+  static const char* const kKinds[] = {"ordinary", "ordinary",  "ordinary", "ordinary", "ordinary",
+                                       "tiny",     "subnormal", "huge",     "exact",    "exact"};
   const std::string pick = kKinds[rng.Next() % 10];
   const double v = OneScale(rng, pick, i);
   if (kind == "mixed" && rng.Next() % 8 == 0) return -v;
@@ -119,16 +119,18 @@ std::optional<Verdict> CallQuantPort(const PropertyContext& ctx, const Case& c, 
   return CallQuantPort(ctx, ctx.suite.Materialize(c, ctx.profile), out);
 }
 
-std::string Reading(const PropertyContext& ctx, const std::string& choice, const std::string& fallback) {
+std::string Reading(const PropertyContext& ctx, const std::string& choice,
+                    const std::string& fallback) {
   if (auto claimed = ctx.port.ClaimedChoice(choice)) return *claimed;
   if (const Choice* c = ctx.profile.FindChoice(choice)) return c->value;
   return fallback;
 }
 
-
 std::string StatusText(const std::string& routine, int64_t status) {
   if (routine.rfind("rknn.", 0) == 0) {
-    return std::to_string(status) + (status == -5 ? " (RKNN_ERR_PARAM_INVALID)" : status == 0 ? " (RKNN_SUCC)" : "");
+    return std::to_string(status) + (status == -5  ? " (RKNN_ERR_PARAM_INVALID)"
+                                     : status == 0 ? " (RKNN_SUCC)"
+                                                   : "");
   }
   return std::to_string(status) + " (" + std::string(cann::StatusName(status)) + ")";
 }
@@ -145,7 +147,8 @@ std::optional<Verdict> CheckUntouched(const Called& k, const std::string& why) {
   return std::nullopt;
 }
 
-std::optional<int64_t> FirstDiff16(const uint8_t* got, const std::vector<uint16_t>& want, DType dtype) {
+std::optional<int64_t> FirstDiff16(const uint8_t* got, const std::vector<uint16_t>& want,
+                                   DType dtype) {
   for (size_t i = 0; i < want.size(); ++i) {
     uint16_t g;
     std::memcpy(&g, got + 2 * i, 2);
@@ -221,7 +224,8 @@ oracle::quant::GatherCall GatherCallOf(const Invocation& inv, const Case& c) {
   return call;
 }
 
-oracle::quant::AntiquantCall AntiquantCallOf(const Case& c, const Invocation& inv, const Profile& profile) {
+oracle::quant::AntiquantCall AntiquantCallOf(const Case& c, const Invocation& inv,
+                                             const Profile& profile) {
   oracle::quant::AntiquantCall call;
   call.npu_arch = profile.cann->npu_arch;
   call.x_dtype = *c.DTypeParam("x_dtype");
@@ -236,7 +240,8 @@ oracle::quant::AntiquantCall AntiquantCallOf(const Case& c, const Invocation& in
   return call;
 }
 
-oracle::quant::RknnCall RknnCallOf(const PropertyContext& ctx, const Case& c, const Invocation& inv) {
+oracle::quant::RknnCall RknnCallOf(const PropertyContext& ctx, const Case& c,
+                                   const Invocation& inv) {
   oracle::quant::RknnCall call;
   call.b_dtype = *c.DTypeParam("dtype");
   call.even_high = ctx.profile.rknn && ctx.profile.rknn->norm_nibble == NibbleOrder::kHighFirst;
@@ -245,9 +250,11 @@ oracle::quant::RknnCall RknnCallOf(const PropertyContext& ctx, const Case& c, co
   call.quant_type = *c.Int("quant_type");
   call.group_size = c.Int("group_size").value_or(0);
   call.group_size_32_only = ctx.profile.rknn && ctx.profile.rknn->group_size_rule == "32_only";
-  call.n_major = c.String("group_order").value_or(Reading(ctx, kChoiceGroupOrder, "g_major")) == "n_major";
+  call.n_major =
+      c.String("group_order").value_or(Reading(ctx, kChoiceGroupOrder, "g_major")) == "n_major";
   call.asymmetric =
-      c.String("zero_point").value_or(Reading(ctx, kChoiceZeroPoint, "symmetric_only")) == "asymmetric";
+      c.String("zero_point").value_or(Reading(ctx, kChoiceZeroPoint, "symmetric_only")) ==
+      "asymmetric";
   const InputTensor* s = inv.Input("scale");
   const InputTensor* z = inv.Input("zp");
   call.scale_len = s ? static_cast<int64_t>(s->bytes.size() / 4) : 0;

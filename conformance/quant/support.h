@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "conformance/harness/call.h"
-#include "conformance/ports/port.h"
 #include "conformance/harness/property.h"
+#include "conformance/ports/port.h"
 #include "core/routines/quant.h"
 #include "oracles/quant/quant_oracle.h"
 
@@ -62,7 +62,8 @@ std::optional<Verdict> CallQuantPort(const PropertyContext& ctx, Invocation inv,
 
 // The reading a property checks: the port's claimed choice, else the profile's
 // value, else `fallback`.
-std::string Reading(const PropertyContext& ctx, const std::string& choice, const std::string& fallback);
+std::string Reading(const PropertyContext& ctx, const std::string& choice,
+                    const std::string& fallback);
 
 std::string StatusText(const std::string& routine, int64_t status);
 // Output bytes unchanged from what the runner handed in.
@@ -70,7 +71,8 @@ std::optional<Verdict> CheckUntouched(const Called& k, const std::string& why);
 
 // First element whose 16-bit (fp16/bf16) or 32-bit (fp32) value differs; NaN
 // equals NaN whatever its payload.
-std::optional<int64_t> FirstDiff16(const uint8_t* got, const std::vector<uint16_t>& want, DType dtype);
+std::optional<int64_t> FirstDiff16(const uint8_t* got, const std::vector<uint16_t>& want,
+                                   DType dtype);
 std::optional<int64_t> FirstDiff32(const uint8_t* got, const std::vector<float>& want);
 std::string Hex16(uint16_t bits);
 std::string Hex32(float value);
@@ -80,8 +82,10 @@ std::vector<uint16_t> Words16(const uint8_t* data, int64_t count);
 
 // ---- the oracle's view of a materialized case -----------------------------------
 
-oracle::quant::AntiquantCall AntiquantCallOf(const Case& c, const Invocation& inv, const Profile& profile);
-oracle::quant::RknnCall RknnCallOf(const PropertyContext& ctx, const Case& c, const Invocation& inv);
+oracle::quant::AntiquantCall AntiquantCallOf(const Case& c, const Invocation& inv,
+                                             const Profile& profile);
+oracle::quant::RknnCall RknnCallOf(const PropertyContext& ctx, const Case& c,
+                                   const Invocation& inv);
 oracle::quant::GatherCall GatherCallOf(const Invocation& inv, const Case& c);
 std::vector<int32_t> IndicesOf(const Invocation& inv);
 

@@ -8,8 +8,8 @@
 #include <cstring>
 #include <numeric>
 
-#include "conformance/quant/support.h"
 #include "conformance/harness/suite.h"
+#include "conformance/quant/support.h"
 #include "core/float16.h"
 #include "core/prng.h"
 #include "core/status.h"
@@ -22,12 +22,12 @@ namespace {
 
 struct WeightView {
   int64_t rows = 0, cols = 0;
-  DType out = DType::kFloat;   // FLOAT16 / BF16 (per-step) or FLOAT (fp32 once)
+  DType out = DType::kFloat;  // FLOAT16 / BF16 (per-step) or FLOAT (fp32 once)
   DType qdtype = DType::kInt8;
   bool even_high = false;
-  std::string weight_input;    // "weight" / "b"
+  std::string weight_input;  // "weight" / "b"
   std::vector<int32_t> q;
-  std::vector<int64_t> map;    // element → param
+  std::vector<int64_t> map;         // element → param
   std::vector<double> scale, zero;  // per param: y = (q − zero) · scale
   int64_t groups = 1, group_size = 0;
   bool groups_major = true;
@@ -73,9 +73,10 @@ WeightView ViewOf(const PropertyContext& ctx, const Case& c, const Invocation& i
     }
   }
   v.groups = v.group_size > 0 ? v.rows / v.group_size + (v.rows % v.group_size != 0) : 1;
-  v.q = oracle::quant::DecodeQ(inv.Input(v.weight_input.c_str())->bytes, v.qdtype, v.rows * v.cols, v.even_high);
-  v.map = oracle::quant::ParamIndexMap(v.rows, v.cols, v.group_size, static_cast<int64_t>(v.scale.size()),
-                                       v.groups_major);
+  v.q = oracle::quant::DecodeQ(inv.Input(v.weight_input.c_str())->bytes, v.qdtype, v.rows * v.cols,
+                               v.even_high);
+  v.map = oracle::quant::ParamIndexMap(v.rows, v.cols, v.group_size,
+                                       static_cast<int64_t>(v.scale.size()), v.groups_major);
   return v;
 }
 
@@ -97,8 +98,11 @@ std::string Bits(const OutputResult& y, const WeightView& v, int64_t e) {
 std::string Where(const WeightView& v, int64_t e) {
   const int64_t r = e / v.cols, c = e % v.cols;
   std::string text = "y[k=" + std::to_string(r) + ", n=" + std::to_string(c) + "]";
-  if (v.group_size > 0) text += " (group " + std::to_string(r / v.group_size) + ", param " + std::to_string(v.map[e]) + ")";
-  else if (v.scale.size() > 1) text += " (channel " + std::to_string(c) + ")";
+  if (v.group_size > 0)
+    text +=
+        " (group " + std::to_string(r / v.group_size) + ", param " + std::to_string(v.map[e]) + ")";
+  else if (v.scale.size() > 1)
+    text += " (channel " + std::to_string(c) + ")";
   return text;
 }
 
@@ -120,7 +124,8 @@ int64_t SuccessOf(const Case& c) { return IsAntiquant(c) ? cann::kAclnnSuccess :
 
 // ---- matches_oracle, rejects_invalid, guards --------------------------------------------
 
-oracle::quant::Expectation Expect(const PropertyContext& ctx, const Case& c, const Invocation& inv) {
+oracle::quant::Expectation Expect(const PropertyContext& ctx, const Case& c,
+                                  const Invocation& inv) {
   if (IsAntiquant(c)) return oracle::quant::ExpectAntiquant(AntiquantCallOf(c, inv, ctx.profile));
   return oracle::quant::ExpectRknn(RknnCallOf(ctx, c, inv));
 }
@@ -138,14 +143,16 @@ Verdict CheckWeight(const PropertyContext& ctx, const Case& c, Aspect aspect) {
     return Verdict::Fail("status " + StatusText(c.routine, k.answer.status) + ", expected " +
                          StatusText(c.routine, expect.status) + ": " + expect.rule);
   }
-  if (expect.status != SuccessOf(c)) return CheckUntouched(k, expect.rule).value_or(Verdict::Pass());
+  if (expect.status != SuccessOf(c))
+    return CheckUntouched(k, expect.rule).value_or(Verdict::Pass());
   const WeightView v = ViewOf(ctx, c, k.inv);
   std::optional<int64_t> diff;
   std::string want_text;
   if (IsAntiquant(c)) {
     const auto call = AntiquantCallOf(c, k.inv, ctx.profile);
     const InputTensor* o = k.inv.Input("offset");
-    const auto want = oracle::quant::Antiquant(call, k.inv.Input("weight")->bytes, Words16(k.inv.Input("scale")->bytes),
+    const auto want = oracle::quant::Antiquant(call, k.inv.Input("weight")->bytes,
+                                               Words16(k.inv.Input("scale")->bytes),
                                                o ? Words16(o->bytes) : std::vector<uint16_t>{});
     diff = FirstDiff16(y.contents().data(), want, v.out);
     if (diff) want_text = Hex16(want[*diff]);
@@ -158,13 +165,14 @@ Verdict CheckWeight(const PropertyContext& ctx, const Case& c, Aspect aspect) {
     if (diff) want_text = Hex32(want[*diff]);
   }
   if (diff) {
-    return Verdict::Fail(Where(v, *diff) + " = " + Bits(y, v, *diff) + ", expected " + want_text + " (q " +
-                         std::to_string(v.q[*diff]) + ", scale " + std::to_string(v.scale[v.map[*diff]]) +
-                         ", zero point " + std::to_string(v.zero[v.map[*diff]]) + ")");
+    return Verdict::Fail(Where(v, *diff) + " = " + Bits(y, v, *diff) + ", expected " + want_text +
+                         " (q " + std::to_string(v.q[*diff]) + ", scale " +
+                         std::to_string(v.scale[v.map[*diff]]) + ", zero point " +
+                         std::to_string(v.zero[v.map[*diff]]) + ")");
   }
   if (y.rank != 2 || y.dims != Shape{v.rows, v.cols}) {
-    return Verdict::Fail("y dims " + (y.rank < 0 ? std::string("not reported") : ToString(y.dims)) + ", expected " +
-                         ToString(Shape{v.rows, v.cols}));
+    return Verdict::Fail("y dims " + (y.rank < 0 ? std::string("not reported") : ToString(y.dims)) +
+                         ", expected " + ToString(Shape{v.rows, v.cols}));
   }
   return Verdict::Pass();
 }
@@ -175,7 +183,8 @@ Verdict CheckWeight(const PropertyContext& ctx, const Case& c, Aspect aspect) {
 Verdict CheckMonotone(const PropertyContext& ctx, const Case& c) {
   Called k;
   if (auto v = CallQuantPort(ctx, c, &k)) return *v;
-  if (k.answer.status != SuccessOf(c)) return Verdict::Fail("status " + StatusText(c.routine, k.answer.status));
+  if (k.answer.status != SuccessOf(c))
+    return Verdict::Fail("status " + StatusText(c.routine, k.answer.status));
   if (!k.Written("y")) return Verdict::Fail("status SUCCESS but y was not written");
   const WeightView v = ViewOf(ctx, c, k.inv);
   const OutputResult& y = *k.answer.Output("y");
@@ -184,13 +193,15 @@ Verdict CheckMonotone(const PropertyContext& ctx, const Case& c) {
   for (size_t p = 0; p < by_param.size(); ++p) {
     if (!(v.scale[p] > 0)) continue;
     auto& elems = by_param[p];
-    std::stable_sort(elems.begin(), elems.end(), [&](int64_t a, int64_t b) { return v.q[a] < v.q[b]; });
+    std::stable_sort(elems.begin(), elems.end(),
+                     [&](int64_t a, int64_t b) { return v.q[a] < v.q[b]; });
     for (size_t j = 1; j < elems.size(); ++j) {
       const double lo = OutValue(y, v, elems[j - 1]), hi = OutValue(y, v, elems[j]);
       if (lo > hi) {
-        return Verdict::Fail(Where(v, elems[j - 1]) + " (q " + std::to_string(v.q[elems[j - 1]]) + ") = " +
-                             std::to_string(lo) + " > " + Where(v, elems[j]) + " (q " + std::to_string(v.q[elems[j]]) +
-                             ") = " + std::to_string(hi) + " with scale " + std::to_string(v.scale[p]) + " > 0");
+        return Verdict::Fail(Where(v, elems[j - 1]) + " (q " + std::to_string(v.q[elems[j - 1]]) +
+                             ") = " + std::to_string(lo) + " > " + Where(v, elems[j]) + " (q " +
+                             std::to_string(v.q[elems[j]]) + ") = " + std::to_string(hi) +
+                             " with scale " + std::to_string(v.scale[p]) + " > 0");
       }
     }
   }
@@ -202,7 +213,8 @@ Verdict CheckMonotone(const PropertyContext& ctx, const Case& c) {
 Verdict CheckGroupIsolation(const PropertyContext& ctx, const Case& c) {
   Called before;
   if (auto v = CallQuantPort(ctx, c, &before)) return *v;
-  if (before.answer.status != SuccessOf(c)) return Verdict::Fail("status " + StatusText(c.routine, before.answer.status));
+  if (before.answer.status != SuccessOf(c))
+    return Verdict::Fail("status " + StatusText(c.routine, before.answer.status));
   const WeightView v = ViewOf(ctx, c, before.inv);
   const int64_t p = static_cast<int64_t>(Seed(c) % v.scale.size());
   Invocation changed = before.inv;
@@ -222,22 +234,25 @@ Verdict CheckGroupIsolation(const PropertyContext& ctx, const Case& c) {
   const int64_t width = v.out == DType::kFloat ? 4 : 2;
   bool any_changed = false, should_change = false;
   for (int64_t e = 0; e < v.rows * v.cols; ++e) {
-    const bool same = std::memcmp(y0.contents().data() + width * e, y1.contents().data() + width * e, width) == 0;
+    const bool same =
+        std::memcmp(y0.contents().data() + width * e, y1.contents().data() + width * e, width) == 0;
     if (v.map[e] != p && !same) {
-      return Verdict::Fail("changing only the scale of param " + std::to_string(p) + " changed " + Where(v, e) +
-                           ", which belongs to param " + std::to_string(v.map[e]) + ": " + Bits(y0, v, e) + " -> " +
-                           Bits(y1, v, e));
+      return Verdict::Fail("changing only the scale of param " + std::to_string(p) + " changed " +
+                           Where(v, e) + ", which belongs to param " + std::to_string(v.map[e]) +
+                           ": " + Bits(y0, v, e) + " -> " + Bits(y1, v, e));
     }
     if (v.map[e] == p) {
       any_changed |= !same;
       const double t = v.q[e] - v.zero[p];
-      should_change |= std::isfinite(t) && t != 0 && RoundTo(RoundTo(t, v.out) * v.scale[p], v.out) !=
-                                                         RoundTo(RoundTo(t, v.out) * new_scale, v.out);
+      should_change |= std::isfinite(t) && t != 0 &&
+                       RoundTo(RoundTo(t, v.out) * v.scale[p], v.out) !=
+                           RoundTo(RoundTo(t, v.out) * new_scale, v.out);
     }
   }
   if (should_change && !any_changed) {
-    return Verdict::Fail("changing the scale of param " + std::to_string(p) + " (" + std::to_string(v.scale[p]) +
-                         " -> " + std::to_string(new_scale) + ") changed none of its elements");
+    return Verdict::Fail("changing the scale of param " + std::to_string(p) + " (" +
+                         std::to_string(v.scale[p]) + " -> " + std::to_string(new_scale) +
+                         ") changed none of its elements");
   }
   return Verdict::Pass();
 }
@@ -263,22 +278,27 @@ Verdict CheckRoundTrip(const PropertyContext& ctx, const Case& c) {
   weight.bytes = oracle::quant::EncodeQ(q, v.qdtype, v.even_high);
   Called k;
   if (auto verdict = CallQuantPort(ctx, std::move(inv), &k)) return *verdict;
-  if (k.answer.status != SuccessOf(c)) return Verdict::Fail("status " + StatusText(c.routine, k.answer.status));
+  if (k.answer.status != SuccessOf(c))
+    return Verdict::Fail("status " + StatusText(c.routine, k.answer.status));
   const OutputResult& y = *k.answer.Output("y");
   for (size_t e = 0; e < q.size(); ++e) {
     const double s = v.scale[v.map[e]], z = v.zero[v.map[e]];
     if (std::nearbyint(w[e] / s + z) != q[e]) continue;  // clipped
     const double got = OutValue(y, v, static_cast<int64_t>(e));
     const double t_exact = q[e] - z;
-    if (!std::isfinite(RoundTo(RoundTo(t_exact, v.out) * s, v.out))) continue;  // overflows the output type
+    if (!std::isfinite(RoundTo(RoundTo(t_exact, v.out) * s, v.out)))
+      continue;  // overflows the output type
     const double t = q[e] - z;
     const double step = v.out == DType::kFloat ? 0.0 : std::fabs(RoundTo(t, v.out) - t);
-    const double bound = std::fabs(s) / 2 + step * std::fabs(s) + UlpOf(got, v.out) / 2 + 1e-12 * std::fabs(w[e]);
+    const double bound =
+        std::fabs(s) / 2 + step * std::fabs(s) + UlpOf(got, v.out) / 2 + 1e-12 * std::fabs(w[e]);
     if (!(std::fabs(got - w[e]) <= bound)) {
-      return Verdict::Fail(Where(v, static_cast<int64_t>(e)) + ": w = " + std::to_string(w[e]) + " quantized to q " +
-                           std::to_string(q[e]) + " dequantizes to " + Bits(y, v, static_cast<int64_t>(e)) +
-                           ", off by " + std::to_string(std::fabs(got - w[e])) + " > bound " + std::to_string(bound) +
-                           " (scale " + std::to_string(s) + ", zero point " + std::to_string(z) + ")");
+      return Verdict::Fail(Where(v, static_cast<int64_t>(e)) + ": w = " + std::to_string(w[e]) +
+                           " quantized to q " + std::to_string(q[e]) + " dequantizes to " +
+                           Bits(y, v, static_cast<int64_t>(e)) + ", off by " +
+                           std::to_string(std::fabs(got - w[e])) + " > bound " +
+                           std::to_string(bound) + " (scale " + std::to_string(s) +
+                           ", zero point " + std::to_string(z) + ")");
     }
   }
   return Verdict::Pass();
@@ -288,9 +308,12 @@ Verdict CheckRoundTrip(const PropertyContext& ctx, const Case& c) {
 
 std::string AntiquantNotApplicable(const Profile& p) {
   if (!p.cann) return "not a CANN profile";
-  if (p.cann->npu_arch == "DAV_2201" || p.cann->npu_arch == "DAV_3510" || p.cann->npu_arch == "DAV_2002") return "";
-  return p.cann->npu_arch + " has no aclnnWeightQuantBatchMatmulV2: every call returns 361001 (spec cann.md §4.1a "
-                            "step 1), checked by cann.antiquant.rejects_invalid";
+  if (p.cann->npu_arch == "DAV_2201" || p.cann->npu_arch == "DAV_3510" ||
+      p.cann->npu_arch == "DAV_2002")
+    return "";
+  return p.cann->npu_arch +
+         " has no aclnnWeightQuantBatchMatmulV2: every call returns 361001 (spec cann.md §4.1a "
+         "step 1), checked by cann.antiquant.rejects_invalid";
 }
 
 // Random weights stay at most this many elements (k·n), whatever the dims.
@@ -310,34 +333,39 @@ rc::Gen<Case> ValidAntiquant(const PropertyContext& ctx, bool per_group_only, bo
   return rc::gen::mapcat(
       // k and n reach the documented limit 65535 (spec cann.md §4.3) too; the
       // other dim is then cut so that k·n stays ≤ 2^18 elements.
-      rc::gen::tuple(rc::gen::weightedOneOf<int64_t>({{3, rc::gen::inRange<int64_t>(1, 40)}, {3, gen::DimNear(32, 6)},
-                                                      {1, rc::gen::inRange<int64_t>(40, 300)},
-                                                      {1, rc::gen::inRange<int64_t>(300, 65536)}}),
-                     rc::gen::weightedOneOf<int64_t>({{6, rc::gen::inRange<int64_t>(1, 24)},
-                                                      {1, rc::gen::inRange<int64_t>(24, 8192)}}),
-                     rc::gen::element(DType::kInt8, DType::kInt4, DType::kInt32),
-                     rc::gen::element(DType::kFloat16, DType::kBf16),
-                     per_group_only ? rc::gen::just<std::string>("per_group")
-                                    : rc::gen::element<std::string>("per_tensor", "per_channel", "per_group"),
-                     positive ? gen::PositiveScaleKind() : gen::ScaleKind(), gen::ZeroPointKind(),
-                     rc::gen::arbitrary<bool>(), rc::gen::arbitrary<bool>(), gen::DataSeed()),
+      rc::gen::tuple(
+          rc::gen::weightedOneOf<int64_t>({{3, rc::gen::inRange<int64_t>(1, 40)},
+                                           {3, gen::DimNear(32, 6)},
+                                           {1, rc::gen::inRange<int64_t>(40, 300)},
+                                           {1, rc::gen::inRange<int64_t>(300, 65536)}}),
+          rc::gen::weightedOneOf<int64_t>(
+              {{6, rc::gen::inRange<int64_t>(1, 24)}, {1, rc::gen::inRange<int64_t>(24, 8192)}}),
+          rc::gen::element(DType::kInt8, DType::kInt4, DType::kInt32),
+          rc::gen::element(DType::kFloat16, DType::kBf16),
+          per_group_only ? rc::gen::just<std::string>("per_group")
+                         : rc::gen::element<std::string>("per_tensor", "per_channel", "per_group"),
+          positive ? gen::PositiveScaleKind() : gen::ScaleKind(), gen::ZeroPointKind(),
+          rc::gen::arbitrary<bool>(), rc::gen::arbitrary<bool>(), gen::DataSeed()),
       [=](const auto& t) {
-        AntiquantDraw d{std::get<0>(t), std::get<1>(t), 0, std::get<2>(t), std::get<3>(t), std::get<4>(t),
-                        std::get<5>(t), std::get<6>(t), std::get<7>(t), std::get<8>(t), std::get<9>(t)};
+        AntiquantDraw d{std::get<0>(t), std::get<1>(t), 0,
+                        std::get<2>(t), std::get<3>(t), std::get<4>(t),
+                        std::get<5>(t), std::get<6>(t), std::get<7>(t),
+                        std::get<8>(t), std::get<9>(t)};
         d.n = std::max<int64_t>(1, std::min(d.n, kMaxWeightElems / std::max<int64_t>(d.k, 1)));
         if (d.weight == DType::kInt4) d.n *= 2;
         if (d.weight == DType::kInt32) d.n *= 8;
         if (d.mode == "per_group" && d.k < 33) d.k += 33;  // gs ∈ [32, k−1] needs k ≥ 33
-        return rc::gen::map(d.mode == "per_group" ? gen::AntiquantGroupSize(d.k) : rc::gen::just<int64_t>(0),
-                            [=](int64_t gs) {
-                              Case c(kAntiquant, name);
-                              c.Set("k", d.k).Set("n", d.n).Set("weight_dtype", d.weight).Set("x_dtype", d.x);
-                              c.Set("group_size", gs).Set("mode", d.mode).Set("offset", int64_t{d.offset});
-                              c.Set("scales", d.scales).Set("zps", d.zps).Set("seed", d.seed);
-                              if (d.two_d && d.mode == "per_tensor") c.Set("scale_shape", Shape{1, 1});
-                              if (d.two_d && d.mode == "per_channel" && !p310) c.Set("scale_shape", Shape{1, d.n});
-                              return c;
-                            });
+        return rc::gen::map(
+            d.mode == "per_group" ? gen::AntiquantGroupSize(d.k) : rc::gen::just<int64_t>(0),
+            [=](int64_t gs) {
+              Case c(kAntiquant, name);
+              c.Set("k", d.k).Set("n", d.n).Set("weight_dtype", d.weight).Set("x_dtype", d.x);
+              c.Set("group_size", gs).Set("mode", d.mode).Set("offset", int64_t{d.offset});
+              c.Set("scales", d.scales).Set("zps", d.zps).Set("seed", d.seed);
+              if (d.two_d && d.mode == "per_tensor") c.Set("scale_shape", Shape{1, 1});
+              if (d.two_d && d.mode == "per_channel" && !p310) c.Set("scale_shape", Shape{1, d.n});
+              return c;
+            });
       });
 }
 
@@ -349,18 +377,45 @@ rc::Gen<Case> InvalidAntiquant(const PropertyContext& ctx) {
       const int64_t k = *c.Int("k"), n = *c.Int("n");
       const int64_t gs = c.Int("group_size").value_or(0);
       switch (how) {
-        case 0: c.Set("group_size", int64_t{-32}); break;
-        case 1: c.Set("group_size", int64_t{48}).Set("mode", "per_group"); break;
-        case 2: c.Set("group_size", ((k + 31) / 32) * 32).Set("mode", "per_group"); break;  // ≥ k
-        case 3: c.Set("scale_shape", Shape{n + 1}); break;
-        case 4: c.Set("scale_shape", gs > 0 ? Shape{(k + gs - 1) / gs + 1, n} : Shape{2, n}); break;
-        case 5: c.Set("offset", int64_t{1}).Set("offset_shape", Shape{n, 2}); break;
-        case 6: c.Set("weight_dtype", "INT4").Set("n", n | 1).params.erase("scale_shape"); break;
-        case 7: c.Set("weight_dtype", "INT32").Set("n", n * 8 + 4).params.erase("scale_shape"); break;
-        case 8: c.Set("x_dtype", "INT8"); break;
-        case 9: c.Set("missing", (c.Int("seed").value_or(0) % 2) ? "weight" : "scale"); break;
-        case 10: c.SetNull("y"); break;
-        default: c.Set("k", int64_t{0}).Set("group_size", int64_t{0}).Set("mode", "per_channel").params.erase("scale_shape"); break;
+        case 0:
+          c.Set("group_size", int64_t{-32});
+          break;
+        case 1:
+          c.Set("group_size", int64_t{48}).Set("mode", "per_group");
+          break;
+        case 2:
+          c.Set("group_size", ((k + 31) / 32) * 32).Set("mode", "per_group");
+          break;  // ≥ k
+        case 3:
+          c.Set("scale_shape", Shape{n + 1});
+          break;
+        case 4:
+          c.Set("scale_shape", gs > 0 ? Shape{(k + gs - 1) / gs + 1, n} : Shape{2, n});
+          break;
+        case 5:
+          c.Set("offset", int64_t{1}).Set("offset_shape", Shape{n, 2});
+          break;
+        case 6:
+          c.Set("weight_dtype", "INT4").Set("n", n | 1).params.erase("scale_shape");
+          break;
+        case 7:
+          c.Set("weight_dtype", "INT32").Set("n", n * 8 + 4).params.erase("scale_shape");
+          break;
+        case 8:
+          c.Set("x_dtype", "INT8");
+          break;
+        case 9:
+          c.Set("missing", (c.Int("seed").value_or(0) % 2) ? "weight" : "scale");
+          break;
+        case 10:
+          c.SetNull("y");
+          break;
+        default:
+          c.Set("k", int64_t{0})
+              .Set("group_size", int64_t{0})
+              .Set("mode", "per_channel")
+              .params.erase("scale_shape");
+          break;
       }
       if (how == 3 && n == 0) c.Set("scale_shape", Shape{2});
       return c;
@@ -400,12 +455,13 @@ Case AntiquantRowCase(const AntiquantRow& row, const Profile& profile) {
 Verdict CheckAntiquantDocumented(const PropertyContext& ctx, const Case& c) {
   for (const auto& row : AntiquantRows()) {
     if (!(AntiquantRowCase(row, ctx.profile) == c)) continue;
-    const int64_t want = AntiquantNotApplicable(ctx.profile).empty() ? row.status : cann::kAclnnErrRuntimeError;
+    const int64_t want =
+        AntiquantNotApplicable(ctx.profile).empty() ? row.status : cann::kAclnnErrRuntimeError;
     Called k;
     if (auto v = CallQuantPort(ctx, c, &k)) return *v;
     if (k.answer.status != want) {
-      return Verdict::Fail("status " + StatusText(kAntiquant, k.answer.status) + ", spec cann.md " + row.id +
-                           " gives " + StatusText(kAntiquant, want));
+      return Verdict::Fail("status " + StatusText(kAntiquant, k.answer.status) + ", spec cann.md " +
+                           row.id + " gives " + StatusText(kAntiquant, want));
     }
     return Verdict::Pass();
   }
@@ -421,16 +477,18 @@ rc::Gen<Case> ValidRknn(const PropertyContext& ctx, bool per_group_only, bool po
   return rc::gen::map(
       // K up to 2048 groups and N up to 4096 too; N is then cut so that K·N stays
       // ≤ 2^18 elements.
-      rc::gen::tuple(rc::gen::weightedOneOf<int64_t>({{4, rc::gen::inRange<int64_t>(1, 9)},
-                                                      {1, rc::gen::inRange<int64_t>(9, 2049)}}),
-                     rc::gen::weightedOneOf<int64_t>({{4, rc::gen::inRange<int64_t>(1, 40)},
-                                                      {1, rc::gen::inRange<int64_t>(40, 4097)}}),
-                     rc::gen::element(DType::kInt8, DType::kInt4),
-                     per_group_only ? rc::gen::element<int64_t>(4, 5) : rc::gen::inRange<int64_t>(0, 6),
-                     only32 ? rc::gen::just<int64_t>(32) : gen::RknnGroupSize(),
-                     positive ? gen::PositiveScaleKind() : gen::ScaleKind(),
-                     rc::gen::element<std::string>("zero", "integer"), gen::DataSeed()),
-      [=](const std::tuple<int64_t, int64_t, DType, int64_t, int64_t, std::string, std::string, int64_t>& t) {
+      rc::gen::tuple(
+          rc::gen::weightedOneOf<int64_t>(
+              {{4, rc::gen::inRange<int64_t>(1, 9)}, {1, rc::gen::inRange<int64_t>(9, 2049)}}),
+          rc::gen::weightedOneOf<int64_t>(
+              {{4, rc::gen::inRange<int64_t>(1, 40)}, {1, rc::gen::inRange<int64_t>(40, 4097)}}),
+          rc::gen::element(DType::kInt8, DType::kInt4),
+          per_group_only ? rc::gen::element<int64_t>(4, 5) : rc::gen::inRange<int64_t>(0, 6),
+          only32 ? rc::gen::just<int64_t>(32) : gen::RknnGroupSize(),
+          positive ? gen::PositiveScaleKind() : gen::ScaleKind(),
+          rc::gen::element<std::string>("zero", "integer"), gen::DataSeed()),
+      [=](const std::tuple<int64_t, int64_t, DType, int64_t, int64_t, std::string, std::string,
+                           int64_t>& t) {
         const int64_t gs = std::get<4>(t);
         const int64_t quant_type = std::get<3>(t);
         Case c(kRknnB, name);
@@ -452,14 +510,34 @@ rc::Gen<Case> InvalidRknn(const PropertyContext& ctx) {
       Case c = c0;
       const int64_t k = *c.Int("k");
       switch (how) {
-        case 0: c.Set("scale_len", int64_t{0}); break;
-        case 1: c.Set("scale_len", (c.Int("seed").value_or(0) % 2) ? int64_t{2} : int64_t{1} + *c.Int("n")); break;
-        case 2: c.Set("zp_len", int64_t{3}); break;
-        case 3: c.Set("quant_type", int64_t{4}).Set("group_size", k + 1); break;  // K not a multiple
-        case 4: c.Set("quant_type", int64_t{4}).Set("group_size", int64_t{0}); break;
-        case 5: c.Set("quant_type", (c.Int("seed").value_or(0) % 2) ? int64_t{6} : int64_t{-1}); break;
-        case 6: if (!asym) { c.Set("nonzero_zp", int64_t{1}); break; } [[fallthrough]];
-        default: c.Set("dtype", "INT16"); break;
+        case 0:
+          c.Set("scale_len", int64_t{0});
+          break;
+        case 1:
+          c.Set("scale_len",
+                (c.Int("seed").value_or(0) % 2) ? int64_t{2} : int64_t{1} + *c.Int("n"));
+          break;
+        case 2:
+          c.Set("zp_len", int64_t{3});
+          break;
+        case 3:
+          c.Set("quant_type", int64_t{4}).Set("group_size", k + 1);
+          break;  // K not a multiple
+        case 4:
+          c.Set("quant_type", int64_t{4}).Set("group_size", int64_t{0});
+          break;
+        case 5:
+          c.Set("quant_type", (c.Int("seed").value_or(0) % 2) ? int64_t{6} : int64_t{-1});
+          break;
+        case 6:
+          if (!asym) {
+            c.Set("nonzero_zp", int64_t{1});
+            break;
+          }
+          [[fallthrough]];
+        default:
+          c.Set("dtype", "INT16");
+          break;
       }
       return c;
     });
@@ -482,7 +560,16 @@ const std::vector<RknnRow>& RknnRows() {
       {"§7.3 per-group length K=128 N=64 gs=32 -> 256", 128, 64, 4, 32, 256, {}, "", 0, {}},
       {"§7.3 per-group length 255", 128, 64, 4, 32, 255, {}, "", -5, {}},
       {"§7.3 per-group index B[70][5] -> 133 (g*N+n)", 128, 64, 4, 32, {}, {}, "g_major", 0, 134.0},
-      {"§7.3 per-group index B[70][5] -> 22 (n*(K/gs)+g)", 128, 64, 4, 32, {}, {}, "n_major", 0, 23.0},
+      {"§7.3 per-group index B[70][5] -> 22 (n*(K/gs)+g)",
+       128,
+       64,
+       4,
+       32,
+       {},
+       {},
+       "n_major",
+       0,
+       23.0},
       {"§7.3 K=96 gs=64", 96, 64, 4, 64, {}, {}, "", -5, {}},
       {"§7.3 nonzero zp", 128, 64, 0, 0, {}, 1, "", -5, {}},
       {"§7.3 default per-layer scale 1.0 zp 0", 128, 64, 0, 0, {}, {}, "", 0, 1.0},
@@ -511,15 +598,16 @@ Verdict CheckRknnDocumented(const PropertyContext& ctx, const Case& c) {
     Called k;
     if (auto v = CallQuantPort(ctx, c, &k)) return *v;
     if (k.answer.status != row.status) {
-      return Verdict::Fail("status " + StatusText(kRknnB, k.answer.status) + ", spec rknn.md " + row.id + " gives " +
-                           StatusText(kRknnB, row.status));
+      return Verdict::Fail("status " + StatusText(kRknnB, k.answer.status) + ", spec rknn.md " +
+                           row.id + " gives " + StatusText(kRknnB, row.status));
     }
     if (row.y_70_5) {
       float got;
       std::memcpy(&got, k.answer.Output("y")->contents().data() + 4 * (70 * row.n + 5), 4);
       if (got != *row.y_70_5) {
-        return Verdict::Fail("spec rknn.md " + std::string(row.id) + ": y[70][5] = " + std::to_string(got) +
-                             " (scale index " + std::to_string(static_cast<int64_t>(got) - 1) + "), expected " +
+        return Verdict::Fail("spec rknn.md " + std::string(row.id) +
+                             ": y[70][5] = " + std::to_string(got) + " (scale index " +
+                             std::to_string(static_cast<int64_t>(got) - 1) + "), expected " +
                              std::to_string(*row.y_70_5) + " (scale index " +
                              std::to_string(static_cast<int64_t>(*row.y_70_5) - 1) + ")");
       }
@@ -529,10 +617,13 @@ Verdict CheckRknnDocumented(const PropertyContext& ctx, const Case& c) {
   return Verdict::Fail("not a documented case of spec rknn.md §7.3: " + c.ToText());
 }
 
-std::string RknnNotApplicable(const Profile& p) { return p.family == "rknn" ? "" : "not an RKNN profile"; }
+std::string RknnNotApplicable(const Profile& p) {
+  return p.family == "rknn" ? "" : "not an RKNN profile";
+}
 
 const std::vector<std::string> kAntiquantChoices = {kChoiceChannel2d};
-const std::vector<std::string> kRknnChoices = {kChoiceGroupOrder, kChoiceZeroPoint, kChoiceGroupSize};
+const std::vector<std::string> kRknnChoices = {kChoiceGroupOrder, kChoiceZeroPoint,
+                                               kChoiceGroupSize};
 
 }  // namespace
 
@@ -547,30 +638,79 @@ void AddAntiquantProperties(std::vector<Property>* out) {
     return cases;
   };
   auto check = [](Aspect aspect) {
-    return [aspect](const PropertyContext& ctx, const Case& c) { return CheckWeight(ctx, c, aspect); };
+    return
+        [aspect](const PropertyContext& ctx, const Case& c) { return CheckWeight(ctx, c, aspect); };
   };
-  out->push_back({a + ".documented_cases", a, {}, "the group-size and scale-shape examples of spec cann.md §4.2-4.3",
-                  kAntiquantChoices, nullptr, documented, nullptr, CheckAntiquantDocumented});
-  out->push_back({a + ".matches_oracle", a, {},
-                  "W' = RN_I(RN_I(w + offset) * scale) equals the Eigen oracle bit for bit: INT8/INT4/INT32 carrier, "
+  out->push_back({a + ".documented_cases",
+                  a,
+                  {},
+                  "the group-size and scale-shape examples of spec cann.md §4.2-4.3",
+                  kAntiquantChoices,
+                  nullptr,
+                  documented,
+                  nullptr,
+                  CheckAntiquantDocumented});
+  out->push_back({a + ".matches_oracle",
+                  a,
+                  {},
+                  "W' = RN_I(RN_I(w + offset) * scale) equals the Eigen oracle bit for bit: "
+                  "INT8/INT4/INT32 carrier, "
                   "FLOAT16/BF16, per-tensor/channel/group, short last group",
-                  kAntiquantChoices, AntiquantNotApplicable, documented, valid, check(Aspect::kOracle)});
-  out->push_back({a + ".rejects_invalid", a, {},
-                  "361001 off DAV_2201/3510/2002, 161001 for null weight/scale/y, 161002 for the group-size, shape, "
+                  kAntiquantChoices,
+                  AntiquantNotApplicable,
+                  documented,
+                  valid,
+                  check(Aspect::kOracle)});
+  out->push_back({a + ".rejects_invalid",
+                  a,
+                  {},
+                  "361001 off DAV_2201/3510/2002, 161001 for null weight/scale/y, 161002 for the "
+                  "group-size, shape, "
                   "dtype and int4 rules of §4.2-4.4; y untouched",
-                  kAntiquantChoices, nullptr, nullptr, InvalidAntiquant, check(Aspect::kRejects)});
-  out->push_back({a + ".group_isolation", a, {},
-                  "changing one (group, channel) scale changes exactly the outputs of that group and channel",
-                  kAntiquantChoices, AntiquantNotApplicable, nullptr, grouped, CheckGroupIsolation});
-  out->push_back({a + ".dequant_monotone", a, {}, "for a positive scale, W' is non-decreasing in w per group/channel",
-                  kAntiquantChoices, AntiquantNotApplicable, nullptr, positive, CheckMonotone});
-  out->push_back({a + ".quantize_round_trip", a, {},
-                  "w quantized by the suite and dequantized by the port is within |s|/2 plus the two RN_I roundings",
-                  kAntiquantChoices, AntiquantNotApplicable, nullptr, positive, CheckRoundTrip});
-  out->push_back({a + ".no_write_past_capacity", a, {}, "nothing is written outside y, valid or not (guard bytes)",
-                  kAntiquantChoices, nullptr, nullptr,
+                  kAntiquantChoices,
+                  nullptr,
+                  nullptr,
+                  InvalidAntiquant,
+                  check(Aspect::kRejects)});
+  out->push_back(
+      {a + ".group_isolation",
+       a,
+       {},
+       "changing one (group, channel) scale changes exactly the outputs of that group and channel",
+       kAntiquantChoices,
+       AntiquantNotApplicable,
+       nullptr,
+       grouped,
+       CheckGroupIsolation});
+  out->push_back({a + ".dequant_monotone",
+                  a,
+                  {},
+                  "for a positive scale, W' is non-decreasing in w per group/channel",
+                  kAntiquantChoices,
+                  AntiquantNotApplicable,
+                  nullptr,
+                  positive,
+                  CheckMonotone});
+  out->push_back({a + ".quantize_round_trip",
+                  a,
+                  {},
+                  "w quantized by the suite and dequantized by the port is within |s|/2 plus the "
+                  "two RN_I roundings",
+                  kAntiquantChoices,
+                  AntiquantNotApplicable,
+                  nullptr,
+                  positive,
+                  CheckRoundTrip});
+  out->push_back({a + ".no_write_past_capacity",
+                  a,
+                  {},
+                  "nothing is written outside y, valid or not (guard bytes)",
+                  kAntiquantChoices,
+                  nullptr,
+                  nullptr,
                   [](const PropertyContext& ctx) {
-                    return rc::gen::weightedOneOf<Case>({{1, ValidAntiquant(ctx, false, false)}, {1, InvalidAntiquant(ctx)}});
+                    return rc::gen::weightedOneOf<Case>(
+                        {{1, ValidAntiquant(ctx, false, false)}, {1, InvalidAntiquant(ctx)}});
                   },
                   check(Aspect::kGuards)});
 }
@@ -586,30 +726,79 @@ void AddRknnDequantProperties(std::vector<Property>* out) {
     return cases;
   };
   auto check = [](Aspect aspect) {
-    return [aspect](const PropertyContext& ctx, const Case& c) { return CheckWeight(ctx, c, aspect); };
+    return
+        [aspect](const PropertyContext& ctx, const Case& c) { return CheckWeight(ctx, c, aspect); };
   };
-  out->push_back({r + ".documented_cases", r, {},
-                  "spec rknn.md §7.3: per-group length, the B[70][5] param index under both orders, K % gs, zp != 0",
-                  kRknnChoices, RknnNotApplicable, documented, nullptr, CheckRknnDocumented});
-  out->push_back({r + ".matches_oracle", r, {},
-                  "y = fp32(q - zp) * s equals the Eigen oracle bit for bit: INT8/INT4 NORM B, per-layer/channel/group",
-                  kRknnChoices, RknnNotApplicable, documented, valid, check(Aspect::kOracle)});
-  out->push_back({r + ".rejects_invalid", r, {},
-                  "-5 for scale_len 0, lengths that do not fit the quant type, K % group_size != 0, quant_type "
+  out->push_back({r + ".documented_cases",
+                  r,
+                  {},
+                  "spec rknn.md §7.3: per-group length, the B[70][5] param index under both "
+                  "orders, K % gs, zp != 0",
+                  kRknnChoices,
+                  RknnNotApplicable,
+                  documented,
+                  nullptr,
+                  CheckRknnDocumented});
+  out->push_back({r + ".matches_oracle",
+                  r,
+                  {},
+                  "y = fp32(q - zp) * s equals the Eigen oracle bit for bit: INT8/INT4 NORM B, "
+                  "per-layer/channel/group",
+                  kRknnChoices,
+                  RknnNotApplicable,
+                  documented,
+                  valid,
+                  check(Aspect::kOracle)});
+  out->push_back({r + ".rejects_invalid",
+                  r,
+                  {},
+                  "-5 for scale_len 0, lengths that do not fit the quant type, K % group_size != "
+                  "0, quant_type "
                   "outside 0..5, non-zero zp (symmetric_only), B dtype; y untouched",
-                  kRknnChoices, RknnNotApplicable, nullptr, InvalidRknn, check(Aspect::kRejects)});
-  out->push_back({r + ".group_isolation", r, {},
-                  "changing one per-group scale changes exactly the outputs of that group and column (order g*N+n)",
-                  kRknnChoices, RknnNotApplicable, nullptr, grouped, CheckGroupIsolation});
-  out->push_back({r + ".dequant_monotone", r, {}, "for a positive scale, y is non-decreasing in q per group/channel",
-                  kRknnChoices, RknnNotApplicable, nullptr, positive, CheckMonotone});
-  out->push_back({r + ".quantize_round_trip", r, {},
-                  "w quantized by the suite and dequantized by the port is within |s|/2 plus the fp32 rounding",
-                  kRknnChoices, RknnNotApplicable, nullptr, positive, CheckRoundTrip});
-  out->push_back({r + ".no_write_past_capacity", r, {}, "nothing is written outside y, valid or not (guard bytes)",
-                  kRknnChoices, RknnNotApplicable, nullptr,
+                  kRknnChoices,
+                  RknnNotApplicable,
+                  nullptr,
+                  InvalidRknn,
+                  check(Aspect::kRejects)});
+  out->push_back({r + ".group_isolation",
+                  r,
+                  {},
+                  "changing one per-group scale changes exactly the outputs of that group and "
+                  "column (order g*N+n)",
+                  kRknnChoices,
+                  RknnNotApplicable,
+                  nullptr,
+                  grouped,
+                  CheckGroupIsolation});
+  out->push_back({r + ".dequant_monotone",
+                  r,
+                  {},
+                  "for a positive scale, y is non-decreasing in q per group/channel",
+                  kRknnChoices,
+                  RknnNotApplicable,
+                  nullptr,
+                  positive,
+                  CheckMonotone});
+  out->push_back({r + ".quantize_round_trip",
+                  r,
+                  {},
+                  "w quantized by the suite and dequantized by the port is within |s|/2 plus the "
+                  "fp32 rounding",
+                  kRknnChoices,
+                  RknnNotApplicable,
+                  nullptr,
+                  positive,
+                  CheckRoundTrip});
+  out->push_back({r + ".no_write_past_capacity",
+                  r,
+                  {},
+                  "nothing is written outside y, valid or not (guard bytes)",
+                  kRknnChoices,
+                  RknnNotApplicable,
+                  nullptr,
                   [](const PropertyContext& ctx) {
-                    return rc::gen::weightedOneOf<Case>({{1, ValidRknn(ctx, false, false)}, {1, InvalidRknn(ctx)}});
+                    return rc::gen::weightedOneOf<Case>(
+                        {{1, ValidRknn(ctx, false, false)}, {1, InvalidRknn(ctx)}});
                   },
                   check(Aspect::kGuards)});
 }

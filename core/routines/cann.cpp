@@ -6,8 +6,12 @@ namespace npuconf::routines::cann {
 namespace {
 
 ParamSpec ShapeParam(std::string doc, bool nullable) {
-  return {.key = "shape", .type = ParamType::kIntList, .doc = std::move(doc), .unit = "elements",
-          .required = true, .nullable = nullable};
+  return {.key = "shape",
+          .type = ParamType::kIntList,
+          .doc = std::move(doc),
+          .unit = "elements",
+          .required = true,
+          .nullable = nullable};
 }
 
 ParamSpec DTypeParam(std::string doc) {
@@ -15,19 +19,22 @@ ParamSpec DTypeParam(std::string doc) {
 }
 
 TensorSpec SizeOutput(std::string rule) {
-  return {.name = "weight_tensor_size",
-          .dtype = "UINT64",
-          .shape = "[] (a scalar)",
-          .doc = "weightTensorSize; written on SUCCESS only. " + rule,
-          .value_unit = "ELEMENTS of the FRACTAL_NZ weight (times the element size = bytes to allocate, §1.1)",
-          .nullable = true};
+  return {
+      .name = "weight_tensor_size",
+      .dtype = "UINT64",
+      .shape = "[] (a scalar)",
+      .doc = "weightTensorSize; written on SUCCESS only. " + rule,
+      .value_unit =
+          "ELEMENTS of the FRACTAL_NZ weight (times the element size = bytes to allocate, §1.1)",
+      .nullable = true};
 }
 
 ParamSpec C0Param() {
   return {.key = "c0",
           .type = ParamType::kInt,
-          .doc = "C0, elements per NZ row (§2.5); the other readings of choices cann.nz.fp32_c0 and "
-                 "cann.nz.int4_c0 (§5.6, §5.7) are asked for this way",
+          .doc =
+              "C0, elements per NZ row (§2.5); the other readings of choices cann.nz.fp32_c0 and "
+              "cann.nz.int4_c0 (§5.6, §5.7) are asked for this way",
           .unit = "elements",
           .min = 1,
           .max = 4096,
@@ -50,8 +57,10 @@ const std::vector<RoutineSpec>& Specs() {
        .vendor_api = "aclnnCalculateMatmulWeightSizeV2",
        .source = "spec cann.md §1.1, §1.2, §1.4, §1.5",
        .summary = "size of the FRACTAL_NZ weight for a dtype",
-       .params = {ShapeParam("tensorShape; null passes tensorShape == nullptr", true),
-                  DTypeParam("dataType; never validated upstream (§1.4; choice cann.v2.dtype_validation)")},
+       .params =
+           {ShapeParam("tensorShape; null passes tensorShape == nullptr", true),
+            DTypeParam(
+                "dataType; never validated upstream (§1.4; choice cann.v2.dtype_validation)")},
        .outputs = {SizeOutput("n to 16; k to 16 for FLOAT16/BF16, else to 32 (§1.2).")}},
       {.id = kTransMatmulWeight,
        .vendor = "cann",
@@ -59,26 +68,31 @@ const std::vector<RoutineSpec>& Specs() {
        .source = "spec cann.md §2.1-2.5",
        .summary = "ND weight to FRACTAL_NZ in place, after the documented validation",
        .params = {ShapeParam("the view shape of mmWeightRef", false),
-                  DTypeParam("the tensor's dtype (the SoC's list, §2.3, decides whether it is accepted)"),
+                  DTypeParam(
+                      "the tensor's dtype (the SoC's list, §2.3, decides whether it is accepted)"),
                   {.key = "format",
                    .type = ParamType::kEnum,
                    .doc = "the storage format of mmWeightRef (only ND is accepted, §2.2 step 3)",
                    .values = {"ND", "FRACTAL_NZ", "NCHW", "NHWC", "NC1HWC0"},
                    .default_value = ParamValue::String("ND")},
                   SeedParam()},
-       .outputs = {{.name = "mm_weight_ref",
-                    .dtype = "the dtype param",
-                    .shape = "holds ND [shape] on entry; [B..., C1, N1, 16, C0] on SUCCESS (reported dims)",
-                    .doc = "mmWeightRef, in place; its capacity is the V2 size in elements times the element "
-                           "size (what the docs tell a caller to allocate, §2.1)",
-                    .nullable = true}}},
+       .outputs =
+           {{.name = "mm_weight_ref",
+             .dtype = "the dtype param",
+             .shape =
+                 "holds ND [shape] on entry; [B..., C1, N1, 16, C0] on SUCCESS (reported dims)",
+             .doc =
+                 "mmWeightRef, in place; its capacity is the V2 size in elements times the element "
+                 "size (what the docs tell a caller to allocate, §2.1)",
+             .nullable = true}}},
       {.id = kNdToNz,
        .vendor = "cann",
        .source = "spec cann.md §2.5 (int4 nibbles §4.4)",
        .summary = "ND [..., n, k] to FRACTAL_NZ [..., C1, N1, 16, C0], padding 0",
-       .params = {ShapeParam("the ND shape [..., n, k]", false), DTypeParam("the element type"), C0Param(),
-                  SeedParam()},
-       .inputs = {{.name = "nd", .dtype = "the dtype param", .shape = "[shape]", .doc = "random data"}},
+       .params = {ShapeParam("the ND shape [..., n, k]", false), DTypeParam("the element type"),
+                  C0Param(), SeedParam()},
+       .inputs =
+           {{.name = "nd", .dtype = "the dtype param", .shape = "[shape]", .doc = "random data"}},
        .outputs = {{.name = "nz",
                     .dtype = "the dtype param",
                     .shape = "[B..., C1, N1, 16, C0] (reported dims)",
@@ -87,13 +101,16 @@ const std::vector<RoutineSpec>& Specs() {
        .vendor = "cann",
        .source = "spec cann.md §2.5 (int4 nibbles §4.4)",
        .summary = "FRACTAL_NZ back to ND, the padding of the input ignored",
-       .params = {ShapeParam("the ND shape [..., n, k]", false), DTypeParam("the element type"), C0Param(),
-                  SeedParam()},
+       .params = {ShapeParam("the ND shape [..., n, k]", false), DTypeParam("the element type"),
+                  C0Param(), SeedParam()},
        .inputs = {{.name = "nz",
                    .dtype = "the dtype param",
                    .shape = "[B..., C1, N1, 16, C0]",
                    .doc = "random data, padding included"}},
-       .outputs = {{.name = "nd", .dtype = "the dtype param", .shape = "[shape] (reported dims)", .doc = "the ND data"}}},
+       .outputs = {{.name = "nd",
+                    .dtype = "the dtype param",
+                    .shape = "[shape] (reported dims)",
+                    .doc = "the ND data"}}},
   };
   return specs;
 }

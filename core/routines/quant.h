@@ -16,8 +16,8 @@ inline constexpr char kAntiquant[] = "cann.antiquant";
 inline constexpr char kRknnDequantB[] = "rknn.dequant_b";
 
 // Named distributions of generated scales and zero points (the materializer's).
-inline const std::vector<std::string> kScaleKinds = {"mixed", "positive", "ordinary", "tiny", "subnormal",
-                                                     "huge",  "exact",    "index",    "ones"};
+inline const std::vector<std::string> kScaleKinds = {
+    "mixed", "positive", "ordinary", "tiny", "subnormal", "huge", "exact", "index", "ones"};
 inline const std::vector<std::string> kZeroPointKinds = {"mixed", "zero", "integer", "fractional"};
 
 const std::vector<RoutineSpec>& Specs();

@@ -16,9 +16,9 @@
 #include "npuconf/port.h"
 
 enum {
-  kSuccess = 0,                /* ACLNN_SUCCESS */
-  kParamNullptr = 161001,      /* ACLNN_ERR_PARAM_NULLPTR */
-  kParamInvalid = 161002,      /* ACLNN_ERR_PARAM_INVALID */
+  kSuccess = 0,           /* ACLNN_SUCCESS */
+  kParamNullptr = 161001, /* ACLNN_ERR_PARAM_NULLPTR */
+  kParamInvalid = 161002, /* ACLNN_ERR_PARAM_INVALID */
 };
 
 static const npuconf_param* find_param(const npuconf_case* c, const char* key) {
@@ -87,6 +87,7 @@ static const char* const kClaims[] = {
 static const npuconf_port kPort = {NPUCONF_PORT_ABI_VERSION, "port-template", "0.1.0", kClaims,
                                    call};
 
-__attribute__((visibility("default"))) const npuconf_port* npuconf_port_entry(uint32_t abi_version) {
+__attribute__((visibility("default"))) const npuconf_port* npuconf_port_entry(
+    uint32_t abi_version) {
   return abi_version == NPUCONF_PORT_ABI_VERSION ? &kPort : NULL;
 }

@@ -87,7 +87,7 @@ typedef struct npuconf_tensor {
   uint64_t bytes; /* inputs: bytes of data; outputs: capacity in bytes */
   int32_t dtype;  /* npuconf_dtype */
   int32_t rank;
-  int64_t* dims;  /* elements per axis, outermost first */
+  int64_t* dims; /* elements per axis, outermost first */
 } npuconf_tensor;
 
 /* One call of one routine. */

@@ -68,9 +68,9 @@ std::vector<uint8_t> PackNibbles(const std::vector<uint8_t>& values) {
 template <typename T>
 void NdToNzWords(const T* nd, const Dims& d, T* nz) {
   Eigen::TensorMap<const Tensor3<const T>> x(nd, d.batch, d.n, d.k);
-  Eigen::array<std::pair<Index, Index>, 3> padding{
-      std::make_pair(Index{0}, Index{0}), std::make_pair(Index{0}, d.n1 * kH0 - d.n),
-      std::make_pair(Index{0}, d.c1 * d.c0 - d.k)};
+  Eigen::array<std::pair<Index, Index>, 3> padding{std::make_pair(Index{0}, Index{0}),
+                                                   std::make_pair(Index{0}, d.n1 * kH0 - d.n),
+                                                   std::make_pair(Index{0}, d.c1 * d.c0 - d.k)};
   Eigen::array<Index, 5> blocked{d.batch, d.n1, kH0, d.c1, d.c0};
   Eigen::array<Index, 5> order{0, 3, 1, 2, 4};
   const Tensor5<T> padded = x.pad(padding, T{}).reshape(blocked);
@@ -134,15 +134,19 @@ std::vector<uint8_t> Dispatch(const std::vector<uint8_t>& in, const Shape& nd_sh
     if (row_bytes == 64) return ConvertRows<64>(in, d, to_nz);
   }
   switch (Bits(dtype)) {
-    case 8: return Convert<uint8_t>(in, d, to_nz);
-    case 16: return Convert<uint16_t>(in, d, to_nz);
-    case 32: return Convert<uint32_t>(in, d, to_nz);
+    case 8:
+      return Convert<uint8_t>(in, d, to_nz);
+    case 16:
+      return Convert<uint16_t>(in, d, to_nz);
+    case 32:
+      return Convert<uint32_t>(in, d, to_nz);
     case 4: {
       // One nibble per byte, the same algebra on uint8, then packed again.
       const std::vector<uint8_t> values = UnpackNibbles(in, to_nz ? NdCount(d) : NzCount(d));
       return PackNibbles(Convert<uint8_t>(values, d, to_nz));
     }
-    default: return {};
+    default:
+      return {};
   }
 }
 

@@ -72,7 +72,8 @@ Expectation FinishSize(const SizeCall& call, int64_t k_align, const std::string&
   }
   e.size = PaddedWeightElems(shape, k_align);
   if (!e.size) {
-    e.rule = "size overflows int64: undefined upstream (spec cann.md §1.5), choice cann.size.overflow";
+    e.rule =
+        "size overflows int64: undefined upstream (spec cann.md §1.5), choice cann.size.overflow";
     if (overflow_reading == "param_invalid") {
       e.status = kAclnnErrParamInvalid;
     } else {
@@ -106,13 +107,13 @@ Expectation ExpectLegacySize(const CannFacts& facts, const SizeCall& call,
 }
 
 Expectation ExpectV2Size(const CannFacts& facts, const SizeCall& call,
-                         const std::string& negative_reading,
-                         const std::string& overflow_reading) {
+                         const std::string& negative_reading, const std::string& overflow_reading) {
   const std::vector<Rule<SizeCall>> rules = {
-      {"SoC not 310P/910B/910_93/RegBase → 361001, before any other check (spec cann.md §1.4 step 1)",
+      {"SoC not 310P/910B/910_93/RegBase → 361001, before any other check (spec cann.md §1.4 step "
+       "1)",
        [&](const SizeCall&) { return !facts.v2_size_supported; }, kAclnnErrRuntimeError},
-      {"tensorShape == nullptr → 161001 (§1.4 step 2)",
-       [](const SizeCall& c) { return !c.shape; }, kAclnnErrParamNullptr},
+      {"tensorShape == nullptr → 161001 (§1.4 step 2)", [](const SizeCall& c) { return !c.shape; },
+       kAclnnErrParamNullptr},
       {"weightTensorSize == nullptr → 161001 (§1.4 step 3)",
        [](const SizeCall& c) { return c.null_output; }, kAclnnErrParamNullptr},
       {"rank outside [2,6] → 161002 (§1.4 step 4)",

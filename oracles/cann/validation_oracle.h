@@ -21,9 +21,9 @@ struct SizeCall {
 
 struct Expectation {
   int64_t status = 0;
-  std::string rule;               // the rule that decided, with its spec section
-  std::optional<int64_t> size;    // elements, when status is SUCCESS
-  bool undefined = false;         // outside the vendor's defined domain
+  std::string rule;             // the rule that decided, with its spec section
+  std::optional<int64_t> size;  // elements, when status is SUCCESS
+  bool undefined = false;       // outside the vendor's defined domain
 };
 
 // `negative_reading` / `overflow_reading`: how a port claims to handle the
@@ -33,8 +33,7 @@ Expectation ExpectLegacySize(const CannFacts& facts, const SizeCall& call,
                              const std::string& negative_reading,
                              const std::string& overflow_reading);
 Expectation ExpectV2Size(const CannFacts& facts, const SizeCall& call,
-                         const std::string& negative_reading,
-                         const std::string& overflow_reading);
+                         const std::string& negative_reading, const std::string& overflow_reading);
 
 struct TransCall {
   bool null_tensor = false;

@@ -60,11 +60,14 @@ std::vector<int32_t> DecodeQ(const std::vector<uint8_t>& bytes, DType dtype, int
     const Eigen::Index n_bytes = static_cast<Eigen::Index>(bytes.size());
     Eigen::Map<const Eigen::Array<uint8_t, Dynamic, 1>> b(bytes.data(), n_bytes);
     Grid<int32_t> pairs(n_bytes, 2);
-    const Eigen::Array<int32_t, Dynamic, 1> low = b.cast<int32_t>().unaryExpr([](int32_t v) { return v & 0xF; });
-    const Eigen::Array<int32_t, Dynamic, 1> high = b.cast<int32_t>().unaryExpr([](int32_t v) { return v >> 4; });
+    const Eigen::Array<int32_t, Dynamic, 1> low =
+        b.cast<int32_t>().unaryExpr([](int32_t v) { return v & 0xF; });
+    const Eigen::Array<int32_t, Dynamic, 1> high =
+        b.cast<int32_t>().unaryExpr([](int32_t v) { return v >> 4; });
     pairs.col(0) = even_high ? high : low;
     pairs.col(1) = even_high ? low : high;
-    const Grid<int32_t> signed_pairs = pairs.unaryExpr([](int32_t v) { return v >= 8 ? v - 16 : v; });
+    const Grid<int32_t> signed_pairs =
+        pairs.unaryExpr([](int32_t v) { return v >= 8 ? v - 16 : v; });
     std::memcpy(out.data(), signed_pairs.data(), static_cast<size_t>(count) * sizeof(int32_t));
   } else if (dtype == DType::kInt8) {
     for (int64_t i = 0; i < count; ++i) out[i] = static_cast<int8_t>(bytes[i]);
@@ -154,7 +157,8 @@ GenData GenDataQuantize(const std::vector<float>& weight, int64_t vocab, int64_t
 std::vector<int64_t> ParamIndexMap(int64_t rows, int64_t cols, int64_t group_size,
                                    int64_t param_count, bool groups_major) {
   using Index = Grid<int64_t>;
-  const Eigen::Array<int64_t, 1, Dynamic> c = Eigen::Array<int64_t, 1, Dynamic>::LinSpaced(cols, 0, cols - 1);
+  const Eigen::Array<int64_t, 1, Dynamic> c =
+      Eigen::Array<int64_t, 1, Dynamic>::LinSpaced(cols, 0, cols - 1);
   Index idx;
   if (param_count == 1) {
     idx = Index::Zero(rows, cols);
@@ -172,8 +176,9 @@ std::vector<int64_t> ParamIndexMap(int64_t rows, int64_t cols, int64_t group_siz
 
 Expectation ExpectAntiquant(const AntiquantCall& c) {
   using namespace cann;
-  const bool arch_ok = c.npu_arch == "DAV_2201" || c.npu_arch == "DAV_3510" || c.npu_arch == "DAV_2002";
-  const int64_t kn_max = c.npu_arch == "DAV_2201" ? 65535
+  const bool arch_ok =
+      c.npu_arch == "DAV_2201" || c.npu_arch == "DAV_3510" || c.npu_arch == "DAV_2002";
+  const int64_t kn_max = c.npu_arch == "DAV_2201"   ? 65535
                          : c.npu_arch == "DAV_3510" ? (int64_t{1} << 31) - 1
                                                     : INT64_MAX;
   const int64_t gs = c.group_size;
@@ -187,18 +192,25 @@ Expectation ExpectAntiquant(const AntiquantCall& c) {
   return FirstBroken(
       {
           {!arch_ok, kAclnnErrRuntimeError, "arch has no WeightQuantBatchMatmulV2 (§4.1a step 1)"},
-          {c.null_weight || !c.scale_shape || c.null_y, kAclnnErrParamNullptr, "null weight/scale/y (§4.1a step 2)"},
-          {c.x_dtype != DType::kFloat16 && c.x_dtype != DType::kBf16, kAclnnErrParamInvalid, "x dtype (§4.5)"},
-          {c.weight_dtype != DType::kInt8 && c.weight_dtype != DType::kInt4 && c.weight_dtype != DType::kInt32,
+          {c.null_weight || !c.scale_shape || c.null_y, kAclnnErrParamNullptr,
+           "null weight/scale/y (§4.1a step 2)"},
+          {c.x_dtype != DType::kFloat16 && c.x_dtype != DType::kBf16, kAclnnErrParamInvalid,
+           "x dtype (§4.5)"},
+          {c.weight_dtype != DType::kInt8 && c.weight_dtype != DType::kInt4 &&
+               c.weight_dtype != DType::kInt32,
            kAclnnErrParamInvalid, "weight dtype"},
-          {c.k < 1 || c.n < 1 || c.k > kn_max || c.n > kn_max, kAclnnErrParamInvalid, "k/n range (§4.3)"},
-          {c.weight_dtype == DType::kInt4 && c.n % 2 != 0, kAclnnErrParamInvalid, "INT4 needs even n (§4.4)"},
-          {c.weight_dtype == DType::kInt32 && c.n % 8 != 0, kAclnnErrParamInvalid, "INT32 carrier needs n % 8 == 0 (§4.4)"},
+          {c.k < 1 || c.n < 1 || c.k > kn_max || c.n > kn_max, kAclnnErrParamInvalid,
+           "k/n range (§4.3)"},
+          {c.weight_dtype == DType::kInt4 && c.n % 2 != 0, kAclnnErrParamInvalid,
+           "INT4 needs even n (§4.4)"},
+          {c.weight_dtype == DType::kInt32 && c.n % 8 != 0, kAclnnErrParamInvalid,
+           "INT32 carrier needs n % 8 == 0 (§4.4)"},
           {gs < 0, kAclnnErrParamInvalid, "group size < 0 (§4.3 rule 2)"},
           {gs % 32 != 0, kAclnnErrParamInvalid, "group size % 32 != 0 (§4.3 rule 3)"},
           {gs != 0 && gs + 1 > c.k, kAclnnErrParamInvalid, "group size + 1 > k (§4.3 rule 5)"},
           {!shape_ok, kAclnnErrParamInvalid, "antiquantScale shape (§4.2)"},
-          {c.offset_shape && *c.offset_shape != s, kAclnnErrParamInvalid, "offset shape != scale shape (§4.2)"},
+          {c.offset_shape && *c.offset_shape != s, kAclnnErrParamInvalid,
+           "offset shape != scale shape (§4.2)"},
       },
       kAclnnSuccess);
 }
@@ -209,7 +221,8 @@ std::vector<uint16_t> Antiquant(const AntiquantCall& c, const std::vector<uint8_
   const DType dtype_i = c.x_dtype;
   const std::vector<int32_t> q = DecodeQ(weight, c.weight_dtype, c.k * c.n);
   // §4.5 step 1: w_f = RN_I(weight), exact for int8/int4 but stated anyway.
-  const Grid<float> w = RoundTo(Eigen::Map<const Grid<int32_t>>(q.data(), c.k, c.n).cast<float>(), dtype_i);
+  const Grid<float> w =
+      RoundTo(Eigen::Map<const Grid<int32_t>>(q.data(), c.k, c.n).cast<float>(), dtype_i);
   const Shape& s = *c.scale_shape;
   const int64_t numel = s.size() == 1 ? s[0] : s[0] * s[1];
   const std::vector<int64_t> map = ParamIndexMap(c.k, c.n, c.group_size, numel, true);
@@ -225,20 +238,24 @@ std::vector<uint16_t> Antiquant(const AntiquantCall& c, const std::vector<uint8_
 
 Expectation ExpectRknn(const RknnCall& c) {
   const bool per_group = c.quant_type == 4 || c.quant_type == 5;
-  const int64_t want = c.quant_type <= 1 ? 1
+  const int64_t want = c.quant_type <= 1   ? 1
                        : c.quant_type <= 3 ? c.n
-                       : (c.group_size > 0 ? c.k / c.group_size * c.n : -1);
+                                           : (c.group_size > 0 ? c.k / c.group_size * c.n : -1);
   constexpr int64_t kInvalid = -5;
   return FirstBroken(
       {
-          {c.quant_type < 0 || c.quant_type > 5, kInvalid, "quant_type is not an rknn_matmul_quant_type (§1.2)"},
+          {c.quant_type < 0 || c.quant_type > 5, kInvalid,
+           "quant_type is not an rknn_matmul_quant_type (§1.2)"},
           {c.b_dtype != DType::kInt8 && c.b_dtype != DType::kInt4, kInvalid, "B dtype"},
           {c.k < 1 || c.n < 1, kInvalid, "K, N >= 1"},
           {c.scale_len < 1, kInvalid, "scale_len must > 0 (§5.4)"},
           {per_group && c.group_size < 1, kInvalid, "group_size >= 1 (§5.3)"},
-          {per_group && c.group_size > 0 && c.k % c.group_size != 0, kInvalid, "K must align group size (§5.3)"},
-          {per_group && c.group_size_32_only && c.group_size != 32, kInvalid, "group_size 32 only (choice)"},
-          {c.scale_len != want || c.zp_len != want, kInvalid, "scale_len/zp_len per quant type (§5.1)"},
+          {per_group && c.group_size > 0 && c.k % c.group_size != 0, kInvalid,
+           "K must align group size (§5.3)"},
+          {per_group && c.group_size_32_only && c.group_size != 32, kInvalid,
+           "group_size 32 only (choice)"},
+          {c.scale_len != want || c.zp_len != want, kInvalid,
+           "scale_len/zp_len per quant type (§5.1)"},
           {c.any_nonzero_zp && !c.asymmetric, kInvalid, "only zp 0 (§5.4)"},
       },
       0);
@@ -248,8 +265,8 @@ std::vector<float> RknnDequantB(const RknnCall& c, const std::vector<uint8_t>& b
                                 const std::vector<float>& scale, const std::vector<int32_t>& zp) {
   const std::vector<int32_t> q = DecodeQ(b, c.b_dtype, c.k * c.n, c.even_high);
   const bool per_group = c.quant_type >= 4;
-  const std::vector<int64_t> map =
-      ParamIndexMap(c.k, c.n, per_group ? c.group_size : 0, static_cast<int64_t>(scale.size()), !c.n_major);
+  const std::vector<int64_t> map = ParamIndexMap(c.k, c.n, per_group ? c.group_size : 0,
+                                                 static_cast<int64_t>(scale.size()), !c.n_major);
   Grid<int64_t> z(c.k, c.n);
   Grid<float> s(c.k, c.n);
   for (size_t i = 0; i < map.size(); ++i) {

@@ -22,7 +22,8 @@ namespace npuconf::oracle::quant {
 std::vector<int32_t> DecodeQ(const std::vector<uint8_t>& bytes, DType dtype, int64_t count,
                              bool even_high = false);
 // The inverse (INT4 nibbles packed, odd tail nibble 0).
-std::vector<uint8_t> EncodeQ(const std::vector<int32_t>& values, DType dtype, bool even_high = false);
+std::vector<uint8_t> EncodeQ(const std::vector<int32_t>& values, DType dtype,
+                             bool even_high = false);
 
 // The fp16 value nearest to x (ties to even mantissa), by comparing the
 // neighbours of a first guess in double; ±inf beyond 65520, NaN kept.

@@ -128,13 +128,17 @@ Bytes BWordsToPlain(const Bytes& in, const BLayout& l, bool tp) {
 }
 
 template <typename F>
-Bytes ByBits(DType dtype, const Bytes& in, int64_t in_count, NibbleOrder in_order, NibbleOrder out_order,
-             F&& convert) {
+Bytes ByBits(DType dtype, const Bytes& in, int64_t in_count, NibbleOrder in_order,
+             NibbleOrder out_order, F&& convert) {
   switch (Bits(dtype)) {
-    case 4: return PackNibbles(convert(uint8_t{}, UnpackNibbles(in, in_count, in_order)), out_order);
-    case 8: return convert(uint8_t{}, in);
-    case 16: return convert(uint16_t{}, in);
-    default: return convert(uint32_t{}, in);
+    case 4:
+      return PackNibbles(convert(uint8_t{}, UnpackNibbles(in, in_count, in_order)), out_order);
+    case 8:
+      return convert(uint8_t{}, in);
+    case 16:
+      return convert(uint16_t{}, in);
+    default:
+      return convert(uint32_t{}, in);
   }
 }
 
@@ -146,8 +150,9 @@ Bytes UnpackNibbles(const Bytes& packed, int64_t count, NibbleOrder order) {
   ConstMap<uint8_t, 2> bytes(packed.data(), n_bytes, 1);
   auto low = bytes.unaryExpr([](uint8_t b) { return static_cast<uint8_t>(b & 0x0F); });
   auto high = bytes.unaryExpr([](uint8_t b) { return static_cast<uint8_t>(b >> 4); });
-  Tensor<uint8_t, 2> pairs =
-      order == NibbleOrder::kLowFirst ? Tensor<uint8_t, 2>(low.concatenate(high, 1)) : Tensor<uint8_t, 2>(high.concatenate(low, 1));
+  Tensor<uint8_t, 2> pairs = order == NibbleOrder::kLowFirst
+                                 ? Tensor<uint8_t, 2>(low.concatenate(high, 1))
+                                 : Tensor<uint8_t, 2>(high.concatenate(low, 1));
   Bytes values(pairs.data(), pairs.data() + 2 * n_bytes);
   values.resize(static_cast<size_t>(count));
   return values;
@@ -166,7 +171,8 @@ Bytes PackNibbles(const Bytes& nibbles, NibbleOrder order) {
   auto odd = pairs.slice(odd_start, extent).unaryExpr([even_shift](uint8_t v) {
     return static_cast<uint8_t>((v & 0x0F) << (4 - even_shift));
   });
-  Tensor<uint8_t, 2> bytes = even.binaryExpr(odd, [](uint8_t a, uint8_t b) { return static_cast<uint8_t>(a | b); });
+  Tensor<uint8_t, 2> bytes =
+      even.binaryExpr(odd, [](uint8_t a, uint8_t b) { return static_cast<uint8_t>(a | b); });
   return Bytes(bytes.data(), bytes.data() + n_bytes);
 }
 
@@ -182,15 +188,16 @@ Shape RowBlockedDims(int64_t rows, int64_t cols, int64_t sub) { return {Up(cols,
 
 Bytes RowBlockedToNative(const Bytes& norm, int64_t rows, int64_t cols, int64_t sub, DType dtype,
                          NibbleOrder norm_order, NibbleOrder native_order) {
-  return ByBits(dtype, norm, rows * cols, norm_order, native_order, [&](auto word, const Bytes& in) {
-    return RowToNative<decltype(word)>(in, rows, cols, sub);
-  });
+  return ByBits(
+      dtype, norm, rows * cols, norm_order, native_order,
+      [&](auto word, const Bytes& in) { return RowToNative<decltype(word)>(in, rows, cols, sub); });
 }
 
 Bytes RowBlockedToNorm(const Bytes& native, int64_t rows, int64_t cols, int64_t sub, DType dtype,
                        NibbleOrder native_order, NibbleOrder norm_order) {
-  return ByBits(dtype, native, Up(cols, sub) * rows * sub, native_order, norm_order,
-                [&](auto word, const Bytes& in) { return RowToNorm<decltype(word)>(in, rows, cols, sub); });
+  return ByBits(
+      dtype, native, Up(cols, sub) * rows * sub, native_order, norm_order,
+      [&](auto word, const Bytes& in) { return RowToNorm<decltype(word)>(in, rows, cols, sub); });
 }
 
 std::vector<bool> RowBlockedPadding(int64_t rows, int64_t cols, int64_t sub) {
@@ -202,7 +209,8 @@ std::vector<bool> RowBlockedPadding(int64_t rows, int64_t cols, int64_t sub) {
   return mask;
 }
 
-std::optional<BLayout> BLayoutOf(int64_t k, int64_t n, int64_t sub_n, int64_t sub_k, int64_t seg_len) {
+std::optional<BLayout> BLayoutOf(int64_t k, int64_t n, int64_t sub_n, int64_t sub_k,
+                                 int64_t seg_len) {
   if (k <= 0 || n <= 0 || sub_n <= 0 || sub_k <= 0 || seg_len < 0) return std::nullopt;
   BLayout l{k, n, sub_n, sub_k, seg_len, {}, 0, {}};
   const __int128 n1 = Up(n, sub_n);
@@ -226,15 +234,16 @@ std::optional<BLayout> BLayoutOf(int64_t k, int64_t n, int64_t sub_n, int64_t su
 
 Bytes BToNative(const Bytes& plain, const BLayout& l, DType dtype, bool tp, NibbleOrder plain_order,
                 NibbleOrder native_order) {
-  return ByBits(dtype, plain, l.k * l.n, plain_order, native_order, [&](auto word, const Bytes& in) {
-    return BWordsToNative<decltype(word)>(in, l, tp);
-  });
+  return ByBits(
+      dtype, plain, l.k * l.n, plain_order, native_order,
+      [&](auto word, const Bytes& in) { return BWordsToNative<decltype(word)>(in, l, tp); });
 }
 
-Bytes BToPlain(const Bytes& native, const BLayout& l, DType dtype, bool tp, NibbleOrder native_order,
-               NibbleOrder plain_order) {
-  return ByBits(dtype, native, l.native_elems, native_order, plain_order,
-                [&](auto word, const Bytes& in) { return BWordsToPlain<decltype(word)>(in, l, tp); });
+Bytes BToPlain(const Bytes& native, const BLayout& l, DType dtype, bool tp,
+               NibbleOrder native_order, NibbleOrder plain_order) {
+  return ByBits(
+      dtype, native, l.native_elems, native_order, plain_order,
+      [&](auto word, const Bytes& in) { return BWordsToPlain<decltype(word)>(in, l, tp); });
 }
 
 std::vector<bool> BPadding(const BLayout& l) {
@@ -254,8 +263,8 @@ int64_t BNativeIndex(int64_t k, int64_t n, const BLayout& l) {
   const int64_t length = l.segments.size() > 1 ? l.seg_len : l.k;
   const Segment& s = l.segments[static_cast<size_t>(k / length)];
   const int64_t kk = k - s.k_begin, k1 = Up(s.k_rows, l.sub_k);
-  return s.offset_elems + ((n / l.sub_n) * k1 + kk / l.sub_k) * l.sub_n * l.sub_k + (n % l.sub_n) * l.sub_k +
-         kk % l.sub_k;
+  return s.offset_elems + ((n / l.sub_n) * k1 + kk / l.sub_k) * l.sub_n * l.sub_k +
+         (n % l.sub_n) * l.sub_k + kk % l.sub_k;
 }
 
 std::vector<int64_t> IntValues(const Bytes& bytes, int64_t count, DType dtype, NibbleOrder order) {
@@ -267,25 +276,37 @@ std::vector<int64_t> IntValues(const Bytes& bytes, int64_t count, DType dtype, N
   }
   for (int64_t i = 0; i < count; ++i) {
     switch (Bits(dtype)) {
-      case 8: out[i] = static_cast<int8_t>(bytes[i]); break;
-      case 16: { int16_t v; std::memcpy(&v, &bytes[2 * i], 2); out[i] = v; break; }
-      default: { int32_t v; std::memcpy(&v, &bytes[4 * i], 4); out[i] = v; break; }
+      case 8:
+        out[i] = static_cast<int8_t>(bytes[i]);
+        break;
+      case 16: {
+        int16_t v;
+        std::memcpy(&v, &bytes[2 * i], 2);
+        out[i] = v;
+        break;
+      }
+      default: {
+        int32_t v;
+        std::memcpy(&v, &bytes[4 * i], 4);
+        out[i] = v;
+        break;
+      }
     }
   }
   return out;
 }
 
-std::vector<int64_t> MatmulNorm(const std::vector<int64_t>& a, const std::vector<int64_t>& b, int64_t M,
-                                int64_t K, int64_t N) {
+std::vector<int64_t> MatmulNorm(const std::vector<int64_t>& a, const std::vector<int64_t>& b,
+                                int64_t M, int64_t K, int64_t N) {
   ConstMap<int64_t, 2> x(a.data(), M, K), y(b.data(), K, N);
   Eigen::array<Eigen::IndexPair<Index>, 1> dims{Eigen::IndexPair<Index>(1, 0)};
   Tensor<int64_t, 2> c = x.contract(y, dims);
   return std::vector<int64_t>(c.data(), c.data() + c.size());
 }
 
-std::vector<int64_t> MatmulNative(const std::vector<int64_t>& a_native, const std::vector<int64_t>& b_native,
-                                  int64_t M, int64_t K, int64_t N, int64_t a_sub_k, const BLayout& b,
-                                  int64_t c_sub_n) {
+std::vector<int64_t> MatmulNative(const std::vector<int64_t>& a_native,
+                                  const std::vector<int64_t>& b_native, int64_t M, int64_t K,
+                                  int64_t N, int64_t a_sub_k, const BLayout& b, int64_t c_sub_n) {
   std::vector<int64_t> c(static_cast<size_t>(Up(N, c_sub_n) * M * c_sub_n), 0);
   for (int64_t m = 0; m < M; ++m) {
     for (int64_t n = 0; n < N; ++n) {

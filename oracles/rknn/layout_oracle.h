@@ -48,17 +48,18 @@ struct BLayout {
   Shape dims;  // [N1, Σ ceil(Kseg/subK), subN, subK]
 };
 // seg_len 0: one segment. nullopt when any size does not fit int64.
-std::optional<BLayout> BLayoutOf(int64_t k, int64_t n, int64_t sub_n, int64_t sub_k, int64_t seg_len);
+std::optional<BLayout> BLayoutOf(int64_t k, int64_t n, int64_t sub_n, int64_t sub_k,
+                                 int64_t seg_len);
 
 Bytes BToNative(const Bytes& plain, const BLayout& l, DType dtype, bool tp, NibbleOrder plain_order,
                 NibbleOrder native_order);
-Bytes BToPlain(const Bytes& native, const BLayout& l, DType dtype, bool tp, NibbleOrder native_order,
-               NibbleOrder plain_order);
+Bytes BToPlain(const Bytes& native, const BLayout& l, DType dtype, bool tp,
+               NibbleOrder native_order, NibbleOrder plain_order);
 std::vector<bool> BPadding(const BLayout& l);
 
 // ---- index maps (§2.1, §3.3) and the matmul the layouts exist for ---------------
 
-int64_t ANativeIndex(int64_t m, int64_t k, int64_t M, int64_t sub_k);   // also C with k→n
+int64_t ANativeIndex(int64_t m, int64_t k, int64_t M, int64_t sub_k);  // also C with k→n
 int64_t BNativeIndex(int64_t k, int64_t n, const BLayout& l);
 inline int64_t BNormIndex(int64_t k, int64_t n, int64_t N) { return k * N + n; }
 
@@ -66,12 +67,12 @@ inline int64_t BNormIndex(int64_t k, int64_t n, int64_t N) { return k * N + n; }
 std::vector<int64_t> IntValues(const Bytes& bytes, int64_t count, DType dtype, NibbleOrder order);
 
 // C = A·B on NORM matrices with Eigen's contraction, int64 accumulation: [M, N].
-std::vector<int64_t> MatmulNorm(const std::vector<int64_t>& a, const std::vector<int64_t>& b, int64_t M,
-                                int64_t K, int64_t N);
+std::vector<int64_t> MatmulNorm(const std::vector<int64_t>& a, const std::vector<int64_t>& b,
+                                int64_t M, int64_t K, int64_t N);
 // C in its NATIVE layout [N1, M, subN_C] computed by a direct loop over the
 // NATIVE A and NATIVE B index maps (padding of C: 0).
-std::vector<int64_t> MatmulNative(const std::vector<int64_t>& a_native, const std::vector<int64_t>& b_native,
-                                  int64_t M, int64_t K, int64_t N, int64_t a_sub_k, const BLayout& b,
-                                  int64_t c_sub_n);
+std::vector<int64_t> MatmulNative(const std::vector<int64_t>& a_native,
+                                  const std::vector<int64_t>& b_native, int64_t M, int64_t K,
+                                  int64_t N, int64_t a_sub_k, const BLayout& b, int64_t c_sub_n);
 
 }  // namespace npuconf::oracle::rknn

@@ -83,7 +83,8 @@ Answer LayoutCall(const CaseView& view, const CannFacts& facts, bool to_nz, int6
   }
   const npuconf_tensor* in = view.Input(to_nz ? "nd" : "nz");
   npuconf_tensor* out = view.Output(to_nz ? "nz" : "nd");
-  if (!in || !out) return BadCase(to_nz ? "needs input 'nd', output 'nz'" : "needs input 'nz', output 'nd'");
+  if (!in || !out)
+    return BadCase(to_nz ? "needs input 'nd', output 'nz'" : "needs input 'nz', output 'nd'");
   const uint64_t in_bytes = to_nz ? g->nd_bytes : g->storage_bytes;
   const uint64_t out_bytes = to_nz ? g->storage_bytes : g->nd_bytes;
   if (in->bytes < in_bytes || out->bytes < out_bytes || (!in->data && in_bytes) ||
@@ -110,7 +111,8 @@ namespace {
 
 // Every routine answers ANSWERED or BAD_CASE; the profile must be a CANN one.
 template <Answer (*kCall)(const CaseView&, const CannFacts&, int64_t*)>
-int32_t Answering(const CaseView& view, const Profile& profile, int64_t* status, std::string* message) {
+int32_t Answering(const CaseView& view, const Profile& profile, int64_t* status,
+                  std::string* message) {
   if (!profile.cann) {
     *message = "profile '" + profile.name + "' is not a CANN profile";
     return NPUCONF_CALL_UNCLAIMED;
@@ -144,11 +146,13 @@ const ReferenceFamily& CannReference() {
                    {ids::kNdToNz, Answering<Pack>},
                    {ids::kNzToNd, Answering<Unpack>}},
       // Undefined upstream (spec cann.md §1.5); the reference defines them.
-      .choice_claims = {"choice:cann.size.negative_dims=param_invalid", "choice:cann.size.overflow=param_invalid"}};
+      .choice_claims = {"choice:cann.size.negative_dims=param_invalid",
+                        "choice:cann.size.overflow=param_invalid"}};
   return family;
 }
 
-int32_t CannReferenceCall(const npuconf_case* c, int64_t* status, char* message, uint64_t message_bytes) {
+int32_t CannReferenceCall(const npuconf_case* c, int64_t* status, char* message,
+                          uint64_t message_bytes) {
   return AnswerWith(CannReference(), c, status, message, message_bytes);
 }
 

@@ -11,6 +11,7 @@ namespace npuconf::cann {
 const ReferenceFamily& CannReference();
 
 // AnswerWith(CannReference(), …): what mutants/ delegate to.
-int32_t CannReferenceCall(const npuconf_case* c, int64_t* status, char* message, uint64_t message_bytes);
+int32_t CannReferenceCall(const npuconf_case* c, int64_t* status, char* message,
+                          uint64_t message_bytes);
 
 }  // namespace npuconf::cann

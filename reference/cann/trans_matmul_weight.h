@@ -12,7 +12,7 @@
 namespace npuconf::cann {
 
 struct TransMatmulWeightArgs {
-  bool null_tensor = false;    // mmWeightRef == nullptr
+  bool null_tensor = false;  // mmWeightRef == nullptr
   DType dtype = DType::kFloat16;
   std::string format = "ND";  // storage format of the input: "ND", "FRACTAL_NZ", …
   Shape view_shape;           // elements per axis

@@ -19,8 +19,7 @@ namespace npuconf::cann {
 // Named choice cann.size.negative_dims / cann.size.overflow = param_invalid:
 // a negative dim, or a size that does not fit int64, returns 161002 (upstream
 // leaves both undefined, §1.5). On any error *size_elems is left untouched.
-int64_t CalculateMatmulWeightSize(const CannFacts& facts, const Shape* shape,
-                                  uint64_t* size_elems);
+int64_t CalculateMatmulWeightSize(const CannFacts& facts, const Shape* shape, uint64_t* size_elems);
 
 // V2 API. Checks in order (§1.4): SoC gate → 361001 (before everything, even
 // null pointers); null shape → 161001; null output → 161001; rank in [2,6] →

@@ -34,7 +34,8 @@ bool AntiquantArchSupported(const std::string& npu_arch) {
 
 int64_t CannAntiquant(const AntiquantArgs& a, std::string* error) {
   if (!AntiquantArchSupported(a.npu_arch)) {
-    if (error) *error = a.npu_arch + " has no aclnnWeightQuantBatchMatmulV2 (spec cann.md §4.1a step 1)";
+    if (error)
+      *error = a.npu_arch + " has no aclnnWeightQuantBatchMatmulV2 (spec cann.md §4.1a step 1)";
     return cann::kAclnnErrRuntimeError;
   }
   if (!a.weight || !a.scale_shape || !a.scale_bits || !a.y) {
@@ -50,7 +51,8 @@ int64_t CannAntiquant(const AntiquantArgs& a, std::string* error) {
   }
   if (a.k < 1 || a.n < 1) return Invalid(error, "k and n must be >= 1 (no empty tensors, §4.3)");
   if (auto max = KnMax(a.npu_arch); max && (a.k > *max || a.n > *max)) {
-    return Invalid(error, "k and n must be <= " + std::to_string(*max) + " on " + a.npu_arch + " (§4.3)");
+    return Invalid(error,
+                   "k and n must be <= " + std::to_string(*max) + " on " + a.npu_arch + " (§4.3)");
   }
   if (a.weight_dtype == DType::kInt4 && a.n % 2 != 0) {
     return Invalid(error, "INT4 weight needs an even inner axis n (§4.4)");
@@ -69,7 +71,8 @@ int64_t CannAntiquant(const AntiquantArgs& a, std::string* error) {
   if (s.size() == 1) {
     shape_ok = gs == 0 && (s[0] == 1 || s[0] == a.n);
   } else if (s.size() == 2) {
-    shape_ok = gs == 0 ? (s[0] == 1 && (s[1] == 1 || s[1] == a.n)) : (s[0] == groups && s[1] == a.n);
+    shape_ok =
+        gs == 0 ? (s[0] == 1 && (s[1] == 1 || s[1] == a.n)) : (s[0] == groups && s[1] == a.n);
   }
   if (!shape_ok) {
     return Invalid(error, "antiquantScale shape " + ToString(s) + " does not fit k = " +
@@ -83,7 +86,8 @@ int64_t CannAntiquant(const AntiquantArgs& a, std::string* error) {
   const uint64_t need_bytes = a.weight_dtype == DType::kInt8 ? static_cast<uint64_t>(count)
                                                              : static_cast<uint64_t>(count) / 2;
   if (a.weight_bytes < need_bytes) return Invalid(error, "weight holds fewer than k·n values");
-  if (a.y_capacity_elems < static_cast<uint64_t>(count)) return Invalid(error, "y holds fewer than k·n values");
+  if (a.y_capacity_elems < static_cast<uint64_t>(count))
+    return Invalid(error, "y holds fewer than k·n values");
 
   QuantGeometry g;
   g.rows = a.k;

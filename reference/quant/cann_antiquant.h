@@ -17,19 +17,19 @@ namespace npuconf::quant {
 bool AntiquantArchSupported(const std::string& npu_arch);
 
 struct AntiquantArgs {
-  std::string npu_arch;             // the profile's, for the arch gate and k/n limits
-  DType x_dtype = DType::kFloat16;  // I: FLOAT16 or BF16 (§4.5); also y, scale, offset
+  std::string npu_arch;               // the profile's, for the arch gate and k/n limits
+  DType x_dtype = DType::kFloat16;    // I: FLOAT16 or BF16 (§4.5); also y, scale, offset
   DType weight_dtype = DType::kInt8;  // INT8, INT4, or INT32 (INT4Pack carrier, §4.4)
   int64_t k = 0;                      // weight (k, n) ND, n contiguous (§4.2)
   int64_t n = 0;                      // logical n (unpacked int4 values)
   const uint8_t* weight = nullptr;    // INT4/INT32: low nibble first, 8 per int32 (§4.4)
   uint64_t weight_bytes = 0;
-  std::optional<Shape> scale_shape;   // nullopt: antiquantScale == nullptr
+  std::optional<Shape> scale_shape;      // nullopt: antiquantScale == nullptr
   const uint16_t* scale_bits = nullptr;  // I bits, scale_shape row-major
-  std::optional<Shape> offset_shape;  // nullopt: antiquantOffsetOptional == nullptr
+  std::optional<Shape> offset_shape;     // nullopt: antiquantOffsetOptional == nullptr
   const uint16_t* offset_bits = nullptr;
-  int64_t group_size = 0;             // antiquantGroupSize
-  uint16_t* y = nullptr;              // I bits [k, n]; nullptr: y == nullptr
+  int64_t group_size = 0;  // antiquantGroupSize
+  uint16_t* y = nullptr;   // I bits [k, n]; nullptr: y == nullptr
   uint64_t y_capacity_elems = 0;
 };
 

@@ -40,7 +40,8 @@ int64_t GatherDequantInt8(const GatherDequantArgs& a, std::string* error) {
   }
   constexpr int64_t kU32 = std::numeric_limits<uint32_t>::max();
   if (a.vocab < 1 || a.embed < 1 || a.vocab > kU32 || a.embed > kU32) {
-    return Invalid(error, "vocab and embed must be in [1, 2^32-1] (uint32 tiling, spec cann.md §3.2)");
+    return Invalid(error,
+                   "vocab and embed must be in [1, 2^32-1] (uint32 tiling, spec cann.md §3.2)");
   }
   if (a.scale_len != a.vocab || a.zero_point_len != a.vocab) {
     return Invalid(error, "scale and zero_point must have vocab = " + std::to_string(a.vocab) +

@@ -12,9 +12,9 @@ struct GatherDequantArgs {
   const uint8_t* table = nullptr;  // UINT8 [vocab, embed] (§3.1)
   int64_t vocab = 0;
   int64_t embed = 0;
-  const int32_t* indices = nullptr;  // INT32, any shape, flattened row-major
-  int64_t num_indices = 0;           // product of the indices dims (1 for rank 0)
-  const uint16_t* scale_bits = nullptr;       // FLOAT16 [vocab]
+  const int32_t* indices = nullptr;      // INT32, any shape, flattened row-major
+  int64_t num_indices = 0;               // product of the indices dims (1 for rank 0)
+  const uint16_t* scale_bits = nullptr;  // FLOAT16 [vocab]
   int64_t scale_len = 0;
   const uint16_t* zero_point_bits = nullptr;  // FLOAT16 [vocab]
   int64_t zero_point_len = 0;

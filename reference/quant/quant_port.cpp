@@ -82,7 +82,8 @@ Answer GenData(const CaseView& view, int64_t* status, std::string* note) {
   npuconf_tensor* table = view.Output("table");
   npuconf_tensor* scale = view.Output("scale");
   npuconf_tensor* zero_point = view.Output("zero_point");
-  if (!table || !scale || !zero_point) return BadCase("outputs 'table', 'scale', 'zero_point' needed");
+  if (!table || !scale || !zero_point)
+    return BadCase("outputs 'table', 'scale', 'zero_point' needed");
   const Shape dims = Dims(weight);
   if (weight && dims.size() != 2) return BadCase("input 'weight' must be [V, E]");
   const int64_t vocab = weight ? dims[0] : 0, embed = weight ? dims[1] : 0;
@@ -99,9 +100,9 @@ Answer GenData(const CaseView& view, int64_t* status, std::string* note) {
   }
   std::vector<uint16_t> scale_bits(static_cast<size_t>(std::max<int64_t>(vocab, 0)));
   std::vector<uint16_t> zp_bits(scale_bits.size());
-  *status = GenDataQuantize(weight ? values.data() : nullptr, vocab, embed,
-                            static_cast<uint8_t*>(table->data), scale->data ? scale_bits.data() : nullptr,
-                            zero_point->data ? zp_bits.data() : nullptr, note);
+  *status = GenDataQuantize(
+      weight ? values.data() : nullptr, vocab, embed, static_cast<uint8_t*>(table->data),
+      scale->data ? scale_bits.data() : nullptr, zero_point->data ? zp_bits.data() : nullptr, note);
   if (*status == cann::kAclnnSuccess) {
     std::memcpy(scale->data, scale_bits.data(), scale_bits.size() * 2);
     std::memcpy(zero_point->data, zp_bits.data(), zp_bits.size() * 2);
@@ -171,7 +172,8 @@ Answer RknnB(const CaseView& view, const Profile& profile, int64_t* status, std:
   if (dims.size() != 2) return BadCase("input 'b' must be [K, N]");
   auto dtype = DTypeFromAbi(b->dtype);
   auto quant_type = view.Int("quant_type");
-  if (!dtype || !quant_type) return BadCase("input 'b' dtype and param 'quant_type' (0..5) are required");
+  if (!dtype || !quant_type)
+    return BadCase("input 'b' dtype and param 'quant_type' (0..5) are required");
   const auto scales = Values<float>(scale);
   const auto zps = Values<int32_t>(zp);
   RknnDequantArgs a;
@@ -185,8 +187,8 @@ Answer RknnB(const CaseView& view, const Profile& profile, int64_t* status, std:
   a.group_size_32_only = profile.rknn && profile.rknn->group_size_rule == "32_only";
   a.channel_major_groups =
       CaseReading(view, profile, "group_order", "rknn.quant.group_order", "g_major") == "n_major";
-  a.asymmetric =
-      CaseReading(view, profile, "zero_point", "rknn.quant.zero_point", "symmetric_only") == "asymmetric";
+  a.asymmetric = CaseReading(view, profile, "zero_point", "rknn.quant.zero_point",
+                             "symmetric_only") == "asymmetric";
   a.scale = scales.data();
   a.scale_len = static_cast<int64_t>(scales.size());
   a.zp = zps.data();
@@ -197,10 +199,11 @@ Answer RknnB(const CaseView& view, const Profile& profile, int64_t* status, std:
   // (SYM/ASYM); the ASYM enums take the same path, the zp values decide (§5.4).
   if (*quant_type < 0 || *quant_type > 5) {
     *status = kRknnErrParamInvalid;
-    *note = "quant_type " + std::to_string(*quant_type) + " is not an rknn_matmul_quant_type (§1.2)";
+    *note =
+        "quant_type " + std::to_string(*quant_type) + " is not an rknn_matmul_quant_type (§1.2)";
     return Answered();
   }
-  a.quant_type = *quant_type <= 1 ? RknnQuantType::kPerLayer
+  a.quant_type = *quant_type <= 1   ? RknnQuantType::kPerLayer
                  : *quant_type <= 3 ? RknnQuantType::kPerChannel
                                     : RknnQuantType::kPerGroup;
   *status = RknnDequantB(a, note);
@@ -235,19 +238,24 @@ bool NotCann(const Profile& profile, std::string* message) {
   return true;
 }
 
-int32_t GatherAnswer(const CaseView& view, const Profile& profile, int64_t* status, std::string* message) {
+int32_t GatherAnswer(const CaseView& view, const Profile& profile, int64_t* status,
+                     std::string* message) {
   if (NotCann(profile, message)) return NPUCONF_CALL_UNCLAIMED;
   return Answering(message, [&](std::string* note) { return Gather(view, status, note); });
 }
-int32_t GenDataAnswer(const CaseView& view, const Profile& profile, int64_t* status, std::string* message) {
+int32_t GenDataAnswer(const CaseView& view, const Profile& profile, int64_t* status,
+                      std::string* message) {
   if (NotCann(profile, message)) return NPUCONF_CALL_UNCLAIMED;
   return Answering(message, [&](std::string* note) { return GenData(view, status, note); });
 }
-int32_t AntiquantAnswer(const CaseView& view, const Profile& profile, int64_t* status, std::string* message) {
+int32_t AntiquantAnswer(const CaseView& view, const Profile& profile, int64_t* status,
+                        std::string* message) {
   if (NotCann(profile, message)) return NPUCONF_CALL_UNCLAIMED;
-  return Answering(message, [&](std::string* note) { return Antiquant(view, profile, status, note); });
+  return Answering(message,
+                   [&](std::string* note) { return Antiquant(view, profile, status, note); });
 }
-int32_t RknnBAnswer(const CaseView& view, const Profile& profile, int64_t* status, std::string* message) {
+int32_t RknnBAnswer(const CaseView& view, const Profile& profile, int64_t* status,
+                    std::string* message) {
   if (profile.family != "rknn") {
     *message = "profile '" + profile.name + "' is not an RKNN profile";
     return NPUCONF_CALL_UNCLAIMED;
@@ -270,7 +278,8 @@ const ReferenceFamily& QuantReference() {
   return family;
 }
 
-int32_t QuantReferenceCall(const npuconf_case* c, int64_t* status, char* message, uint64_t message_bytes) {
+int32_t QuantReferenceCall(const npuconf_case* c, int64_t* status, char* message,
+                           uint64_t message_bytes) {
   return AnswerWith(QuantReference(), c, status, message, message_bytes);
 }
 

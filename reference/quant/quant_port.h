@@ -15,7 +15,8 @@ namespace npuconf::quant {
 const ReferenceFamily& QuantReference();
 
 // AnswerWith(QuantReference(), …): what mutants/ delegate to.
-int32_t QuantReferenceCall(const npuconf_case* c, int64_t* status, char* message, uint64_t message_bytes);
+int32_t QuantReferenceCall(const npuconf_case* c, int64_t* status, char* message,
+                           uint64_t message_bytes);
 
 // The reading of an uncertain point a case asks for: its `param`, else the
 // profile's choice `choice`, else `fallback`.

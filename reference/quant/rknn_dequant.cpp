@@ -22,7 +22,8 @@ int64_t RknnDequantB(const RknnDequantArgs& a, std::string* error) {
   if (a.k < 1 || a.n < 1) return Invalid(error, "K and N must be >= 1");
   const auto count = CheckedMul(a.k, a.n);
   if (!count) return Invalid(error, "K·N overflows int64");
-  if (a.scale_len < 1 || !a.scale) return Invalid(error, "scale_len must > 0 (RT, spec rknn.md §5.4)");
+  if (a.scale_len < 1 || !a.scale)
+    return Invalid(error, "scale_len must > 0 (RT, spec rknn.md §5.4)");
   int64_t expected_len = 1;
   if (a.quant_type == RknnQuantType::kPerChannel) expected_len = a.n;
   if (a.quant_type == RknnQuantType::kPerGroup) {
@@ -39,12 +40,14 @@ int64_t RknnDequantB(const RknnDequantArgs& a, std::string* error) {
   if (a.scale_len != expected_len || a.zp_len != expected_len || (a.zp_len > 0 && !a.zp)) {
     return Invalid(error, "scale_len " + std::to_string(a.scale_len) + " / zp_len " +
                               std::to_string(a.zp_len) + " must both be " +
-                              std::to_string(expected_len) + " for this quant type (spec rknn.md §5.1)");
+                              std::to_string(expected_len) +
+                              " for this quant type (spec rknn.md §5.1)");
   }
   for (int64_t i = 0; i < a.zp_len; ++i) {
     if (a.zp[i] != 0 && !a.asymmetric) {
-      return Invalid(error, "zp: " + std::to_string(a.zp[i]) +
-                                " is unsupport, only support zp set 0 (RT 2.3.2, spec rknn.md §5.4)");
+      return Invalid(error,
+                     "zp: " + std::to_string(a.zp[i]) +
+                         " is unsupport, only support zp set 0 (RT 2.3.2, spec rknn.md §5.4)");
     }
   }
   const uint64_t need = a.b_dtype == DType::kInt8 ? static_cast<uint64_t>(*count)

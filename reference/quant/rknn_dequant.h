@@ -18,7 +18,7 @@ inline constexpr int64_t kRknnErrParamInvalid = -5;
 enum class RknnQuantType { kPerLayer, kPerChannel, kPerGroup };
 
 struct RknnDequantArgs {
-  DType b_dtype = DType::kInt8;  // INT8 or INT4
+  DType b_dtype = DType::kInt8;                  // INT8 or INT4
   NibbleOrder nibbles = NibbleOrder::kLowFirst;  // NORM B int4 (§2.4; profile fact)
   int64_t k = 0;
   int64_t n = 0;
@@ -26,7 +26,7 @@ struct RknnDequantArgs {
   uint64_t b_bytes = 0;
   RknnQuantType quant_type = RknnQuantType::kPerLayer;
   int64_t group_size = 0;
-  bool group_size_32_only = false;  // choice rknn.quant.group_size = 32_only
+  bool group_size_32_only = false;    // choice rknn.quant.group_size = 32_only
   bool channel_major_groups = false;  // choice rknn.quant.group_order = n_major
   bool asymmetric = false;            // choice rknn.quant.zero_point = asymmetric
   const float* scale = nullptr;

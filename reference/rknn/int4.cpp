@@ -16,7 +16,9 @@ void PackInt4(const int8_t* values, uint8_t* packed, int64_t count, NibbleOrder 
 
 void UnpackInt4(const uint8_t* packed, int8_t* values, int64_t count, NibbleOrder order) {
   // Sign extension of bit 3, as the demo's reader does (§2.4).
-  auto extend = [](uint8_t nibble) { return static_cast<int8_t>(static_cast<int8_t>(nibble << 4) >> 4); };
+  auto extend = [](uint8_t nibble) {
+    return static_cast<int8_t>(static_cast<int8_t>(nibble << 4) >> 4);
+  };
   const int first_shift = order == NibbleOrder::kLowFirst ? 0 : 4;
   const int second_shift = 4 - first_shift;
   const int64_t pairs = count / 2;
@@ -24,7 +26,8 @@ void UnpackInt4(const uint8_t* packed, int8_t* values, int64_t count, NibbleOrde
     values[2 * i] = extend(static_cast<uint8_t>((packed[i] >> first_shift) & 0xF));
     values[2 * i + 1] = extend(static_cast<uint8_t>((packed[i] >> second_shift) & 0xF));
   }
-  if (count % 2) values[count - 1] = extend(static_cast<uint8_t>((packed[pairs] >> first_shift) & 0xF));
+  if (count % 2)
+    values[count - 1] = extend(static_cast<uint8_t>((packed[pairs] >> first_shift) & 0xF));
 }
 
 }  // namespace npuconf::rknn

@@ -20,7 +20,8 @@ void UnpackInt4(const uint8_t* packed, int8_t* values, int64_t count, NibbleOrde
 // The nibble (0…15) of element e.
 inline uint8_t Int4Nibble(const uint8_t* packed, int64_t e, NibbleOrder order) {
   const bool high = ((e & 1) == 0) == (order == NibbleOrder::kHighFirst);
-  return high ? static_cast<uint8_t>(packed[e >> 1] >> 4) : static_cast<uint8_t>(packed[e >> 1] & 0xF);
+  return high ? static_cast<uint8_t>(packed[e >> 1] >> 4)
+              : static_cast<uint8_t>(packed[e >> 1] & 0xF);
 }
 
 }  // namespace npuconf::rknn

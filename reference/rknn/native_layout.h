@@ -22,9 +22,9 @@ namespace npuconf::rknn {
 // A or C: NORM [rows, cols] with cols blocked by `sub` (A: rows M, cols K, sub
 // subK; C: rows M, cols N, sub subN_C).
 struct RowBlockedGeometry {
-  int64_t rows = 0;  // M
-  int64_t cols = 0;  // K (A) or N (C)
-  int64_t sub = 0;   // subK (A) or subN_C (C)
+  int64_t rows = 0;    // M
+  int64_t cols = 0;    // K (A) or N (C)
+  int64_t sub = 0;     // subK (A) or subN_C (C)
   int64_t blocks = 0;  // ceil(cols / sub)
   int bits = 0;
   Shape native_dims;  // [blocks, rows, sub]
@@ -68,8 +68,8 @@ struct BNativeGeometry {
 
 // nullopt when K, N, subN or subK is not positive, seg_len is negative, the
 // dtype is not 4/8/16 bits, or a size overflows int64.
-std::optional<BNativeGeometry> BNativeGeometryFor(int64_t k, int64_t n, int64_t sub_n, int64_t sub_k,
-                                                  int64_t seg_len, DType dtype);
+std::optional<BNativeGeometry> BNativeGeometryFor(int64_t k, int64_t n, int64_t sub_n,
+                                                  int64_t sub_k, int64_t seg_len, DType dtype);
 
 // `tp` false: the plain side is NORM [K, N]; true: TP_NORM [N, K] (§1.3, §2.1).
 // To NATIVE writes all native_bytes (padding 0); back ignores the padding.

@@ -11,6 +11,7 @@ namespace npuconf::rknn {
 const ReferenceFamily& RknnReference();
 
 // AnswerWith(RknnReference(), …): what mutants/ delegate to.
-int32_t RknnReferenceCall(const npuconf_case* c, int64_t* status, char* message, uint64_t message_bytes);
+int32_t RknnReferenceCall(const npuconf_case* c, int64_t* status, char* message,
+                          uint64_t message_bytes);
 
 }  // namespace npuconf::rknn

@@ -3,7 +3,8 @@
 
 #include "npuconf/port.h"
 
-__attribute__((visibility("default"))) const npuconf_port* npuconf_port_entry(uint32_t abi_version) {
+__attribute__((visibility("default"))) const npuconf_port* npuconf_port_entry(
+    uint32_t abi_version) {
   (void)abi_version;
   return NULL;
 }
