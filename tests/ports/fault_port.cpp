@@ -11,7 +11,8 @@
 //
 // NPUCONF_FAULT = segv | abort | exit0 | _exit | throw | hang | overflow_far |
 //   read_past_input | sigkill | stack_overflow | bad_utf8 | no_nul_message |
-//   null_claims (unset: no fault).
+//   null_claims | segv_unlink (deletes NPUCONF_FAULT_UNLINK, then segv)
+//   (unset: no fault).
 // It is C++ only for `throw`; everything else is plain C through the ABI.
 #include <signal.h>
 #include <stdint.h>
@@ -197,7 +198,12 @@ int Recurse(int depth) {
 // The fault, for faults that happen instead of an answer. Returns only for
 // faults that are answers (messages) or that act on the buffers.
 void FaultNow() {
-  if (Is("segv")) {
+  if (Is("segv_unlink")) {
+    // The library goes away: the worker cannot be started again.
+    if (const char* self = getenv("NPUCONF_FAULT_UNLINK")) unlink(self);
+    volatile int* null_pointer = nullptr;
+    *null_pointer = 1;
+  } else if (Is("segv")) {
     volatile int* null_pointer = nullptr;
     *null_pointer = 1;
   } else if (Is("abort")) {
