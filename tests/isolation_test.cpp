@@ -202,6 +202,38 @@ TEST(Isolation, InProcessAndIsolatedAnswerAlike) {
   }
 }
 
+TEST(Isolation, LayoutsOfEverySizeAnswerAlike) {
+  // Inputs and outputs move in the arena from case to case; a case above
+  // 64 MiB grows it and gives it back afterwards; the same big case twice
+  // reuses the worker's mapping. The fault port without NPUCONF_FAULT is a
+  // correct element-by-element FRACTAL_NZ port.
+  unsetenv("NPUCONF_FAULT");
+  std::string error;
+  auto isolated = IsolatedPort::Start(NPUCONF_FAULT_PORT, 60000, &error);
+  ASSERT_TRUE(isolated) << error;
+  auto in_process = InProcessPort::LoadLibrary(NPUCONF_FAULT_PORT, &error);
+  ASSERT_TRUE(in_process) << error;
+  const Profile* profile = FindProfile("ascend910b");
+  ASSERT_NE(profile, nullptr);
+  const std::vector<std::pair<const char*, std::vector<int64_t>>> cases = {
+      {"FLOAT16", {8, 4100}},    {"FLOAT16", {4096, 4200}}, {"INT8", {3, 5}},
+      {"FLOAT16", {4096, 4200}}, {"INT4", {2, 7, 9}},       {"FLOAT", {0, 3}}};
+  for (const auto& [dtype, shape] : cases) {
+    Case c("cann.nd_to_nz", "ascend910b");
+    c.Set("shape", ParamValue::IntList(shape)).Set("dtype", ParamValue::String(dtype));
+    const Invocation inv = BuiltinSuite().Materialize(c, *profile);
+    const Answer a = isolated->Call(inv);
+    const Answer b = in_process->Call(inv);
+    ASSERT_EQ(a.fault, "") << c.ToText();
+    EXPECT_EQ(a.status, b.status) << c.ToText();
+    ASSERT_EQ(a.outputs.size(), 1u);
+    ASSERT_EQ(b.outputs.size(), 1u);
+    EXPECT_TRUE(a.outputs[0].buffer->Contents() == b.outputs[0].buffer->Contents()) << c.ToText();
+    EXPECT_EQ(a.outputs[0].dims, b.outputs[0].dims) << c.ToText();
+    EXPECT_TRUE(a.outputs[0].guards_intact) << c.ToText();
+  }
+}
+
 TEST(Isolation, ForkedRunnerStartsItsOwnWorker) {
   std::string error;
   auto port = IsolatedPort::Start(NPUCONF_TEMPLATE_PORT, 10000, &error);

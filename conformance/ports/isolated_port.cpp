@@ -20,6 +20,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <exception>
 #include <iostream>
 #include <string_view>
@@ -34,6 +35,9 @@ constexpr size_t kMaxControlMessage = 4096;  // one socket message
 constexpr size_t kMaxPortString = 4096;      // name, version, one claim
 constexpr size_t kMaxClaims = 4096;          // claims read from the table
 constexpr uint64_t kInitialArenaBytes = 1u << 20;
+// An arena above this is sized to the case and given back after it: a huge
+// case must not keep its memory for the rest of the run.
+constexpr uint64_t kKeepArenaBytes = 64u << 20;
 constexpr int kSocketFd = 3;  // in the worker
 constexpr int kArenaFd = 4;
 
@@ -351,12 +355,14 @@ void SendHello(const npuconf_port* table) {
   SendAll(kSocketFd, &hello, sizeof(hello));
 }
 
+// The case as npuconf structs; deques keep every string and list where the
+// structs point while more are added.
 struct WorkerCase {
-  std::vector<std::string> strings;  // keys and string params (stable storage below)
-  std::vector<std::vector<int64_t>> int_lists;
+  std::deque<std::string> strings;  // keys and string params
+  std::deque<std::vector<int64_t>> int_lists;
   std::vector<npuconf_param> params;
-  std::vector<std::string> names;
-  std::vector<std::vector<int64_t>> input_dims;
+  std::deque<std::string> names;
+  std::deque<std::vector<int64_t>> input_dims;
   std::vector<npuconf_tensor> inputs;
   std::vector<std::array<int64_t, NPUCONF_MAX_RANK>> output_dims;
   std::vector<npuconf_tensor> outputs;
@@ -373,8 +379,6 @@ bool ReadWorkerCase(uint64_t blob_bytes, WorkerCase* wc) {
   wc->profile = r.GetString();
   const uint64_t n_params = r.Get<uint64_t>();
   if (!r.ok() || n_params > blob_bytes) return false;
-  wc->strings.reserve(2 * n_params);
-  wc->int_lists.reserve(n_params);
   for (uint64_t i = 0; i < n_params && r.ok(); ++i) {
     npuconf_param p{};
     wc->strings.push_back(r.GetString());
@@ -396,8 +400,6 @@ bool ReadWorkerCase(uint64_t blob_bytes, WorkerCase* wc) {
   }
   const uint64_t n_inputs = r.Get<uint64_t>();
   if (!r.ok() || n_inputs > blob_bytes) return false;
-  wc->names.reserve(n_inputs + 64);
-  wc->input_dims.reserve(n_inputs);
   for (uint64_t i = 0; i < n_inputs && r.ok(); ++i) {
     npuconf_tensor t{};
     wc->names.push_back(r.GetString());
@@ -417,7 +419,6 @@ bool ReadWorkerCase(uint64_t blob_bytes, WorkerCase* wc) {
   }
   const uint64_t n_outputs = r.Get<uint64_t>();
   if (!r.ok() || n_outputs > blob_bytes) return false;
-  wc->names.reserve(wc->names.size() + n_outputs);
   wc->output_dims.resize(n_outputs);
   for (uint64_t i = 0; i < n_outputs && r.ok(); ++i) {
     npuconf_tensor t{};
@@ -455,8 +456,10 @@ void ProtectGuards(const std::vector<uint64_t>& guards) {
   static std::vector<uint64_t> protected_now;
   static uint64_t protected_generation = 0;
   if (protected_generation == g_worker_arena_generation && protected_now == guards) return;
-  if (protected_generation == g_worker_arena_generation && !protected_now.empty()) {
-    mprotect(g_worker_arena, g_worker_arena_bytes, PROT_READ | PROT_WRITE);
+  if (protected_generation == g_worker_arena_generation) {
+    for (uint64_t guard : protected_now) {
+      mprotect(g_worker_arena + guard, PageBytes(), PROT_READ | PROT_WRITE);
+    }
   }
   for (uint64_t guard : guards) mprotect(g_worker_arena + guard, PageBytes(), PROT_NONE);
   protected_now = guards;
@@ -731,6 +734,24 @@ class IsolatedWorker {
   }
 
   Answer Call(const Invocation& inv) {
+    Answer answer = CallOnce(inv);
+    if (arena_bytes_ > kKeepArenaBytes && owner_ == getpid()) {
+      // The worker maps the arena again with the next case.
+      munmap(arena_, arena_bytes_);
+      arena_ = nullptr;
+      arena_bytes_ = 0;
+      if (ftruncate(memfd_, 0) != 0) {
+        // The worker knows only this arena: both start afresh.
+        Stop();
+        close(memfd_);
+        memfd_ = -1;
+      }
+    }
+    return answer;
+  }
+
+ private:
+  Answer CallOnce(const Invocation& inv) {
     Answer answer;
     if (owner_ != getpid()) AdoptAfterFork();
     if (dead_) {
@@ -810,7 +831,6 @@ class IsolatedWorker {
     return answer;
   }
 
- private:
   // After fork() of the runner: the inherited worker belongs to the parent.
   void AdoptAfterFork() {
     CloseDescriptors();
@@ -840,8 +860,10 @@ class IsolatedWorker {
       }
     }
     if (arena_ && arena_bytes_ >= bytes) return true;
-    const uint64_t want = std::max<uint64_t>(
-        RoundUp(bytes, PageBytes()), std::max<uint64_t>(kInitialArenaBytes, 2 * arena_bytes_));
+    uint64_t want = std::max<uint64_t>(RoundUp(bytes, PageBytes()), kInitialArenaBytes);
+    if (want <= kKeepArenaBytes) {
+      want = std::min<uint64_t>(kKeepArenaBytes, std::max<uint64_t>(want, 2 * arena_bytes_));
+    }
     if (ftruncate(memfd_, static_cast<off_t>(want)) != 0) {
       *error = "cannot grow the port arena to " + std::to_string(want) +
                " bytes: " + std::strerror(errno);
