@@ -134,6 +134,21 @@ TEST(Isolation, BareLibraryNameIsOpenedFromTheWorkingDirectory) {
       << missing.output;
 }
 
+TEST(Isolation, CaseCommandNamesTheFault) {
+  const std::string port = std::string(" --port ") + NPUCONF_FAULT_PORT;
+  const std::string tripping =
+      " cann.calculate_matmul_weight_size_v2 profile=ascend910b dtype=INT8 'shape=[3,25]'";
+  for (const auto& [fault, says] : std::vector<std::pair<std::string, std::string>>{
+           {"segv", "failed inside call: killed by SIGSEGV"},
+           {"hang", "failed inside call: timed out after 300 ms"},
+           {"exit0", "failed inside call: called exit(0) inside call"}}) {
+    const auto run = RunShell("NPUCONF_FAULT=" + fault + " " + NPUCONF_BINARY +
+                              " case --timeout-ms 300" + port + tripping);
+    EXPECT_EQ(run.exit_code, 1) << fault << "\n" << run.output;
+    EXPECT_NE(run.output.find(says), std::string::npos) << run.output;
+  }
+}
+
 TEST(Isolation, TimeoutMustBePositive) {
   for (const char* value : {"0", "-5", "abc"}) {
     const auto run = RunNpuconf(std::string("run --timeout-ms ") + value);
