@@ -149,6 +149,17 @@ TEST(Isolation, CaseCommandNamesTheFault) {
   }
 }
 
+TEST(Isolation, FaultWhileLoadingIsPortFailure) {
+  for (const auto& [fault, says] : std::vector<std::pair<std::string, std::string>>{
+           {"entry_segv", "could not be loaded: killed by SIGSEGV"},
+           {"entry_hang", "could not be loaded: timed out after 300 ms"}}) {
+    const auto run = RunShell("NPUCONF_FAULT=" + fault + " " + NPUCONF_BINARY +
+                              " run --timeout-ms 300 --port " + NPUCONF_FAULT_PORT);
+    EXPECT_EQ(run.exit_code, 3) << fault << "\n" << run.output;
+    EXPECT_NE(run.output.find(says), std::string::npos) << run.output;
+  }
+}
+
 TEST(Isolation, TimeoutMustBePositive) {
   for (const char* value : {"0", "-5", "abc"}) {
     const auto run = RunNpuconf(std::string("run --timeout-ms ") + value);

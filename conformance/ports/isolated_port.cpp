@@ -600,9 +600,10 @@ std::string SignalName(int sig) {
   }
 }
 
-std::string DescribeDeath(int status) {
+// `where`: "inside call", or "while loading" (npuconf_port_entry).
+std::string DescribeDeath(int status, const char* where) {
   if (WIFEXITED(status)) {
-    return "called exit(" + std::to_string(WEXITSTATUS(status)) + ") inside call";
+    return "called exit(" + std::to_string(WEXITSTATUS(status)) + ") " + where;
   }
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
@@ -690,8 +691,11 @@ class IsolatedWorker {
     // The hello.
     std::string message;
     std::string fault;
-    if (!Receive(&message, &fault)) {
-      *error = "port library '" + path_ + "' could not be loaded: the port worker " + fault;
+    loading_ = true;
+    const bool received = Receive(&message, &fault);
+    loading_ = false;
+    if (!received) {
+      *error = "port library '" + path_ + "' could not be loaded: " + fault;
       return false;
     }
     if (message[0] == 'E') {
@@ -972,7 +976,7 @@ class IsolatedWorker {
     dead_ = true;
     CloseDescriptors();
     if (got < 0) return "died (its status is unknown)";
-    return DescribeDeath(status);
+    return DescribeDeath(status, loading_ ? "while loading" : "inside call");
   }
 
   void Kill() {
@@ -1038,6 +1042,7 @@ class IsolatedWorker {
   uint64_t arena_bytes_ = 0;
   bool dead_ = true;
   bool restart_failed_ = false;
+  bool loading_ = false;  // waiting for the hello
   std::string restart_error_;
   std::string last_signal_;
   std::vector<Region> last_layout_regions_;

@@ -11,7 +11,8 @@
 //
 // NPUCONF_FAULT = segv | abort | exit0 | _exit | throw | hang | overflow_far |
 //   read_past_input | sigkill | stack_overflow | bad_utf8 | no_nul_message |
-//   null_claims | segv_unlink (deletes NPUCONF_FAULT_UNLINK, then segv)
+//   null_claims | segv_unlink (deletes NPUCONF_FAULT_UNLINK, then segv) |
+//   entry_segv | entry_hang (in npuconf_port_entry, while loading)
 //   (unset: no fault).
 // It is C++ only for `throw`; everything else is plain C through the ABI.
 #include <signal.h>
@@ -288,6 +289,13 @@ npuconf_port g_port = {NPUCONF_PORT_ABI_VERSION, "fault", "0", kClaims, Call};
 extern "C" __attribute__((visibility("default"))) const npuconf_port* npuconf_port_entry(
     uint32_t abi_version) {
   if (abi_version != NPUCONF_PORT_ABI_VERSION) return nullptr;
+  if (Is("entry_segv")) {
+    volatile int* null_pointer = nullptr;
+    *null_pointer = 1;
+  }
+  if (Is("entry_hang")) {
+    for (;;) pause();
+  }
   if (Is("bad_utf8")) g_port.name = "fault \xff\xc0\x80 port";
   if (Is("null_claims")) g_port.claims = nullptr;
   return &g_port;
