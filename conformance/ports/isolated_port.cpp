@@ -758,6 +758,11 @@ class IsolatedWorker {
   Answer CallOnce(const Invocation& inv) {
     Answer answer;
     if (owner_ != getpid()) AdoptAfterFork();
+    if (!dead_ && WorkerGone()) {
+      // It died between cases (a thread the port left running, say): no case
+      // to blame; a fresh worker answers this one.
+      Reap();
+    }
     if (dead_) {
       Hello ignored;
       std::string error;
@@ -847,6 +852,13 @@ class IsolatedWorker {
     dead_ = true;
     restart_failed_ = false;
     owner_ = getpid();
+  }
+
+  // Whether the worker has ended since the last case (never blocks).
+  bool WorkerGone() const {
+    pollfd fds[2] = {{socket_, 0, 0}, {pidfd_, POLLIN, 0}};
+    if (poll(fds, pidfd_ >= 0 ? 2 : 1, 0) <= 0) return false;
+    return (fds[0].revents & (POLLHUP | POLLERR)) || (pidfd_ >= 0 && (fds[1].revents & POLLIN));
   }
 
   void CloseDescriptors() {
