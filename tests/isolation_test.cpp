@@ -309,6 +309,31 @@ TEST(Isolation, ForkedRunnerStartsItsOwnWorker) {
   EXPECT_EQ(value(port->Call(inv)), 1024u);
 }
 
+TEST(Isolation, WorkerKilledBetweenCasesIsReplacedSilently) {
+  std::string error;
+  auto port = IsolatedPort::Start(NPUCONF_TEMPLATE_PORT, 10000, &error);
+  ASSERT_TRUE(port) << error;
+  // The worker is this process's only child (Linux lists children per task).
+  std::ifstream children("/proc/self/task/" + std::to_string(gettid()) + "/children");
+  pid_t worker = 0;
+  if (!(children >> worker) || worker <= 0) GTEST_SKIP() << "no /proc/.../children here";
+  const Profile* profile = FindProfile("ascend910b");
+  ASSERT_NE(profile, nullptr);
+  Case c("cann.calculate_matmul_weight_size_v2", "ascend910b");
+  c.Set("shape", ParamValue::IntList({32, 16})).Set("dtype", ParamValue::String("INT8"));
+  const Invocation inv = BuiltinSuite().Materialize(c, *profile);
+  ASSERT_EQ(port->Call(inv).fault, "");
+  ASSERT_EQ(kill(worker, SIGKILL), 0);
+  usleep(50 * 1000);
+  const Answer answer = port->Call(inv);
+  EXPECT_EQ(answer.fault, "");
+  EXPECT_EQ(answer.call_result, NPUCONF_CALL_ANSWERED);
+  uint64_t value = 0;
+  ASSERT_FALSE(answer.outputs.empty());
+  std::memcpy(&value, answer.outputs[0].buffer->data(), sizeof(value));
+  EXPECT_EQ(value, 1024u);  // §1.4, as in ForkedRunnerStartsItsOwnWorker
+}
+
 TEST(SanitizeUtf8, ReplacesMaximalIllFormedSubparts) {
   // Unicode 15, section 3.9, Table 3-8: 61 F1 80 80 E1 80 C2 62 80 63 80 BF 64
   // becomes a, FFFD, FFFD, FFFD, b, FFFD, c, FFFD, FFFD, d.
