@@ -170,8 +170,11 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   std::string real_shapes_file;
   bool no_real_shapes = false;
   bool quiet = false;
+  PortOptions port_options;
   auto* run = app.add_subcommand("run", "Run the properties on a port and write the reports");
-  run->add_option("--port", port_arg, "reference (default), mutant:NAME, or path/to/port.so");
+  run->add_option("--port", port_arg,
+                  "reference (default), mutant:NAME, path/to/port.so, or 'exec:CMD ARGS' (a "
+                  "subprocess, docs/port-protocol.md)");
   run->add_option("--profile", options.profiles, "Profile name or glob; repeatable (default: all)");
   run->add_option("--routine", options.routine_glob, "Only routines matching this glob");
   run->add_option("--property", options.property_glob, "Only properties matching this glob");
@@ -186,6 +189,10 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   run->add_option("--rc-reproduce", options.rc_reproduce,
                   "Replay a RapidCheck reproduce string from a report (with --property)");
   run->add_flag("--quiet", quiet, "No progress line or summary table");
+  run->add_option("--timeout-ms", port_options.timeout_ms,
+                  "Per-case limit for a port outside this process (exec:)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
 
   std::string list_what = "properties";
   bool list_json = false;
@@ -199,7 +206,9 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   std::string dump_dir;
   auto* one_case = app.add_subcommand(
       "case", "Answer one case on a port: ROUTINE key=value ... (or --from FILE)");
-  one_case->add_option("--port", port_arg, "reference (default), mutant:NAME, or path/to/port.so");
+  one_case->add_option("--port", port_arg,
+                       "reference (default), mutant:NAME, path/to/port.so, or 'exec:CMD ARGS' (a "
+                       "subprocess, docs/port-protocol.md)");
   one_case->add_option("--from", case_from,
                        "Read the case from a case JSON file (docs/case.schema.json); - for stdin");
   one_case->add_flag("--json", case_json, "Print the case and the answer as JSON");
@@ -212,7 +221,9 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   std::string check_from;
   auto* check = app.add_subcommand(
       "check", "Check one property on one case: PROPERTY ROUTINE key=value ... (or --from FILE)");
-  check->add_option("--port", port_arg, "reference (default), mutant:NAME, or path/to/port.so");
+  check->add_option("--port", port_arg,
+                    "reference (default), mutant:NAME, path/to/port.so, or 'exec:CMD ARGS' (a "
+                    "subprocess, docs/port-protocol.md)");
   check->add_option("--from", check_from, "Read the case from a case JSON file; - for stdin");
   check->add_option("property", property_name, "Property name (npuconf list properties)")
       ->required();
@@ -237,7 +248,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
 
   if (*list) return List(list_what, list_json, out, err);
 
-  PortChoice choice = OpenPort(port_arg, PortOptions{});
+  PortChoice choice = OpenPort(port_arg, port_options);
   if (!choice.port) {
     err << "npuconf: " << choice.error << "\n";
     return choice.exit_code;
@@ -348,7 +359,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     options.real_shapes = !no_real_shapes;
     options.progress = !quiet;
     // A port path in a reproduce command must work from any directory.
-    options.port_arg = port_arg.find('/') != std::string::npos
+    options.port_arg = port_arg.find('/') != std::string::npos && port_arg.rfind("exec:", 0) != 0
                            ? std::filesystem::absolute(port_arg).lexically_normal().string()
                            : port_arg;
     options.program = argc > 0 ? argv[0] : "npuconf";
