@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -261,10 +263,21 @@ std::string ReadHello(ExecChild& child, int64_t timeout_ms, Hello* hello, bool* 
   return "";
 }
 
+// The bytes a port returned for an output, into the runner's buffer.
+void CopyOut(const Bytes& bytes, GuardedBuffer* buffer, OutputResult* out) {
+  const uint64_t capacity = buffer->capacity_bytes();
+  std::memcpy(buffer->data(), bytes.data(), std::min<uint64_t>(bytes.size(), capacity));
+  if (bytes.size() > capacity) {
+    // What a real overflow does to the guard: broken at the first byte past capacity.
+    out->guards_intact = false;
+    out->first_bad_offset = static_cast<int64_t>(capacity);
+  }
+}
+
 // Copies an answer line into `answer`; "" or what in the line breaks the protocol.
 std::string ApplyAnswer(const json& doc, const Invocation& inv,
                         const std::vector<std::shared_ptr<GuardedBuffer>>& buffers,
-                        Answer* answer) {
+                        const std::vector<std::string>& output_paths, Answer* answer) {
   if (!doc.contains("result") || !doc["result"].is_string())
     return "\"result\" must be \"answered\", \"unclaimed\" or \"bad_case\"";
   const std::string result = doc["result"].get<std::string>();
@@ -317,6 +330,8 @@ std::string ApplyAnswer(const json& doc, const Invocation& inv,
       out.rank = static_cast<int32_t>(out.dims.size());
     }
     if (o.contains("data")) {
+      if (!output_paths[k].empty())
+        return path + ".data: output " + Describe(o["name"]) + " goes to its file, not in the line";
       if (!o["data"].is_string()) return path + ".data must be a base64 string";
       auto bytes = Base64Decode(o["data"].get<std::string>());
       if (!bytes) return path + ".data is not padded base64";
@@ -327,18 +342,116 @@ std::string ApplyAnswer(const json& doc, const Invocation& inv,
         continue;
       }
       GuardedBuffer& buffer = *buffers[k];
-      const uint64_t capacity = buffer.capacity_bytes();
-      std::memcpy(buffer.data(), bytes->data(), std::min<uint64_t>(bytes->size(), capacity));
-      if (bytes->size() > capacity) {
-        // What a real overflow does to the guard: broken at the first byte past capacity.
-        out.guards_intact = false;
-        out.first_bad_offset = static_cast<int64_t>(capacity);
-      }
+      CopyOut(*bytes, &buffer, &out);
     }
   }
   return "";
 }
 
+// Tensors of at least this many bytes travel as files, not base64 in the line.
+constexpr uint64_t kFileTensorBytes = uint64_t{1} << 20;
+
+// The tensor files of one request: created before it, removed after it.
+class TensorFiles {
+ public:
+  explicit TensorFiles(uint64_t id) {
+    static const std::string dir = [] {
+      std::error_code ec;
+      if (access("/dev/shm", W_OK | X_OK) == 0) return std::string("/dev/shm");
+      return std::filesystem::temp_directory_path(ec).string();
+    }();
+    prefix_ = dir + "/npuconf-exec-" + std::to_string(getpid()) + "-" + std::to_string(id) + "-";
+  }
+  ~TensorFiles() {
+    for (const auto& path : paths_) unlink(path.c_str());
+  }
+  // A new file holding `bytes` (empty for an output); "" when it cannot be made.
+  std::string Create(const std::string& tag, std::span<const uint8_t> bytes) {
+    const std::string path = prefix_ + std::to_string(paths_.size()) + "-" + tag;
+    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) return "";
+    paths_.push_back(path);
+    size_t done = 0;
+    while (done < bytes.size()) {
+      const ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      done += static_cast<size_t>(n);
+    }
+    close(fd);
+    return done == bytes.size() ? path : "";
+  }
+
+ private:
+  std::string prefix_;
+  std::vector<std::string> paths_;
+};
+
+// A tensor as the protocol sends it: base64 in the line, or a file for big ones.
+json TensorJson(DType dtype, const Shape& shape, const Bytes& bytes, const std::string& tag,
+                TensorFiles* files) {
+  json j = {{"dtype", std::string(Name(dtype))}, {"shape", shape}, {"bytes", bytes.size()}};
+  if (bytes.size() >= kFileTensorBytes) {
+    if (std::string path = files->Create(tag, bytes); !path.empty()) {
+      j["encoding"] = "file";
+      j["path"] = path;
+      return j;
+    }
+  }
+  j["encoding"] = "base64";
+  j["data"] = Base64Encode(bytes);
+  return j;
+}
+
+// The request line for one case (docs/port-protocol.md, "Request").
+std::string RequestLine(uint64_t id, const Invocation& inv, TensorFiles* files,
+                        std::vector<std::string>* output_paths) {
+  json c = ToJson(inv.c);
+  json inputs = json::object();
+  for (const auto& t : inv.inputs)
+    inputs[t.name] = TensorJson(t.dtype, t.shape, t.bytes, "in", files);
+  c["inputs"] = inputs;
+  json outputs = json::array();
+  output_paths->assign(inv.outputs.size(), "");
+  for (size_t i = 0; i < inv.outputs.size(); ++i) {
+    const OutputSpec& o = inv.outputs[i];
+    json j = {{"name", o.name},
+              {"dtype", std::string(Name(o.dtype))},
+              {"capacity_bytes", o.capacity_bytes},
+              {"null", o.null}};
+    if (!o.initial.empty()) j["initial"] = TensorJson(o.dtype, {}, o.initial, "initial", files);
+    if (!o.null && o.capacity_bytes >= kFileTensorBytes) {
+      (*output_paths)[i] = files->Create("out", {});
+      if (!(*output_paths)[i].empty()) j["path"] = (*output_paths)[i];
+    }
+    outputs.push_back(j);
+  }
+  c["outputs"] = outputs;
+  std::string line =
+      json{{"id", id}, {"case", c}}.dump(-1, ' ', false, json::error_handler_t::replace);
+  line += '\n';
+  return line;
+}
+
+// The bytes a port wrote into an output's file; nullopt if it cannot be read.
+std::optional<Bytes> ReadOutputFile(const std::string& path, uint64_t max_bytes) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  struct stat st {};
+  fstat(fd, &st);
+  Bytes bytes(
+      static_cast<size_t>(std::min<uint64_t>(static_cast<uint64_t>(st.st_size), max_bytes)));
+  size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = read(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += static_cast<size_t>(n);
+  }
+  close(fd);
+  bytes.resize(done);
+  return bytes;
+}
 }  // namespace
 
 std::string SplitCommandLine(const std::string& command, std::vector<std::string>* words) {
@@ -516,9 +629,9 @@ Answer ExecPort::Call(const Invocation& inv) const {
   if (answer.fault = EnsureRunning(); !answer.fault.empty()) return answer;
 
   const uint64_t id = next_id_++;
-  std::string request =
-      json{{"id", id}, {"case", ToJson(inv)}}.dump(-1, ' ', false, json::error_handler_t::replace);
-  request += '\n';
+  TensorFiles files(id);
+  std::vector<std::string> output_paths;
+  const std::string request = RequestLine(id, inv, &files, &output_paths);
   uint64_t capacity_bytes = 0;
   for (const auto& spec : inv.outputs) capacity_bytes += spec.capacity_bytes;
   const size_t max_line = kLineSlackBytes + static_cast<size_t>(capacity_bytes / 3 * 4 + 8) * 2;
@@ -562,7 +675,8 @@ Answer ExecPort::Call(const Invocation& inv) const {
              doc["id"].get<uint64_t>() != id) {
     fault = "answered id " + (doc.contains("id") ? Describe(doc["id"]) : "(none)") +
             " to request id " + std::to_string(id) + ": " + Excerpt(line);
-  } else if (std::string wrong = ApplyAnswer(doc, inv, buffers, &answer); !wrong.empty()) {
+  } else if (std::string wrong = ApplyAnswer(doc, inv, buffers, output_paths, &answer);
+             !wrong.empty()) {
     fault = "printed garbage (" + wrong + "): " + Excerpt(line);
   }
   if (!fault.empty()) {
@@ -574,6 +688,16 @@ Answer ExecPort::Call(const Invocation& inv) const {
   }
   for (size_t i = 0; i < answer.outputs.size(); ++i) {
     OutputResult& out = answer.outputs[i];
+    if (!output_paths[i].empty()) {
+      // One byte more than the capacity shows a write past it.
+      auto bytes = ReadOutputFile(output_paths[i], buffers[i]->capacity_bytes() + 1);
+      if (!bytes) {
+        answer = Answer{.outputs = std::move(answer.outputs)};
+        answer.fault = "removed or made unreadable its output file " + output_paths[i];
+        return answer;
+      }
+      CopyOut(*bytes, buffers[i].get(), &out);
+    }
     int64_t first_bad = 0;
     if (out.guards_intact && !buffers[i]->GuardsIntact(&first_bad)) {
       out.guards_intact = false;
