@@ -25,6 +25,7 @@ variable NPUCONF_PY_PORT_BUG=NAME) injects one fault:
 
 import base64
 import json
+import mmap
 import os
 import sys
 
@@ -207,7 +208,49 @@ def units(buffer, unit):
     return view.cast({8: "Q", 4: "I", 2: "H", 1: "B"}[unit]) if unit > 1 else view
 
 
-def nd_to_nz(case, inputs):
+ROWS_PER_TILE = 4096  # rows copied per strided pass: their cache lines stay in L2
+
+
+def block_copies(batch, n, row, block_row, c1, block):
+    """(ND slice, NZ slice) pairs, sizes in copy units, that together move every
+    ND element (b, r, c) to NZ b*c1*block + (c div C0)*block + r*C0 + c mod C0
+    (§2.5). Each pair is one strided copy; there are few of them."""
+    full = row // block_row  # blocks whole in k
+    tail = row - full * block_row  # units of k in the last, partial block
+    for b in range(batch):
+        nd0, nz0 = b * n * row, b * c1 * block
+        if n == 0 or row == 0:
+            continue
+        if n <= full:  # few rows, many blocks: one pass per row and unit column
+            for r in range(n):
+                for x in range(block_row):
+                    yield (
+                        slice(nd0 + r * row + x, nd0 + r * row + full * block_row, block_row),
+                        slice(nz0 + r * block_row + x, nz0 + full * block, block),
+                    )
+        else:  # many rows: one pass per tile of rows, block and unit column
+            for r0 in range(0, n, ROWS_PER_TILE):
+                rows = min(ROWS_PER_TILE, n - r0)
+                for j in range(full):
+                    for x in range(block_row):
+                        first = nd0 + r0 * row + j * block_row + x
+                        yield (
+                            slice(first, first + (rows - 1) * row + 1, row),
+                            slice(
+                                nz0 + j * block + r0 * block_row + x,
+                                nz0 + j * block + (r0 + rows) * block_row,
+                                block_row,
+                            ),
+                        )
+        for x in range(tail):
+            first = nd0 + full * block_row + x
+            yield (
+                slice(first, first + (n - 1) * row + 1, row),
+                slice(nz0 + full * block + x, nz0 + full * block + n * block_row, block_row),
+            )
+
+
+def nd_to_nz(case, inputs, alloc):
     batch, n, k, c0, width, bits, dims = nz_geometry(case)
     nd = inputs["nd"]
     if bits == 4:
@@ -215,22 +258,22 @@ def nd_to_nz(case, inputs):
     c1, n1 = dims[-4], dims[-3]
     row_bytes, block_row_bytes = k * width, c0 * width
     block_bytes = n1 * H0 * block_row_bytes
-    nz = bytearray(batch * c1 * block_bytes)  # the padding holds 0
-    # Sizes in units of `unit` bytes from here on.
-    unit = copy_unit(row_bytes, block_row_bytes, len(nz), len(nd))
-    src_all, dst_all = units(nd, unit), units(nz, unit)
-    row, block_row, block = row_bytes // unit, block_row_bytes // unit, block_bytes // unit
-    for b in range(batch):
-        src = src_all[b * n * row : (b + 1) * n * row]
-        for j in range(c1):
-            dst = dst_all[(b * c1 + j) * block : (b * c1 + j + 1) * block]
-            # One strided copy per unit column of the block: that column of every row.
-            for x in range(min(block_row, row - j * block_row)):
-                dst[x : n * block_row : block_row] = src[j * block_row + x :: row]
-    return pack_int4(nz) if bits == 4 else nz, dims
+    size = batch * c1 * block_bytes
+    # The padding holds 0: a new buffer is zero-filled.
+    nz = bytearray(size) if bits == 4 else alloc("nz", size)
+    unit = copy_unit(row_bytes, block_row_bytes, block_bytes)
+    nd_u, nz_u = units(nd, unit), units(nz, unit)
+    for a, z in block_copies(batch, n, row_bytes // unit, block_row_bytes // unit, c1,
+                             block_bytes // unit):
+        nz_u[z] = nd_u[a]
+    if bits == 4:
+        packed = pack_int4(nz)
+        nz = alloc("nz", len(packed))
+        nz[:] = packed
+    return nz, dims
 
 
-def nz_to_nd(case, inputs):
+def nz_to_nd(case, inputs, alloc):
     batch, n, k, c0, width, bits, dims = nz_geometry(case)
     nz = inputs["nz"]
     c1, n1 = dims[-4], dims[-3]
@@ -238,32 +281,58 @@ def nz_to_nd(case, inputs):
         nz = unpack_int4(nz, batch * c1 * n1 * H0 * c0)
     row_bytes, block_row_bytes = k * width, c0 * width
     block_bytes = n1 * H0 * block_row_bytes
-    nd = bytearray(batch * n * row_bytes)
-    unit = copy_unit(row_bytes, block_row_bytes, len(nz), len(nd))
-    src_all, dst_all = units(nz, unit), units(nd, unit)
-    row, block_row, block = row_bytes // unit, block_row_bytes // unit, block_bytes // unit
-    for b in range(batch):
-        dst = dst_all[b * n * row : (b + 1) * n * row]
-        for j in range(c1):
-            src = src_all[(b * c1 + j) * block : (b * c1 + j + 1) * block]
-            for x in range(min(block_row, row - j * block_row)):
-                dst[j * block_row + x :: row] = src[x : n * block_row : block_row]
-    return pack_int4(nd) if bits == 4 else nd, list(case["params"]["shape"])
+    size = batch * n * row_bytes
+    nd = bytearray(size) if bits == 4 else alloc("nd", size)
+    unit = copy_unit(row_bytes, block_row_bytes, block_bytes)
+    nd_u, nz_u = units(nd, unit), units(nz, unit)
+    for a, z in block_copies(batch, n, row_bytes // unit, block_row_bytes // unit, c1,
+                             block_bytes // unit):
+        nd_u[a] = nz_u[z]
+    if bits == 4:
+        packed = pack_int4(nd)
+        nd = alloc("nd", len(packed))
+        nd[:] = packed
+    return nd, list(case["params"]["shape"])
 
 
 def read_tensor(tensor):
-    """A request's tensor: base64 in the line, or (big ones) a file to read."""
+    """A request's tensor: base64 in the line, or (big ones) a file, mapped."""
     if tensor.get("encoding", "base64") == "file":
         with open(tensor["path"], "rb") as f:
-            return f.read()
+            if os.fstat(f.fileno()).st_size == 0:
+                return b""
+            return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
     return base64.b64decode(tensor["data"])
+
+
+def output_allocator(case, in_file):
+    """alloc(name, size): a zero-filled buffer for an output. A big output's
+    buffer is the file the runner made for it, mapped; its name goes into
+    `in_file` and its bytes are not sent in the line."""
+
+    def alloc(name, size):
+        spec = next(o for o in case["outputs"] if o["name"] == name)
+        if not spec.get("path") or size == 0:
+            return bytearray(size)
+        with open(spec["path"], "r+b") as f:
+            f.truncate(size)
+            in_file.add(name)
+            return mmap.mmap(f.fileno(), size)
+
+    return alloc
 
 
 def layout(fn, out_name):
     def answer(case, profile):
         inputs = {name: read_tensor(t) for name, t in case.get("inputs", {}).items()}
-        data, dims = fn(case, inputs)
-        return ACLNN_SUCCESS, [{"name": out_name, "dims": dims, "data": data}], ""
+        in_file = set()
+        data, dims = fn(case, inputs, output_allocator(case, in_file))
+        output = {"name": out_name, "dims": dims}
+        if out_name in in_file:
+            data.flush()
+        else:
+            output["data"] = data
+        return ACLNN_SUCCESS, [output], ""
 
     return answer
 
@@ -286,14 +355,9 @@ def answer(request):
         status, outputs, message = entry[0](case, profile)
     except (BadCase, LookupError, TypeError, ValueError) as e:
         return {"result": "bad_case", "message": "%s: %r" % (type(e).__name__, e)}
-    paths = {o["name"]: o.get("path") for o in case["outputs"]}
     for o in outputs:
-        data = o.pop("data")
-        if paths.get(o["name"]):  # a big output goes to the file the runner made for it
-            with open(paths[o["name"]], "r+b") as f:
-                f.write(data)
-        else:
-            o["data"] = base64.b64encode(data).decode("ascii")
+        if "data" in o:
+            o["data"] = base64.b64encode(o["data"]).decode("ascii")
     return {"result": "answered", "status": status, "message": message, "outputs": outputs}
 
 
