@@ -269,6 +269,10 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       if (*one_case) {
         const Invocation inv = BuiltinSuite().Materialize(c, *profile);
         const Answer answer = port.Call(inv);
+        if (!answer.fault.empty()) {
+          err << "npuconf: port " << port.name() << " failed inside call: " << answer.fault << "\n";
+          return kExitNonConformant;
+        }
         const RoutineSpec& spec = *BuiltinSuite().FindRoutine(c.routine)->spec;
         if (case_json) {
           out << AnswerToJson(spec, inv, answer, port.name()).dump(2) << "\n";

@@ -68,10 +68,19 @@ std::string SanitizeUtf8(std::string_view text) {
 }
 
 // The first 80 bytes of a line as readable text: UTF-8 repaired, control
-// characters escaped as in JSON.
+// characters shown as \xNN.
 std::string Excerpt(std::string_view line) {
-  std::string text = json(SanitizeUtf8(line.substr(0, 80))).dump();
-  text = text.substr(1, text.size() - 2);
+  std::string text;
+  for (const char c : line.substr(0, 80)) {
+    const auto byte = static_cast<uint8_t>(c);
+    if (byte < 0x20 || byte == 0x7F) {
+      static const char kHex[] = "0123456789abcdef";
+      text += std::string("\\x") + kHex[byte >> 4] + kHex[byte & 0xF];
+    } else {
+      text += c;
+    }
+  }
+  text = SanitizeUtf8(text);
   return line.size() > 80 ? text + "..." : text;
 }
 
