@@ -189,8 +189,9 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   run->add_option("--rc-reproduce", options.rc_reproduce,
                   "Replay a RapidCheck reproduce string from a report (with --property)");
   run->add_flag("--quiet", quiet, "No progress line or summary table");
-  run->add_option("--timeout-ms", port_options.timeout_ms,
-                  "Per-case limit for a port outside this process (exec:)")
+  run->add_option(
+         "--timeout-ms", port_options.timeout_ms,
+         "Per-case limit for a port outside this process (exec: adds 20 ms per MiB of tensors)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
 

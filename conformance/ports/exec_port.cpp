@@ -357,6 +357,9 @@ std::string ApplyAnswer(const json& doc, const Invocation& inv,
   return "";
 }
 
+// Extra time per MiB of tensors a case moves, beyond --timeout-ms.
+constexpr int64_t kMsPerMiB = 20;
+
 // Tensors of at least this many bytes travel as files, not base64 in the line.
 constexpr uint64_t kFileTensorBytes = uint64_t{1} << 20;
 
@@ -645,8 +648,14 @@ Answer ExecPort::Call(const Invocation& inv) const {
   for (const auto& spec : inv.outputs) capacity_bytes += spec.capacity_bytes;
   const size_t max_line = kLineSlackBytes + static_cast<size_t>(capacity_bytes / 3 * 4 + 8) * 2;
 
-  const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms_);
-  const std::string timed_out = "timed out after " + std::to_string(timeout_ms_) + " ms";
+  // Moving tensors costs the protocol time in proportion to their size (base64,
+  // files): the limit grows by kMsPerMiB for each MiB in and out.
+  uint64_t moved_bytes = capacity_bytes;
+  for (const auto& t : inv.inputs) moved_bytes += t.bytes.size();
+  const int64_t limit_ms =
+      timeout_ms_ + static_cast<int64_t>(moved_bytes / (uint64_t{1} << 20)) * kMsPerMiB;
+  const auto deadline = Clock::now() + std::chrono::milliseconds(limit_ms);
+  const std::string timed_out = "timed out after " + std::to_string(limit_ms) + " ms";
   switch (WriteAll(child_.to_child, request, deadline)) {
     case Io::kOk:
       break;
