@@ -152,8 +152,9 @@ TEST(ExecPort, InvalidUtf8FromThePortIsSanitisedNotFatal) {
 }
 
 TEST(ExecPort, CommandThatDoesNotExistIsPortFailureNamingIt) {
+  TempDir out("exec");
   const auto run =
-      RunNpuconf("run --port 'exec:/no/such/port --x' --profile ascend910b --out /tmp");
+      RunNpuconf("run --port 'exec:/no/such/port --x' --profile ascend910b --out " + out.path());
   EXPECT_EQ(run.exit_code, 3) << run.output;
   EXPECT_NE(run.output.find("cannot run '/no/such/port': No such file or directory"),
             std::string::npos)
@@ -177,7 +178,8 @@ TEST(ExecPort, GarbageHandshakeIsPortFailureSayingWhatWasWrong) {
 }
 
 TEST(ExecPort, UnterminatedQuoteIsBadUsage) {
-  const auto run = RunNpuconf("run --port 'exec:/bin/echo \"hello' --out /tmp");
+  TempDir out("exec");
+  const auto run = RunNpuconf("run --port 'exec:/bin/echo \"hello' --out " + out.path());
   EXPECT_EQ(run.exit_code, 2) << run.output;
   EXPECT_NE(run.output.find("unterminated \""), std::string::npos) << run.output;
 }

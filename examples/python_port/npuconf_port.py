@@ -155,6 +155,8 @@ _SHIFT = bytes((b << 4) & 0xF0 for b in range(256))
 
 def unpack_int4(data, count):
     """Packed INT4 (element 2i in the low nibble, §4.4) to one byte per element."""
+    if not isinstance(data, (bytes, bytearray)):
+        data = data[:]  # a mapped file: translate() wants bytes
     out = bytearray(2 * len(data))
     out[0::2] = data.translate(_LOW)
     out[1::2] = data.translate(_HIGH)
