@@ -140,6 +140,25 @@ TEST(ExecPort, BytesPastTheCapacityBreakTheGuard) {
   EXPECT_EQ(results["cann.nz_to_nd.matches_oracle"]["result"], "pass");
 }
 
+// Tensors of 1 MiB or more travel as files (docs/port-protocol.md): both ways,
+// and a write past the capacity through a file is caught like one in the line.
+TEST(ExecPort, BigTensorsTravelAsFiles) {
+  for (const std::string args : {"cann.nd_to_nz.matches_oracle cann.nd_to_nz profile=ascend910b "
+                                 "dtype=INT4 'shape=[896,4864]'",
+                                 "cann.nz_to_nd.matches_oracle cann.nz_to_nd profile=ascend910b "
+                                 "dtype=FLOAT16 'shape=[1000,1000]'"}) {
+    const auto run = RunNpuconf("check --port 'exec:" + kExamplePort + "' " + args);
+    EXPECT_EQ(run.exit_code, 0) << run.output;
+    EXPECT_NE(run.output.find("pass: "), std::string::npos) << run.output;
+  }
+  const auto over = RunNpuconf("check --port 'exec:" + kMisbehaving +
+                               "overflow-all' cann.nz_to_nd.no_write_past_capacity cann.nz_to_nd "
+                               "profile=ascend910b dtype=FLOAT16 'shape=[1000,1000]'");
+  EXPECT_EQ(over.exit_code, 1) << over.output;
+  EXPECT_NE(over.output.find("wrote past the capacity of 'nd' (2000000 bytes)"), std::string::npos)
+      << over.output;
+}
+
 TEST(ExecPort, InvalidUtf8FromThePortIsSanitisedNotFatal) {
   const PortRun run = RunPort("exec:" + kMisbehaving + "bad-utf8");
   EXPECT_EQ(run.exit_code, 1) << run.output;

@@ -12,6 +12,7 @@ shows the faults and, after them, the properties the port passes:
   segv         kills itself with SIGSEGV
   hang         never answers
   overflow     answers every output with one byte more than its capacity
+  overflow-all the same, on cann.nz_to_nd too (big outputs: in their files)
   bad-hello    prints a handshake that is not JSON, then nothing more
 """
 import json
@@ -42,7 +43,7 @@ out.write(json.dumps(hello).encode() + b"\n")
 out.flush()
 for line in sys.stdin.buffer:
     request = json.loads(line)
-    if request["case"]["routine"] == "cann.nz_to_nd":
+    if request["case"]["routine"] == "cann.nz_to_nd" and MODE != "overflow-all":
         reply = npuconf_port.answer(request)
         reply["id"] = request["id"]
         out.write(json.dumps(reply).encode() + b"\n")
@@ -59,7 +60,7 @@ for line in sys.stdin.buffer:
         os.kill(os.getpid(), signal.SIGSEGV)
     elif MODE == "hang":
         time.sleep(3600)
-    elif MODE == "overflow":
+    elif MODE in ("overflow", "overflow-all"):
         import base64
 
         outputs = [
