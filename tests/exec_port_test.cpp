@@ -159,6 +159,19 @@ TEST(ExecPort, BigTensorsTravelAsFiles) {
       << over.output;
 }
 
+TEST(ExecPort, FewerBytesThanTheCapacityLeaveTheFill) {
+  // The port writes 4 zero bytes of the 8-byte size: the other 4 keep the
+  // runner's 0xCD, so the size read is 0xCDCDCDCD00000000.
+  const PortRun run = RunPort("exec:" + kMisbehaving + "short");
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  auto results = ByProperty(run.report);
+  const auto& r = results["cann.calculate_matmul_weight_size_v2.matches_oracle"];
+  EXPECT_EQ(r["result"], "fail");
+  EXPECT_NE(r.value("message", "").find("weightTensorSize 14829735428352901120 elements"),
+            std::string::npos)
+      << r.dump();
+}
+
 TEST(ExecPort, InvalidUtf8FromThePortIsSanitisedNotFatal) {
   const PortRun run = RunPort("exec:" + kMisbehaving + "bad-utf8");
   EXPECT_EQ(run.exit_code, 1) << run.output;

@@ -13,6 +13,7 @@ shows the faults and, after them, the properties the port passes:
   hang         never answers
   overflow     answers every output with one byte more than its capacity
   overflow-all the same, on cann.nz_to_nd too (big outputs: in their files)
+  short        answers SUCCESS with only the low 4 bytes (zeros) of the 8-byte size
   bad-hello    prints a handshake that is not JSON, then nothing more
 """
 import json
@@ -60,6 +61,10 @@ for line in sys.stdin.buffer:
         os.kill(os.getpid(), signal.SIGSEGV)
     elif MODE == "hang":
         time.sleep(3600)
+    elif MODE == "short":
+        outputs = [{"name": "weight_tensor_size", "dims": [], "data": "AAAAAA=="}]
+        reply = {"id": request["id"], "result": "answered", "status": 0, "outputs": outputs}
+        out.write(json.dumps(reply).encode() + b"\n")
     elif MODE in ("overflow", "overflow-all"):
         import base64
 
