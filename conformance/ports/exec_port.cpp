@@ -445,12 +445,16 @@ std::string RequestLine(uint64_t id, const Invocation& inv, TensorFiles* files,
   return line;
 }
 
-// The bytes a port wrote into an output's file; nullopt if it cannot be read.
+// The bytes a port wrote into an output's file; nullopt if it is gone or no
+// longer a regular file (a FIFO put in its place must not block the runner).
 std::optional<Bytes> ReadOutputFile(const std::string& path, uint64_t max_bytes) {
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
   if (fd < 0) return std::nullopt;
   struct stat st {};
-  fstat(fd, &st);
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return std::nullopt;
+  }
   Bytes bytes(
       static_cast<size_t>(std::min<uint64_t>(static_cast<uint64_t>(st.st_size), max_bytes)));
   size_t done = 0;
@@ -464,6 +468,7 @@ std::optional<Bytes> ReadOutputFile(const std::string& path, uint64_t max_bytes)
   bytes.resize(done);
   return bytes;
 }
+
 }  // namespace
 
 std::string SplitCommandLine(const std::string& command, std::vector<std::string>* words) {
@@ -711,7 +716,8 @@ Answer ExecPort::Call(const Invocation& inv) const {
       auto bytes = ReadOutputFile(output_paths[i], buffers[i]->capacity_bytes() + 1);
       if (!bytes) {
         answer = Answer{.outputs = std::move(answer.outputs)};
-        answer.fault = "removed or made unreadable its output file " + output_paths[i];
+        answer.fault =
+            "removed its output file or put something else in its place: " + output_paths[i];
         return answer;
       }
       CopyOut(*bytes, buffers[i].get(), &out);
