@@ -372,6 +372,9 @@ def main():
         sys.exit("usage: npuconf_port.py [--bug nz-c0|v2-k16]")
     out = sys.stdout.buffer
     claims = ["%s:%s" % (r, p) for r, (_, profiles) in ROUTINES.items() for p in profiles]
+    # Readings of what the size APIs leave undefined (§1.5, §5.9): negative dims
+    # and sizes past int64 are rejected with 161002.
+    claims += ["choice:cann.size.negative_dims=param_invalid", "choice:cann.size.overflow=param_invalid"]
     hello = {
         "protocol": "npuconf-port",
         "protocol_version": 1,
