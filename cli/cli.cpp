@@ -171,7 +171,8 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     sub->add_flag("--in-process", port_options.in_process,
                   "Call a .so port in this process, unisolated (a crash ends the run)");
     sub->add_option("--timeout-ms", port_options.timeout_ms,
-                    "Per-case time limit of an isolated port, in milliseconds (> 0)")
+                    "Per-case time limit of a port outside this process, in milliseconds (> 0; "
+                    "exec: adds 20 ms per MiB of tensors)")
         ->check(CLI::Range(int64_t{1}, INT64_MAX / 2, "a number of milliseconds > 0"))
         ->capture_default_str();
   };
@@ -181,7 +182,9 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   bool no_real_shapes = false;
   bool quiet = false;
   auto* run = app.add_subcommand("run", "Run the properties on a port and write the reports");
-  run->add_option("--port", port_arg, "reference (default), mutant:NAME, or path/to/port.so");
+  run->add_option("--port", port_arg,
+                  "reference (default), mutant:NAME, path/to/port.so, or 'exec:CMD ARGS' (a "
+                  "subprocess, docs/port-protocol.md)");
   run->add_option("--profile", options.profiles, "Profile name or glob; repeatable (default: all)");
   run->add_option("--routine", options.routine_glob, "Only routines matching this glob");
   run->add_option("--property", options.property_glob, "Only properties matching this glob");
@@ -210,7 +213,9 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   std::string dump_dir;
   auto* one_case = app.add_subcommand(
       "case", "Answer one case on a port: ROUTINE key=value ... (or --from FILE)");
-  one_case->add_option("--port", port_arg, "reference (default), mutant:NAME, or path/to/port.so");
+  one_case->add_option("--port", port_arg,
+                       "reference (default), mutant:NAME, path/to/port.so, or 'exec:CMD ARGS' (a "
+                       "subprocess, docs/port-protocol.md)");
   one_case->add_option("--from", case_from,
                        "Read the case from a case JSON file (docs/case.schema.json); - for stdin");
   one_case->add_flag("--json", case_json, "Print the case and the answer as JSON");
@@ -224,7 +229,9 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   std::string check_from;
   auto* check = app.add_subcommand(
       "check", "Check one property on one case: PROPERTY ROUTINE key=value ... (or --from FILE)");
-  check->add_option("--port", port_arg, "reference (default), mutant:NAME, or path/to/port.so");
+  check->add_option("--port", port_arg,
+                    "reference (default), mutant:NAME, path/to/port.so, or 'exec:CMD ARGS' (a "
+                    "subprocess, docs/port-protocol.md)");
   check->add_option("--from", check_from, "Read the case from a case JSON file; - for stdin");
   check->add_option("property", property_name, "Property name (npuconf list properties)")
       ->required();
@@ -366,7 +373,8 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     options.progress = !quiet;
     // A port path in a reproduce command must work from any directory.
     options.port_arg =
-        port_arg.find('/') != std::string::npos || port_arg.find(".so") != std::string::npos
+        port_arg.rfind("exec:", 0) != 0 && (port_arg.find('/') != std::string::npos ||
+                                            port_arg.find(".so") != std::string::npos)
             ? std::filesystem::absolute(port_arg).lexically_normal().string()
             : port_arg;
     options.program = argc > 0 ? argv[0] : "npuconf";

@@ -3,16 +3,24 @@
 #include <sys/stat.h>
 
 #include "cli/families.h"
+#include "conformance/ports/exec_port.h"
 #include "conformance/ports/isolated_port.h"
 #include "core/status.h"
 
 namespace npuconf {
 
-// "reference", "mutant:NAME", or a path to a shared library: isolated in a
-// worker process (conformance/ports/isolated_port.h) unless --in-process.
+// "reference", "mutant:NAME", "exec:CMD ARGS", or a path to a shared library:
+// isolated in a worker process (conformance/ports/isolated_port.h) unless --in-process.
 PortChoice OpenPort(const std::string& arg, const PortOptions& options) {
   PortChoice choice;
-  if (arg == "reference") {
+  if (std::vector<std::string> words;
+      arg.rfind("exec:", 0) == 0 && !SplitCommandLine(arg.substr(5), &words).empty()) {
+    choice.exit_code = kExitBadUsage;
+    choice.error = "--port '" + arg + "': " + SplitCommandLine(arg.substr(5), &words);
+  } else if (arg.rfind("exec:", 0) == 0) {
+    choice.port = ExecPort::Start(arg.substr(5), options.timeout_ms, &choice.error);
+    if (!choice.port) choice.exit_code = kExitPortFailure;
+  } else if (arg == "reference") {
     choice.port = MakeReferencePort();
   } else if (arg.rfind("mutant:", 0) == 0) {
     const Mutant* mutant = FindMutant(arg.substr(7));
@@ -40,7 +48,8 @@ PortChoice OpenPort(const std::string& arg, const PortOptions& options) {
     if (!choice.port) choice.exit_code = kExitPortFailure;
   } else {
     choice.exit_code = kExitBadUsage;
-    choice.error = "unknown port '" + arg + "': use reference, mutant:NAME or a path to a .so";
+    choice.error =
+        "unknown port '" + arg + "': use reference, mutant:NAME, exec:CMD ARGS or a path to a .so";
   }
   return choice;
 }

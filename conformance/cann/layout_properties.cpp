@@ -102,7 +102,8 @@ LayoutRoutine NzLayout(const std::string& routine) {
               ? "ND -> FRACTAL_NZ (pad -> reshape -> shuffle, Eigen oracle)"
               : "FRACTAL_NZ -> ND (the oracle's shuffle -> reshape -> slice; the input's padding, "
                 "random here, ignored)",
-      // TransMatmulWeight writes FRACTAL_NZ too (spec cann.md §2.2, §2.5), so its padding is checked.
+      // TransMatmulWeight writes FRACTAL_NZ too (spec cann.md §2.2, §2.5), so its padding is
+      // checked.
       .output_has_padding = routine != kUnpack,
       .choices = kLayoutChoices,
       .instance = [routine](const Case& c, const Profile& p) { return NzInstance(c, p, routine); },
