@@ -114,6 +114,11 @@ BlockCells DescribeBlock(const CompareRequest& r, const Mismatch& first, int64_t
   for (int64_t e = start; e < end; ++e) {
     const uint64_t got = r.codec.Get(r.got, e), want = r.codec.Get(r.want, e);
     const bool padding = r.map->Locate(e).padding;
+    if ((r.only == CompareRequest::Only::kPadding && !padding) ||
+        (r.only == CompareRequest::Only::kData && padding)) {
+      out.cells += '-';
+      continue;
+    }
     if (Agree(got, want, r.codec.dtype, r.mode)) {
       out.cells += padding ? '_' : '.';
       continue;

@@ -54,7 +54,8 @@ struct Mismatch {
 // One storage block, one character per element in storage order: '.' agrees,
 // '_' padding that agrees, 'x' differs, 'u' differs and still holds the
 // runner's fill, 's' holds the other nibble's value (nibble order swapped), 'n'
-// the expected value is at the same place in a neighbouring block.
+// the expected value is at the same place in a neighbouring block, '-' not
+// compared (CompareRequest::only left it out).
 struct BlockCells {
   int64_t block = -1;  // index of the block (storage index / block_elements)
   int64_t rows = 1;    // the block drawn as rows × cols (the map's within extents)
