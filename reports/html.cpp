@@ -29,13 +29,13 @@ pre{background:#f6f8fa;border:1px solid #e1e4e8;padding:8px;overflow:auto;max-he
 table{border-collapse:collapse;margin:6px 0 12px}
 th,td{border:1px solid #d0d7de;padding:3px 8px;text-align:left;vertical-align:top}
 table.matrix td.cell{text-align:center;min-width:64px;font-weight:600}
-.o-pass{background:#d4edda}.o-fail{background:#f4c7c3}.o-gave_up,.o-vacuous{background:#ffe08a}
+.o-pass{background:#bfe5c8}.o-fail{background:#f4c7c3}.o-gave_up,.o-vacuous{background:#ffe08a}
 .o-not_claimed{background:#eceff1;color:#555}.o-not_covered{background:#e3e7fb;color:#445}
 .o-not_applicable{background:#fafafa;color:#888}.o-empty{background:#fff}
 td.cell a{color:inherit;text-decoration:none;display:block}
 .filters{position:sticky;top:0;background:#fff;padding:6px 0;border-bottom:1px solid #d0d7de;z-index:2}
 .filters label{margin-right:10px;white-space:nowrap}
-.failure{border:1px solid #d0d7de;border-left:6px solid #d93025;border-radius:4px;padding:10px 14px;margin:12px 0}
+.failure{border:1px solid #d0d7de;border-left:6px solid #a50e0e;border-radius:4px;padding:10px 14px;margin:12px 0}
 .picture{margin:8px 0;display:inline-block;vertical-align:top;margin-right:24px}
 .picture figcaption{font-size:12.5px;max-width:720px;color:#444}
 .swatch{display:inline-block;width:11px;height:11px;border:1px solid #888;margin:0 3px 0 6px;vertical-align:-1px}
@@ -81,6 +81,7 @@ const char* kScript = R"JS(
     });
   });
   apply();
+  document.body.setAttribute('data-js','ready');
 })();
 )JS";
 
