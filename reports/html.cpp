@@ -71,6 +71,8 @@ const char* kScript = R"JS(
       el.classList.toggle('hidden',!(on[o]!==false&&match(el)));
     });
   }
+  // report.html#q=TEXT opens with the filter set (a link to one routine's results).
+  var m=/^#q=(.*)$/.exec(location.hash); if(m) text.value=decodeURIComponent(m[1]);
   text.addEventListener('input',apply); boxes.forEach(function(b){b.addEventListener('change',apply);});
   document.querySelectorAll('button.copy').forEach(function(b){
     b.addEventListener('click',function(){

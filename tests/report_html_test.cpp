@@ -66,6 +66,15 @@ TEST(ReportHtml, ChromiumRendersTheMatrixAndTheFailurePicture) {
   EXPECT_NE(dom.output.find("data-js=\"ready\""), std::string::npos);
   EXPECT_NE(dom.output.find("<svg class=\"blocks\""), std::string::npos);
   EXPECT_NE(dom.output.find("<svg class=\"cells\""), std::string::npos);
+  // The filter: #q=nz_to_nd hides the other routine's row and its failures.
+  const auto filtered =
+      RunShell(chromium + ChromiumFlags() + " --dump-dom 'file://" + page + "#q=nz_to_nd'");
+  ASSERT_EQ(filtered.exit_code, 0) << filtered.output;
+  EXPECT_NE(filtered.output.find("<tr data-routine=\"cann.nd_to_nz\" class=\"hidden\">"),
+            std::string::npos);
+  EXPECT_NE(filtered.output.find("<tr data-routine=\"cann.nz_to_nd\"><th>"),
+            std::string::npos);
+  EXPECT_EQ(dom.output.find("class=\"hidden\""), std::string::npos);
 
   const std::string shot = dir.path() + "/shot.png";
   const auto screenshot =
