@@ -177,7 +177,8 @@ std::string BlockCellsSvg(const nlohmann::json& evidence) {
   const bool nibbles = evidence.value("dtype", std::string()) == "INT4";
   const int64_t size = std::clamp<int64_t>(720 / cols, 4, 16);
   const int64_t byte_gap = nibbles ? 2 : 0;  // INT4: two nibbles a byte, bytes apart
-  const int64_t per_block = std::max<int64_t>(IntOr(evidence, "block_elements", 1), 1);
+  const int64_t per_block = std::max<int64_t>(
+      IntOr(fb, "elements", IntOr(evidence, "block_elements", static_cast<int64_t>(count))), 1);
   int64_t first_cell = -1;
   if (evidence.contains("first") && evidence["first"].is_array() && !evidence["first"].empty()) {
     first_cell =
@@ -206,9 +207,15 @@ std::string BlockCellsSvg(const nlohmann::json& evidence) {
   }
   svg << "</svg>";
   std::ostringstream out;
-  out << "<figure class=\"picture\">" << svg.str() << "<figcaption>Block " << IntOr(fb, "block", 0)
-      << " element by element (" << rows << " × " << cols
-      << (IntOr(fb, "cols", 1) > 128 ? ", wrapped" : "")
+  out << "<figure class=\"picture\">" << svg.str() << "<figcaption>";
+  if (evidence.contains("block_mismatches")) {
+    out << "Block " << IntOr(fb, "block", 0) << " element by element";
+  } else {
+    const int64_t start = IntOr(fb, "block", 0) * per_block;
+    out << "Elements " << start << "–" << start + count - 1 << " of <code>"
+        << HtmlEscape(evidence.value("output", std::string())) << "</code>";
+  }
+  out << " (" << rows << " × " << cols << (IntOr(fb, "cols", 1) > 128 ? ", wrapped" : "")
       << (nibbles ? ", nibbles paired by byte" : "") << "): ";
   const std::vector<std::pair<char, std::pair<const char*, const char*>>> legend = {
       {'.', {kColourBlockAgrees, "agrees"}},

@@ -183,5 +183,15 @@ TEST(Verify, FirstBlockCellsShowASwappedNibbleOrderAndPadding) {
   EXPECT_EQ(c.first_block.cells.substr(0, 6), "ssss__");
 }
 
+TEST(Verify, WithoutAMapTheFirstBlockIsARowOfPackedElements) {
+  // INT4 elements 0..3 = 1, 2, 3, 4 low nibble first, written high first; 4..5 agree.
+  const Bytes want = {0x21, 0x43, 0x65};
+  const Bytes got = {0x12, 0x34, 0x65};
+  const Comparison c = CompareBytes(got, want, DType::kInt4, 6);
+  EXPECT_EQ(c.first_block.block, 0);
+  EXPECT_EQ(c.first_block.elements, kMaplessRowElements);
+  EXPECT_EQ(c.first_block.cells, "ssss..");
+}
+
 }  // namespace
 }  // namespace npuconf::verify

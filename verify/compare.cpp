@@ -102,6 +102,7 @@ std::string Meaning(const CompareRequest& r, int64_t e, uint64_t got, uint64_t w
 BlockCells DescribeBlock(const CompareRequest& r, const Mismatch& first, int64_t per_block) {
   BlockCells out;
   out.block = first.storage_index / per_block;
+  out.elements = per_block;
   out.cols = per_block;
   const auto& within = first.place.within;
   if (within.size() >= 2 && within.back().extent > 0 && per_block % within.back().extent == 0) {
@@ -113,7 +114,7 @@ BlockCells DescribeBlock(const CompareRequest& r, const Mismatch& first, int64_t
   out.cells.reserve(static_cast<size_t>(per_block));
   for (int64_t e = start; e < end; ++e) {
     const uint64_t got = r.codec.Get(r.got, e), want = r.codec.Get(r.want, e);
-    const bool padding = r.map->Locate(e).padding;
+    const bool padding = r.map && r.map->Locate(e).padding;
     if ((r.only == CompareRequest::Only::kPadding && !padding) ||
         (r.only == CompareRequest::Only::kData && padding)) {
       out.cells += '-';
@@ -130,7 +131,7 @@ BlockCells DescribeBlock(const CompareRequest& r, const Mismatch& first, int64_t
     } else if (Bits(r.codec.dtype) == 4 && (e ^ 1) < r.count && r.codec.Get(r.got, e ^ 1) == want &&
                r.codec.Get(r.want, e ^ 1) == got) {
       cell = 's';
-    } else {
+    } else if (r.map) {
       for (int64_t n : r.map->Neighbours(e)) {
         if (n < r.count && r.codec.Get(r.got, n) == want && r.codec.Get(r.want, n) != want) {
           cell = 'n';
@@ -215,15 +216,20 @@ Comparison Compare(const CompareRequest& r) {
       out.first.push_back(std::move(m));
     }
   }
-  if (r.map && !out.first.empty() && out.first.front().region != Region::kGuard &&
-      per_block <= kMaxBlockCells) {
-    out.first_block = DescribeBlock(r, out.first.front(), per_block);
+  if (!out.first.empty() && out.first.front().region != Region::kGuard) {
+    if (r.map && per_block <= kMaxBlockCells) {
+      out.first_block = DescribeBlock(r, out.first.front(), per_block);
+    } else if (!r.map) {
+      // No layout: a row of kMaplessRowElements elements (INT4: packed bytes).
+      out.first_block = DescribeBlock(r, out.first.front(), kMaplessRowElements);
+    }
   }
   return out;
 }
 
 nlohmann::json BlockCells::ToJson() const {
-  return {{"block", block}, {"rows", rows}, {"cols", cols}, {"cells", cells}};
+  return {
+      {"block", block}, {"elements", elements}, {"rows", rows}, {"cols", cols}, {"cells", cells}};
 }
 
 Mismatch GuardMismatch(const std::string& output, int64_t first_bad_offset,

@@ -57,13 +57,16 @@ struct Mismatch {
 // the expected value is at the same place in a neighbouring block, '-' not
 // compared (CompareRequest::only left it out).
 struct BlockCells {
-  int64_t block = -1;  // index of the block (storage index / block_elements)
-  int64_t rows = 1;    // the block drawn as rows × cols (the map's within extents)
+  int64_t block = -1;    // index of the block (storage index / elements)
+  int64_t elements = 0;  // per block: StorageMap::block_elements, or without a map
+                         // a row of kMaplessRowElements
+  int64_t rows = 1;      // the block drawn as rows × cols (the map's within extents)
   int64_t cols = 0;
   std::string cells;
   nlohmann::json ToJson() const;
 };
 inline constexpr int64_t kMaxBlockCells = 4096;
+inline constexpr int64_t kMaplessRowElements = 64;
 
 struct Comparison {
   int64_t compared = 0;         // elements compared
@@ -73,7 +76,8 @@ struct Comparison {
   // empty without a map or when the output has more than kMaxBlocksCounted blocks.
   std::vector<int64_t> block_mismatches;
   // The storage block of the first mismatch, element by element, for a picture
-  // (empty without a map or when a block has more than kMaxBlockCells elements).
+  // (without a map the row of kMaplessRowElements holding it; empty when a
+  // block has more than kMaxBlockCells elements).
   BlockCells first_block;
   bool ok() const { return mismatches == 0; }
 };
