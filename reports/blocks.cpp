@@ -173,6 +173,7 @@ std::string BlockCellsSvg(const nlohmann::json& evidence) {
   int64_t cols = std::max<int64_t>(IntOr(fb, "cols", 1), 1);
   if (cols > 128) cols = 64;  // one long row (a row-major tensor's row) wrapped
   const int64_t count = static_cast<int64_t>(cells.size());
+  if (!evidence.contains("block_mismatches")) cols = std::min(cols, count);  // a short row
   const int64_t rows = (count + cols - 1) / cols;
   const bool nibbles = evidence.value("dtype", std::string()) == "INT4";
   const int64_t size = std::clamp<int64_t>(720 / cols, 4, 16);

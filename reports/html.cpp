@@ -18,6 +18,7 @@ namespace {
 
 constexpr int kMaxFailuresShown = 200;
 constexpr int kMaxMismatchRows = 8;
+constexpr size_t kMaxMessageChars = 4000;  // the full message stays in report.json
 
 const char* kStyle = R"CSS(
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:16px 24px;color:#202124}
@@ -194,7 +195,7 @@ void WriteFailure(const PropertyResult& r, int index, std::ostream& out) {
   out << "<h3>" << HtmlEscape(ToString(r.outcome)) << ": <code>" << HtmlEscape(r.property)
       << "</code> on " << HtmlEscape(r.profile) << "</h3>";
   if (!r.description.empty()) out << "<p class=\"legend\">" << HtmlEscape(r.description) << "</p>";
-  out << "<p>" << HtmlEscape(r.message) << "</p>";
+  out << "<p>" << HtmlEscape(Shorten(r.message, kMaxMessageChars)) << "</p>";
   if (!r.counterexample.empty()) {
     out << "<p>Minimal case: <code>" << HtmlEscape(r.counterexample) << "</code></p>";
   }
