@@ -1,6 +1,7 @@
 #include "reports/blocks.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <sstream>
@@ -75,15 +76,26 @@ std::string BlockGridSvg(const nlohmann::json& evidence) {
   const int64_t per_block = std::max<int64_t>(IntOr(evidence, "block_elements", 1), 1);
   const Grid g = GridOf(evidence, blocks);
   int64_t first_block = 0;
-  std::vector<std::pair<int64_t, int64_t>> arrows;  // (block found in, block it belongs to)
+  // A value's move, drawn from the block that holds it to the block where it
+  // is expected: (found_at's block, this one) and (this one, belongs_at's block).
+  std::vector<std::pair<int64_t, int64_t>> arrows;
   if (evidence.contains("first") && evidence["first"].is_array() && !evidence["first"].empty()) {
     first_block = IntOr(evidence["first"][0], "storage_index", 0) / per_block;
     std::set<std::pair<int64_t, int64_t>> seen;
     for (const auto& m : evidence["first"]) {
-      if (!m.contains("found_at")) continue;
-      const int64_t from = IntOr(m, "found_at", 0) / per_block;
-      const int64_t to = IntOr(m, "storage_index", 0) / per_block;
-      if (from != to && seen.insert({from, to}).second) arrows.push_back({from, to});
+      const int64_t here = IntOr(m, "storage_index", 0) / per_block;
+      std::pair<int64_t, int64_t> arrow;
+      if (m.contains("found_at")) {
+        arrow = {IntOr(m, "found_at", 0) / per_block, here};
+      } else if (m.contains("belongs_at")) {
+        arrow = {here, IntOr(m, "belongs_at", 0) / per_block};
+      } else {
+        continue;
+      }
+      if (arrow.first != arrow.second && arrow.first >= 0 && arrow.second >= 0 &&
+          arrow.first < blocks && arrow.second < blocks && seen.insert(arrow).second) {
+        arrows.push_back(arrow);
+      }
     }
   }
   first_block = std::clamp<int64_t>(first_block, 0, blocks - 1);
@@ -95,7 +107,9 @@ std::string BlockGridSvg(const nlohmann::json& evidence) {
   const int64_t col0 =
       std::clamp<int64_t>(first_block % g.cols - shown_cols / 2, 0, g.cols - shown_cols);
   const int64_t size = std::clamp<int64_t>(640 / shown_cols, 12, 40);
-  const int64_t width = shown_cols * size + 2, height = shown_rows * size + 2;
+  // Room above and below the grid for bowed arrows.
+  const int64_t margin = arrows.empty() ? 0 : size;
+  const int64_t width = shown_cols * size + 2, height = shown_rows * size + 2 + 2 * margin;
   auto inside = [&](int64_t b) {
     const int64_t r = b / g.cols, c = b % g.cols;
     return r >= row0 && r < row0 + shown_rows && c >= col0 && c < col0 + shown_cols;
@@ -110,7 +124,7 @@ std::string BlockGridSvg(const nlohmann::json& evidence) {
       << "\" height=\"" << height << "\" viewBox=\"0 0 " << width << " " << height << "\">"
       << "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"6\" "
          "markerHeight=\"6\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\""
-      << kColourFoundHere << "\"/></marker></defs>";
+      << kColourFoundHere << "\"/></marker></defs><g transform=\"translate(0," << margin << ")\">";
   int64_t differing = 0;
   for (int64_t b = 0; b < blocks; ++b)
     differing += counts[static_cast<size_t>(b)].get<int64_t>() > 0;
@@ -135,11 +149,18 @@ std::string BlockGridSvg(const nlohmann::json& evidence) {
     svg << "<rect x=\"" << (from % g.cols - col0) * size + 2 << "\" y=\""
         << (from / g.cols - row0) * size + 2 << "\" width=\"" << size - 4 << "\" height=\""
         << size - 4 << "\" fill=\"none\" stroke=\"" << kColourFoundHere
-        << "\" stroke-width=\"3\"/><line x1=\"" << x1 << "\" y1=\"" << y1 << "\" x2=\"" << x2
-        << "\" y2=\"" << y2 << "\" stroke=\"" << kColourFoundHere
+        << "\" stroke-width=\"3\"/>";
+    // Bowed, so that arrows along one row of blocks stay apart.
+    const double dx = static_cast<double>(x2 - x1), dy = static_cast<double>(y2 - y1);
+    const double length = std::max(std::hypot(dx, dy), 1.0);
+    const double bow = std::min(length / 4, static_cast<double>(margin) - 2);
+    const auto cx = static_cast<int64_t>((x1 + x2) / 2.0 + dy / length * bow);
+    const auto cy = static_cast<int64_t>((y1 + y2) / 2.0 - dx / length * bow);
+    svg << "<path d=\"M" << x1 << "," << y1 << " Q" << cx << "," << cy << " " << x2 << "," << y2
+        << "\" fill=\"none\" stroke=\"" << kColourFoundHere
         << "\" stroke-width=\"2\" marker-end=\"url(#arrow)\"/>";
   }
-  svg << "</svg>";
+  svg << "</g></svg>";
 
   std::ostringstream out;
   out << "<figure class=\"picture\">" << svg.str() << "<figcaption>Storage blocks of <code>"
@@ -156,7 +177,8 @@ std::string BlockGridSvg(const nlohmann::json& evidence) {
       << "black outline: first mismatch";
   if (!arrows.empty()) {
     out << " · " << Swatch(kColourFoundHere, "arrow")
-        << "from the block where the expected value was found";
+        << "a value, from the block that holds it to the block where it is expected (blue "
+           "outline)";
   }
   out << "</figcaption></figure>";
   return out.str();

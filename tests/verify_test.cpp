@@ -193,5 +193,17 @@ TEST(Verify, WithoutAMapTheFirstBlockIsARowOfPackedElements) {
   EXPECT_EQ(c.first_block.cells, "ssss..");
 }
 
+TEST(Verify, BelongsAtNamesTheOneElementWhereTheHeldValueIsExpected) {
+  // UINT8 [3, 2] row-major; the port swapped rows 0 and 2 (not neighbours).
+  const RowMajorMap map({3, 2}, {"n", "k"}, "B");
+  const Bytes want = {10, 11, 20, 21, 30, 31}, got = {30, 31, 20, 21, 10, 11};
+  const Comparison c = CompareBytes(got, want, DType::kUint8, 6, {}, &map);
+  ASSERT_EQ(c.mismatches, 4);
+  EXPECT_FALSE(c.first[0].found_at.has_value());
+  EXPECT_EQ(c.first[0].belongs_at, std::optional<int64_t>{4});
+  EXPECT_EQ(c.first[0].ToJson(DType::kUint8, "B")["belongs_at"], 4);
+  EXPECT_NE(c.first[0].meaning.find("holds the value expected at"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace npuconf::verify

@@ -68,7 +68,7 @@ std::string Where(const CompareRequest& r, int64_t e) {
 }
 
 std::string Meaning(const CompareRequest& r, int64_t e, uint64_t got, uint64_t want, bool padding,
-                    std::optional<int64_t>* found_at) {
+                    std::optional<int64_t>* found_at, std::optional<int64_t>* belongs_at) {
   const DType dtype = r.codec.dtype;
   if (IsFill(r.got, r.codec, e)) {
     return Hex(got, dtype) + " is the runner's fill: the port never wrote this " +
@@ -93,8 +93,10 @@ std::string Meaning(const CompareRequest& r, int64_t e, uint64_t got, uint64_t w
     }
   }
   if (padding) return "padding must hold 0";
-  if (auto from = UniqueExpected(r, got); from && *from != e)
+  if (auto from = UniqueExpected(r, got); from && *from != e) {
+    *belongs_at = from;
     return "holds the value expected at " + Where(r, *from);
+  }
   return "";
 }
 
@@ -212,7 +214,7 @@ Comparison Compare(const CompareRequest& r) {
       m.expected = want;
       m.actual = got;
       m.unwritten = IsFill(r.got, r.codec, e);
-      m.meaning = Meaning(r, e, got, want, padding, &m.found_at);
+      m.meaning = Meaning(r, e, got, want, padding, &m.found_at, &m.belongs_at);
       out.first.push_back(std::move(m));
     }
   }
@@ -276,6 +278,7 @@ nlohmann::json Mismatch::ToJson(DType dtype, const std::string& logical_name) co
   j["actual"] = Hex(actual, dtype);
   j["unwritten"] = unwritten;
   if (found_at) j["found_at"] = *found_at;
+  if (belongs_at) j["belongs_at"] = *belongs_at;
   j["text"] = Text(dtype, logical_name);
   return j;
 }

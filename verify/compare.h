@@ -46,6 +46,9 @@ struct Mismatch {
   // it was found there: the other nibble of the byte, or the same place in a
   // neighbouring block. A report draws an arrow from that block to this one.
   std::optional<int64_t> found_at;
+  // The one storage element where the value held here is expected, when
+  // `meaning` names it ("holds the value expected at ..."): a value moved away.
+  std::optional<int64_t> belongs_at;
   // "nz element 12 (C1 block 0 of 2, …) = ND [n 0, k 12] holds 0x3c00, expected 0x3d00: …"
   std::string Text(DType dtype, const std::string& logical_name) const;
   nlohmann::json ToJson(DType dtype, const std::string& logical_name) const;
