@@ -72,8 +72,7 @@ TEST(ReportHtml, ChromiumRendersTheMatrixAndTheFailurePicture) {
   ASSERT_EQ(filtered.exit_code, 0) << filtered.output;
   EXPECT_NE(filtered.output.find("<tr data-routine=\"cann.nd_to_nz\" class=\"hidden\">"),
             std::string::npos);
-  EXPECT_NE(filtered.output.find("<tr data-routine=\"cann.nz_to_nd\"><th>"),
-            std::string::npos);
+  EXPECT_NE(filtered.output.find("<tr data-routine=\"cann.nz_to_nd\"><th>"), std::string::npos);
   EXPECT_EQ(dom.output.find("class=\"hidden\""), std::string::npos);
 
   const std::string shot = dir.path() + "/shot.png";
