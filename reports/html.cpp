@@ -221,7 +221,9 @@ void WriteFailure(const PropertyResult& r, int index, std::ostream& out) {
 
 }  // namespace
 
-std::string ToHtml(const RunReport& report) {
+std::string ToHtml(const RunReport& report) { return ToHtml(report, ToJson(report)); }
+
+std::string ToHtml(const RunReport& report, const nlohmann::json& json) {
   std::ostringstream out;
   const Verdict verdict = VerdictOf(report);
   const char* verdict_class = verdict == Verdict::kConformant      ? "v-ok"
@@ -299,7 +301,6 @@ std::string ToHtml(const RunReport& report) {
          "failure.</p>\n";
 
   // Coverage (report.json's "coverage", when the run computed one).
-  const nlohmann::json json = ToJson(report);
   if (json.contains("coverage") && !json["coverage"].is_null()) {
     out << "<h2 id=\"coverage\">Coverage</h2>";
     JsonAsHtml(json["coverage"], 0, out);

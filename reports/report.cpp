@@ -200,12 +200,12 @@ std::string WriteReports(const RunReport& report, const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return "cannot create report directory '" + dir + "': " + ec.message();
+  const nlohmann::json json = ToJson(report);
   const std::vector<std::pair<std::string, std::string>> files = {
-      {"report.json",
-       ToJson(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"},
+      {"report.json", json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"},
       {"junit.xml", ToJunitXml(report)},
       {"report.md", ToMarkdown(report)},
-      {"report.html", ToHtml(report)},
+      {"report.html", ToHtml(report, json)},
   };
   for (const auto& [name, text] : files) {
     const std::string path = dir + "/" + name;

@@ -205,6 +205,17 @@ TEST(ReportHtml, EscapesEveryStringAPortCanTouch) {
   EXPECT_NO_THROW(ToJson(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
+TEST(ReportHtml, ShowsTheCoverageTableWhenReportJsonHasOne) {
+  const RunReport report = MakeRun({Result("cann.a.x", "p1", Outcome::kPass)});
+  nlohmann::json json = ToJson(report);
+  EXPECT_EQ(ToHtml(report, json).find("id=\"coverage\""), std::string::npos);
+  json["coverage"] = {{{"routine", "cann.nd_to_nz"}, {"class", "k = C0 - 1 <x>"}, {"hits", 0}}};
+  const std::string html = ToHtml(report, json);
+  EXPECT_NE(html.find("<h2 id=\"coverage\">"), std::string::npos);
+  EXPECT_NE(html.find("<th>class</th>"), std::string::npos);
+  EXPECT_NE(html.find("<td>k = C0 - 1 &lt;x&gt;</td>"), std::string::npos) << html;
+}
+
 TEST(ReportBlocks, AHugeOutputIsDrawnAsAWindowAroundTheFirstMismatch) {
   // 100 x 100 blocks of 256 elements; block 5050 differs, its value found in 5049.
   nlohmann::json evidence = {{"output", "nz"}, {"dtype", "FLOAT16"}, {"block_elements", 256}};
