@@ -192,7 +192,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   run->add_option("--cases", options.cases, "Random cases per property and profile")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
-  run->add_option("--out", out_dir, "Directory for report.json, junit.xml, report.md")
+  run->add_option("--out", out_dir, "Directory for report.json, junit.xml, report.md, report.html")
       ->capture_default_str();
   run->add_flag("--no-real-shapes", no_real_shapes, "Leave out the real model shapes");
   run->add_option("--real-shapes", real_shapes_file, "model_shapes.json-style file to use instead");
@@ -391,7 +391,8 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       err << "npuconf: " << write_error << "\n";
       return kExitBadUsage;
     }
-    if (!quiet) out << "reports: " << out_dir << "/report.json, junit.xml, report.md\n";
+    if (!quiet)
+      out << "reports: " << out_dir << "/report.json, junit.xml, report.md, report.html\n";
     return report::AnyFailure(result) ? kExitNonConformant : kExitConformant;
   } catch (const CaseError& e) {
     err << "npuconf: " << e.what() << "\n";

@@ -165,30 +165,7 @@ std::string ToJunitXml(const RunReport& report) {
   return out.str();
 }
 
-std::string ToMarkdown(const RunReport& report) {
-  std::ostringstream out;
-  out << "# npuconf conformance report\n\n";
-  out << "- port: `" << report.port_name << "` " << report.port_version << "\n";
-  out << "- suite: " << report.suite_version << ", seed " << report.seed << ", " << report.cases
-      << " random cases per property\n";
-  out << "- verdict: **" << (AnyFailure(report) ? "NON-CONFORMANT" : "conformant") << "**\n\n";
-  out << "| property | profile | result | explicit | random | choices checked |\n";
-  out << "|---|---|---|---:|---:|---|\n";
-  for (const auto& r : report.results) {
-    out << "| `" << r.property << "` | " << r.profile << " | " << ToString(r.outcome) << " | "
-        << r.explicit_cases << " | " << r.random_cases << " | " << ChoicesLine(r) << " |\n";
-  }
-  bool heading = false;
-  for (const auto& r : report.results) {
-    if (!IsFailure(r.outcome)) continue;
-    if (!heading) out << "\n## Failures\n";
-    heading = true;
-    out << "\n### `" << r.property << "` on " << r.profile << "\n\n" << r.message << "\n\n";
-    out << "Counterexample: `" << r.counterexample << "`\n\nReproduce:\n\n```\n"
-        << r.reproduce << "\n```\n";
-  }
-  return out.str();
-}
+// ToMarkdown: reports/markdown.cpp.
 
 std::string SummaryTable(const RunReport& report) {
   std::ostringstream out;
@@ -223,10 +200,12 @@ std::string WriteReports(const RunReport& report, const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return "cannot create report directory '" + dir + "': " + ec.message();
+  const nlohmann::json json = ToJson(report);
   const std::vector<std::pair<std::string, std::string>> files = {
-      {"report.json", ToJson(report).dump(2) + "\n"},
+      {"report.json", json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"},
       {"junit.xml", ToJunitXml(report)},
       {"report.md", ToMarkdown(report)},
+      {"report.html", ToHtml(report, json)},
   };
   for (const auto& [name, text] : files) {
     const std::string path = dir + "/" + name;

@@ -72,13 +72,19 @@ struct RunReport {
 nlohmann::json ToJson(const RunReport& report);
 std::string ToJunitXml(const RunReport& report);
 std::string ToMarkdown(const RunReport& report);
+// One self-contained page (reports/html.cpp): the matrix, filterable; failures
+// with their cases, reproducers, mismatches and block pictures.
+std::string ToHtml(const RunReport& report);
+// The same, reading the coverage table from `report_json` (ToJson(report),
+// computed once by WriteReports).
+std::string ToHtml(const RunReport& report, const nlohmann::json& report_json);
 // Plain-text table for the terminal: one line per property × profile that did
 // not pass, then per-outcome counts.
 std::string SummaryTable(const RunReport& report);
 
 bool AnyFailure(const RunReport& report);
 
-// Writes report.json, junit.xml and report.md into `dir` (created if needed).
+// Writes report.json, junit.xml, report.md and report.html into `dir` (created if needed).
 // Returns an error message, empty on success.
 std::string WriteReports(const RunReport& report, const std::string& dir);
 
