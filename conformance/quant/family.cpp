@@ -275,13 +275,22 @@ void AddProperties(std::vector<Property>* out) {
 
 }  // namespace
 
+Invocation MaterializeQuantCase(const Case& c, const Profile& profile) {
+  if (c.routine == kGather) return GatherCase(c, profile);
+  if (c.routine == kGenData) return GenDataCase(c, profile);
+  if (c.routine == kAntiquant) return AntiquantCase(c, profile);
+  if (c.routine == kRknnB) return RknnCase(c, profile);
+  throw CaseError("not a routine of the dequant family: " + c.routine);
+}
+
 Family QuantFamily() {
   return {.name = "quant",
           .routines = {{Spec(kGather), GatherCase},
                        {Spec(kGenData), GenDataCase},
                        {Spec(kAntiquant), AntiquantCase},
                        {Spec(kRknnB), RknnCase}},
-          .add_properties = AddProperties};
+          .add_properties = AddProperties,
+          .add_coverage = AddQuantCoverage};
 }
 
 }  // namespace npuconf
