@@ -5,9 +5,8 @@
 // treat every NaN as equal to every NaN.
 #pragma once
 
-#include <map>
-
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>

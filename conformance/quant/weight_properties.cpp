@@ -370,6 +370,28 @@ rc::Gen<Case> ValidAntiquant(const PropertyContext& ctx, bool per_group_only, bo
 }
 
 // One rule broken at a time (§4.2–4.4), or an unsupported arch (every case).
+// Rejections random draws rarely reach (coverage classes status.161002_k_n_range,
+// status.161002_weight_dtype, status.161001_null, status.161002_int32_n): k past
+// the DAV_2201 limit 65535 (§4.3; valid on DAV_3510), a weight dtype outside
+// INT8/INT4/INT32, a null weight, an INT32 carrier with n % 8 != 0 (§4.4).
+// (n = 0 is left out: its per-channel scale [0] is an empty buffer, which the
+// reference reads as a null scale (161001) and the oracle as a present one
+// (161002): a disagreement reported for the lead, not settled here.)
+std::vector<Case> AntiquantEdgeRejects(const PropertyContext& ctx) {
+  std::vector<Case> out;
+  auto base = [&](int64_t k, int64_t n) {
+    Case c(kAntiquant, ctx.profile.name);
+    return c.Set("k", k).Set("n", n).Set("weight_dtype", "INT8").Set("x_dtype", "FLOAT16");
+  };
+  out.push_back(base(0, 16));
+  out.push_back(base(65536, 1));
+  out.push_back(base(16, 16).Set("missing", "weight"));
+  out.push_back(base(16, 12).Set("weight_dtype", "INT32"));
+  out.push_back(base(16, 16).Set("weight_dtype", "INT16"));
+  out.push_back(base(16, 16).Set("weight_dtype", "FLOAT16"));
+  return out;
+}
+
 rc::Gen<Case> InvalidAntiquant(const PropertyContext& ctx) {
   return rc::gen::mapcat(ValidAntiquant(ctx, false, false), [](Case c) {
     return rc::gen::map(rc::gen::inRange(0, 12), [c0 = c](int how) {
@@ -501,6 +523,20 @@ rc::Gen<Case> ValidRknn(const PropertyContext& ctx, bool per_group_only, bool po
         c.Set("seed", std::get<7>(t));
         return c;
       });
+}
+
+// Rejections random draws rarely reach (coverage classes status.-5_k_n,
+// status.-5_b_dtype): K = 0, N = 0, a B dtype outside INT8/INT4 (spec rknn.md §5).
+std::vector<Case> RknnEdgeRejects(const PropertyContext& ctx) {
+  std::vector<Case> out;
+  auto base = [&](int64_t k, int64_t n) {
+    Case c(kRknnB, ctx.profile.name);
+    return c.Set("k", k).Set("n", n).Set("dtype", "INT8").Set("quant_type", int64_t{0});
+  };
+  out.push_back(base(0, 8));
+  out.push_back(base(8, 0));
+  out.push_back(base(8, 8).Set("dtype", "INT16"));
+  return out;
 }
 
 rc::Gen<Case> InvalidRknn(const PropertyContext& ctx) {
@@ -669,7 +705,7 @@ void AddAntiquantProperties(std::vector<Property>* out) {
                   "dtype and int4 rules of §4.2-4.4; y untouched",
                   kAntiquantChoices,
                   nullptr,
-                  nullptr,
+                  AntiquantEdgeRejects,
                   InvalidAntiquant,
                   check(Aspect::kRejects)});
   out->push_back(
@@ -757,7 +793,7 @@ void AddRknnDequantProperties(std::vector<Property>* out) {
                   "outside 0..5, non-zero zp (symmetric_only), B dtype; y untouched",
                   kRknnChoices,
                   RknnNotApplicable,
-                  nullptr,
+                  RknnEdgeRejects,
                   InvalidRknn,
                   check(Aspect::kRejects)});
   out->push_back({r + ".group_isolation",
