@@ -164,16 +164,21 @@ std::vector<CoverageClass> AntiquantClasses() {
 
 std::vector<CoverageClass> RknnClasses() {
   auto tables = [](const Profile& p) { return p.rknn && p.rknn->has_tables; };
+  auto per_group = [](const Profile& p) {
+    return p.rknn && p.rknn->has_tables &&
+           (!RknnDequantSupport(p).DTypesFor(4).empty() ||
+            !RknnDequantSupport(p).DTypesFor(5).empty());
+  };
   std::vector<CoverageClass> out = {
       RuleClass("status.-5_quant_type", "quant_type is not", "quant_type outside 0..5 (§1.2)",
                 tables),
       RuleClass("status.-5_b_dtype", "B dtype", "B dtype not INT8/INT4", tables),
       RuleClass("status.-5_k_n", "K, N >= 1", "K or N < 1: zeros", tables),
       RuleClass("status.-5_scale_len_zero", "scale_len must > 0", "scale_len 0 (§5.4)", tables),
-      RuleClass("status.-5_group_size", "group_size >= 1", "per-group with group_size < 1 (§5.3)",
-                tables),
-      RuleClass("status.-5_k_align", "K must align", "K not a multiple of group_size (§5.3)",
-                tables),
+      RuleClass("status.-5_group_size", "group_size >= 1",
+                "per-group with group_size < 1 (§5.3), where per-group is supported", per_group),
+      RuleClass("status.-5_k_align", "K must align",
+                "K not a multiple of group_size (§5.3), where per-group is supported", per_group),
       RuleClass("status.-5_param_len", "scale_len/zp_len",
                 "scale_len or zp_len not the quant type's (§5.1)", tables),
       RuleClass("status.-5_nonzero_zp", "only zp 0", "a non-zero zp under symmetric_only (§5.4)",
@@ -202,11 +207,7 @@ std::vector<CoverageClass> RknnClasses() {
           return p.rknn && p.rknn->has_tables && RknnDequantSupport(p).AnyQuantType(d);
         }));
   }
-  auto per_group = [](const Profile& p) {
-    return p.rknn && p.rknn->has_tables &&
-           (!RknnDequantSupport(p).DTypesFor(4).empty() ||
-            !RknnDequantSupport(p).DTypesFor(5).empty());
-  };
+
   out.push_back(ParamClass(
       "group.several", "per-group with K / group_size >= 2: group boundaries (§5.1, §5.2)",
       [](const Case& c) {

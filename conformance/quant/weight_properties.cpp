@@ -567,6 +567,14 @@ std::vector<Case> RknnEdgeRejects(const PropertyContext& ctx) {
   out.push_back(base(0, 8));
   out.push_back(base(8, 0));
   out.push_back(base(8, 8).Set("dtype", "INT16"));
+  // The per-group rules (§5.3) on each supported per-group pair: group_size 0,
+  // K not a multiple of group_size.
+  for (const auto& [q, dtype] : RknnCombos(ctx.profile, true)) {
+    out.push_back(
+        base(64, 2).Set("dtype", dtype).Set("quant_type", q).Set("group_size", int64_t{0}));
+    out.push_back(
+        base(33, 2).Set("dtype", dtype).Set("quant_type", q).Set("group_size", int64_t{32}));
+  }
   return out;
 }
 
