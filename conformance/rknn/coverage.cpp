@@ -4,6 +4,12 @@
 // §3.3), int4 packing (§2.4), and the statuses of create (§1.10, §3.1-3.2). The
 // case's geometry comes from the suite's own GeometryOf (the ORACLE's
 // sub-blocks), so a class means the same thing the checks mean.
+//
+// Zero dims: the layout routines take M, K, N >= 1 (their materializer refuses
+// 0 as a malformed case: a zero-sized matrix has no NATIVE form), so the zero
+// in each axis position is a class of rknn.matmul_create (zero.M/K/N, status
+// -5), not of the layouts. Offsets past 2^31: likewise by create's io_attr
+// sizes (size.past_2_31_bytes), a layout that large is not materialized.
 #include "conformance/harness/coverage.h"
 
 #include <optional>
