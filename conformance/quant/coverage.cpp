@@ -215,6 +215,22 @@ std::vector<CoverageClass> RknnClasses() {
         return c.Int("quant_type").value_or(0) >= 4 && gs > 0 && c.Int("k").value_or(0) >= 2 * gs;
       },
       per_group));
+  auto per_group_size = [](int64_t q_gs, bool other) {
+    return [q_gs, other](const Case& c) {
+      const int64_t gs = c.Int("group_size").value_or(0);
+      return c.Int("quant_type").value_or(0) >= 4 && gs > 0 && (other ? gs != q_gs : gs == q_gs);
+    };
+  };
+  out.push_back(ParamClass("group_size.32",
+                           "per-group with group_size 32, the only value seen (§5.3)",
+                           per_group_size(32, false), per_group));
+  out.push_back(ParamClass(
+      "group_size.other",
+      "per-group with a group_size other than 32 (8, 16, 64, 128), where the profile's reading of "
+      "rknn.quant.group_size is divides_k (§5.3, §8)",
+      per_group_size(32, true), [per_group](const Profile& p) {
+        return per_group(p) && p.rknn->group_size_rule == "divides_k";
+      }));
   out.push_back(ParamClass(
       "int4.odd_elements", "INT4 B with K*N odd (§2.4)",
       [](const Case& c) {
