@@ -98,12 +98,19 @@ TEST(CoverageClassifier, RknnDequantClassesNameTheDecidingRule) {
       .Set("dtype", DType::kInt4)
       .Set("quant_type", int64_t{4})
       .Set("group_size", int64_t{32});
-  EXPECT_EQ(Classes(grouped),
-            (std::set<std::string>{"status.0", "quant_type.4", "dtype.INT4", "group.several"}));
+  // gs 32: the only group size seen (§5.3); 96 / 32 = 3 groups.
+  EXPECT_EQ(Classes(grouped), (std::set<std::string>{"status.0", "quant_type.4", "dtype.INT4",
+                                                     "group.several", "group_size.32"}));
+  // gs 64 on rk3588, whose reading of rknn.quant.group_size is divides_k: another size.
+  Case grouped64 = grouped;
+  grouped64.Set("k", int64_t{128}).Set("group_size", int64_t{64});
+  EXPECT_EQ(Classes(grouped64), (std::set<std::string>{"status.0", "quant_type.4", "dtype.INT4",
+                                                       "group.several", "group_size.other"}));
   Case ragged = grouped;
   ragged.Set("k", int64_t{33}).Set("n", int64_t{1});  // 33 % 32 != 0, and 33 elements: odd
-  EXPECT_EQ(Classes(ragged), (std::set<std::string>{"status.-5_k_align", "quant_type.4",
-                                                    "dtype.INT4", "int4.odd_elements"}));
+  EXPECT_EQ(Classes(ragged),
+            (std::set<std::string>{"status.-5_k_align", "quant_type.4", "dtype.INT4",
+                                   "int4.odd_elements", "group_size.32"}));
 }
 
 // ---- the gate on a toy routine -----------------------------------------------------
