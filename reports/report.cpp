@@ -121,10 +121,24 @@ nlohmann::json ToJson(const RunReport& report) {
           {{"name", c.name}, {"value", c.value}, {"readings", c.readings}, {"source", c.source}});
     }
     item["choices"] = choices;
+    if (!r.coverage_hits.empty()) item["coverage_hits"] = r.coverage_hits;
     results.push_back(item);
   }
   doc["summary"] = counts;
   doc["results"] = results;
+  if (!report.coverage_gate.empty()) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& row : report.coverage) {
+      rows.push_back({{"routine", row.routine},
+                      {"profile", row.profile},
+                      {"class", row.class_name},
+                      {"doc", row.doc},
+                      {"hits", row.hits},
+                      {"required", row.required}});
+    }
+    doc["coverage"] = rows;
+    doc["coverage_gate"] = report.coverage_gate;
+  }
   return doc;
 }
 
@@ -192,6 +206,12 @@ std::string SummaryTable(const RunReport& report) {
       << counts[Outcome::kVacuous] << " vacuous, " << counts[Outcome::kNotClaimed]
       << " not claimed, " << counts[Outcome::kNotCovered] << " not covered, "
       << counts[Outcome::kNotApplicable] << " not applicable\n";
+  int missing = 0;
+  for (const auto& row : report.coverage) {
+    if (!row.required || row.hits > 0) continue;
+    if (missing++ == 0) out << "coverage classes not hit (" << report.coverage_gate << "):\n";
+    out << "    " << row.routine << " @ " << row.profile << ": " << row.class_name << "\n";
+  }
   out << "verdict: " << (AnyFailure(report) ? "NON-CONFORMANT" : "conformant") << "\n";
   return out.str();
 }

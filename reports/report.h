@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -56,6 +57,20 @@ struct PropertyResult {
   std::string rapidcheck_reproduce;  // RapidCheck's own reproduce string, if random
   std::vector<ChoiceUsed> choices;
   double seconds = 0.0;
+  // Coverage classes the checked cases hit: routine of the case -> class ->
+  // cases (conformance/harness/coverage.h). In report.json as "coverage_hits".
+  std::map<std::string, std::map<std::string, int64_t>> coverage_hits;
+};
+
+// One row of the coverage table: how many checked cases of `routine` on
+// `profile` fell into coverage class `class_name` (conformance/harness/coverage.h).
+struct CoverageRow {
+  std::string routine;
+  std::string profile;
+  std::string class_name;
+  std::string doc;
+  int64_t hits = 0;
+  bool required = true;
 };
 
 struct RunReport {
@@ -67,6 +82,11 @@ struct RunReport {
   int cases = 0;  // random cases per property
   std::string command;
   std::vector<PropertyResult> results;
+  // Every class of every routine × profile the run gated, hit or not.
+  std::vector<CoverageRow> coverage;
+  // "enforced", or "report only: <why>" for a filtered run (a missing class
+  // then does not fail the run), or "" when no gate ran.
+  std::string coverage_gate;
 };
 
 nlohmann::json ToJson(const RunReport& report);

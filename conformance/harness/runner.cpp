@@ -7,6 +7,7 @@
 #include <iostream>
 #include <optional>
 
+#include "conformance/harness/coverage.h"
 #include "core/case_json.h"
 #include "rapidcheck/detail/Configuration.h"
 #include "rapidcheck/detail/Property.h"
@@ -62,12 +63,18 @@ bool PortClaimsAll(const Port& port, const Property& property, const std::string
   return true;
 }
 
-Verdict SafeCheck(const Property& property, const PropertyContext& ctx, const Case& c) {
+Verdict SafeCheck(const Property& property, const PropertyContext& ctx, const Case& c,
+                  report::PropertyResult* result) {
+  Verdict verdict;
   try {
-    return property.check(ctx, c);
+    verdict = property.check(ctx, c);
   } catch (const CaseError& e) {
     return Verdict::Fail(std::string("the suite built a malformed case: ") + e.what());
   }
+  // Every checked case counts toward the coverage classes (coverage.h).
+  if (verdict.kind != Verdict::Kind::kSkip)
+    CountCoverage(ctx.suite, ctx.profile, c, &result->coverage_hits);
+  return verdict;
 }
 
 void RandomPhase(const Property& property, const PropertyContext& ctx, const RunOptions& options,
@@ -79,7 +86,7 @@ void RandomPhase(const Property& property, const PropertyContext& ctx, const Run
   auto generator = property.generator(ctx);
   auto testable = [&] {
     const Case c = *generator;
-    const Verdict verdict = SafeCheck(property, ctx, c);
+    const Verdict verdict = SafeCheck(property, ctx, c, result);
     if (verdict.kind == Verdict::Kind::kSkip) RC_DISCARD(verdict.message);
     if (verdict.failed()) {
       last_failure = c;
@@ -154,7 +161,7 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
   } else {
     if (options.rc_reproduce.empty() && property.explicit_cases) {
       for (const Case& c : property.explicit_cases(ctx)) {
-        const Verdict verdict = SafeCheck(property, ctx, c);
+        const Verdict verdict = SafeCheck(property, ctx, c, &result);
         if (verdict.kind == Verdict::Kind::kSkip) {
           ++result.explicit_skipped;
           continue;
@@ -278,6 +285,8 @@ report::RunReport RunSuite(const Suite& suite, const Port& port, const RunOption
     if (options.on_result) options.on_result(run);
   }
   if (options.progress && tty) std::cerr << "\r\033[K" << std::flush;
+  ApplyCoverageGate(suite, options, &run);
+  if (options.on_result && !run.coverage.empty()) options.on_result(run);
   return run;
 }
 
