@@ -300,12 +300,6 @@ std::string ToHtml(const RunReport& report, const nlohmann::json& json) {
          "public; n/a — no valid case exists on the profile. A failing cell links to its "
          "failure.</p>\n";
 
-  // Coverage (report.json's "coverage", when the run computed one).
-  if (json.contains("coverage") && !json["coverage"].is_null()) {
-    out << "<h2 id=\"coverage\">Coverage</h2>";
-    JsonAsHtml(json["coverage"], 0, out);
-  }
-
   // Failures.
   int failures = 0;
   for (const auto& r : report.results) failures += IsFailure(r.outcome);
@@ -346,6 +340,20 @@ std::string ToHtml(const RunReport& report, const nlohmann::json& json) {
       }
     }
     out << "</table>\n";
+  }
+
+  // Coverage (report.json's "coverage", when the run computed one): folded and
+  // after the failures, which a reader comes for first.
+  if (json.contains("coverage") && json["coverage"].is_array()) {
+    size_t missing = 0;
+    for (const auto& row : json["coverage"]) {
+      missing += row.value("required", false) && row.value("hits", 0) == 0;
+    }
+    out << "<h2 id=\"coverage\">Coverage</h2><details" << (missing ? " open" : "") << "><summary>"
+        << json["coverage"].size() << " boundary classes, " << missing << " required class"
+        << (missing == 1 ? "" : "es") << " not hit</summary>";
+    JsonAsHtml(json["coverage"], 0, out);
+    out << "</details>\n";
   }
 
   // Every result.
