@@ -275,7 +275,8 @@ std::string ReadHello(ExecChild& child, int64_t timeout_ms, Hello* hello, bool* 
 // The bytes a port returned for an output, into the runner's buffer.
 void CopyOut(const Bytes& bytes, GuardedBuffer* buffer, OutputResult* out) {
   const uint64_t capacity = buffer->capacity_bytes();
-  std::memcpy(buffer->data(), bytes.data(), std::min<uint64_t>(bytes.size(), capacity));
+  if (!bytes.empty() && capacity > 0)
+    std::memcpy(buffer->data(), bytes.data(), std::min<uint64_t>(bytes.size(), capacity));
   if (bytes.size() > capacity) {
     // What a real overflow does to the guard: broken at the first byte past capacity.
     out->guards_intact = false;
