@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "conformance/harness/expected.h"
 #include "conformance/harness/materialize.h"
 #include "conformance/harness/property.h"
 #include "core/routine.h"
@@ -20,6 +21,7 @@ using Materializer = Invocation (*)(const Case& c, const Profile& profile);
 struct Routine {
   const RoutineSpec* spec = nullptr;
   Materializer materialize = nullptr;
+  ExpectFn expected = nullptr;  // the oracle's answer (vectors); null: none yet
 };
 
 // One family's conformance side (conformance/<family>/family.cpp).
