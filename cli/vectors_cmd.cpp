@@ -91,6 +91,12 @@ Verdict CompareAnswer(const vectors::VectorCase& v, const Invocation& inv, const
                            std::to_string(got->contents().size()) + " bytes, expected " +
                            std::to_string(want.tensor.bytes.size()));
     }
+    if (want.reported_dims && (got->rank != static_cast<int32_t>(want.reported_dims->size()) ||
+                               got->dims != *want.reported_dims)) {
+      return Verdict::Fail("'" + want.tensor.name + "' dims " +
+                           (got->rank < 0 ? std::string("not reported") : ToString(got->dims)) +
+                           ", expected " + ToString(*want.reported_dims));
+    }
     const int64_t elems = NumElements(want.tensor.shape).value_or(0);
     const auto comparison = verify::Compare({.output = want.tensor.name,
                                              .got = got->contents(),
@@ -159,8 +165,9 @@ std::string MakeVectorCase(const Suite& suite, const Routine& routine, const Pro
   for (const auto& t : v.c.inputs) bytes += t.bytes.size();
   for (const ExpectedOutput& o : expected.outputs) {
     const TensorSpec* spec = routine.spec->FindOutput(o.name);
-    v.outputs.push_back(
-        {{o.name, o.dtype, o.dims, o.bytes}, spec ? spec->compare : CompareMode::Exact()});
+    v.outputs.push_back({{o.name, o.dtype, o.dims, o.bytes},
+                         spec ? spec->compare : CompareMode::Exact(),
+                         o.reported_dims});
     bytes += o.bytes.size();
   }
   if (bytes > max_bytes) {
@@ -567,6 +574,10 @@ std::string Rederive(const Suite& suite, const vectors::VectorCase& v, const Rou
     }
     const std::string path = "expected.outputs." + stored.tensor.name;
     if (!derived) return "stale: " + path + " is not an output the oracle gives";
+    if (derived->reported_dims != stored.reported_dims) {
+      return "stale: " + path + ".reported_dims differs from the oracle's " +
+             (derived->reported_dims ? ToString(*derived->reported_dims) : "(none)");
+    }
     if (derived->dtype != stored.tensor.dtype || derived->dims != stored.tensor.shape) {
       return "stale: " + path + " is " + std::string(Name(stored.tensor.dtype)) + " " +
              ToString(stored.tensor.shape) + ", the oracle gives " +

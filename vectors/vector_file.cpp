@@ -21,6 +21,7 @@ nlohmann::json CaseToJson(const VectorCase& v) {
   for (const auto& o : v.outputs) {
     nlohmann::json t = TensorToJson(o.tensor);
     t["compare"] = o.compare.ToString();
+    if (o.reported_dims) t["reported_dims"] = *o.reported_dims;
     outputs[o.tensor.name] = t;
   }
   out["expected"] = {{"status", v.status},
@@ -76,6 +77,17 @@ std::string CaseFromJson(const nlohmann::json& j, const std::string& routine, Ve
       nlohmann::json plain = t;
       plain.erase("compare");
       VectorOutput o;
+      if (t.contains("reported_dims")) {
+        const auto& d = t["reported_dims"];
+        if (!d.is_array()) return path + ".reported_dims: expected a list of dims";
+        Shape dims;
+        for (const auto& x : d) {
+          if (!x.is_number_integer()) return path + ".reported_dims: expected a list of integers";
+          dims.push_back(x.get<int64_t>());
+        }
+        o.reported_dims = dims;
+        plain.erase("reported_dims");
+      }
       o.tensor.name = name;
       o.compare = *mode;
       if (auto error = TensorFromJson(plain, path, &o.tensor); !error.empty()) return error;

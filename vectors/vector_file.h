@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,9 @@ inline constexpr int kVectorSchemaVersion = 1;
 struct VectorOutput {
   InputTensor tensor;
   CompareMode compare;
+  // The dims the port must report (rank and dims of the output descriptor),
+  // for routines that report them; nullopt: none checked.
+  std::optional<Shape> reported_dims;
 };
 
 struct VectorCase {

@@ -17,7 +17,8 @@ Expected ExpectLayout(const LayoutInstance& instance, int64_t success, const Inv
   e.status = success;
   Bytes out = instance.oracle(*in);
   out.resize(instance.output_codec.Bytes(instance.output_elems), 0);
-  e.outputs.push_back({instance.output, instance.output_codec.dtype, instance.output_dims, out});
+  e.outputs.push_back({instance.output, instance.output_codec.dtype, instance.output_dims, out,
+                       instance.output_dims});
   return e;
 }
 

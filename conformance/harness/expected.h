@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,9 @@ struct ExpectedOutput {
   DType dtype = DType::kUint8;
   Shape dims;   // storage dims in ELEMENTS (the layout's padded shape; [] for a scalar)
   Bytes bytes;  // little-endian, INT4 two per byte; padding 0
+  // The dims the port must report for this output (npuconf_tensor rank and
+  // dims), when the routine reports any: the layouts do, the sizes do not.
+  std::optional<Shape> reported_dims;
 };
 
 struct Expected {
