@@ -199,7 +199,58 @@ struct GenerateOptions {
 struct Source {
   Case c;
   nlohmann::json provenance;
+  nlohmann::json spec;  // --from: what the spec row states, checked against the oracle
 };
+
+// Element e of an output as the integer its dtype holds (little-endian; INT4:
+// the packed byte).
+int64_t IntegerAt(const InputTensor& t, size_t e) {
+  const size_t width = Bits(t.dtype) >= 8 ? static_cast<size_t>(Bits(t.dtype) / 8) : 1;
+  uint64_t bits = 0;
+  for (size_t b = 0; b < width; ++b) bits |= uint64_t{t.bytes[e * width + b]} << (8 * b);
+  const bool is_signed = t.dtype == DType::kInt8 || t.dtype == DType::kInt16 ||
+                         t.dtype == DType::kInt32 || t.dtype == DType::kInt64;
+  if (is_signed && width < 8 && (bits >> (8 * width - 1)) != 0) bits |= ~uint64_t{0} << (8 * width);
+  return static_cast<int64_t>(bits);
+}
+
+// A listed case's "spec": {"status", "values": {OUTPUT: [integers]} (INT4:
+// packed bytes), "dims": {OUTPUT: reported dims}} against the oracle's vector.
+// Returns "" or the disagreement.
+std::string CheckSpecRow(const nlohmann::json& spec, const vectors::VectorCase& v) {
+  if (spec.is_null()) return "";
+  if (spec.contains("status") && spec["status"] != v.status) {
+    return "the spec gives status " + spec["status"].dump() + ", the oracle " +
+           std::to_string(v.status);
+  }
+  auto output = [&](const std::string& name) -> const vectors::VectorOutput* {
+    for (const auto& o : v.outputs) {
+      if (o.tensor.name == name) return &o;
+    }
+    return nullptr;
+  };
+  const nlohmann::json no_entries = nlohmann::json::object();
+  const nlohmann::json& spec_values = spec.contains("values") ? spec["values"] : no_entries;
+  const nlohmann::json& spec_dims = spec.contains("dims") ? spec["dims"] : no_entries;
+  for (const auto& [name, values] : spec_values.items()) {
+    const vectors::VectorOutput* o = output(name);
+    if (!o) return "the spec gives values of '" + name + "', the oracle writes none";
+    const size_t width = Bits(o->tensor.dtype) >= 8 ? Bits(o->tensor.dtype) / 8 : 1;
+    nlohmann::json got = nlohmann::json::array();
+    for (size_t e = 0; e < o->tensor.bytes.size() / width; ++e)
+      got.push_back(IntegerAt(o->tensor, e));
+    if (got != values)
+      return "the spec gives " + name + " = " + values.dump() + ", the oracle " + got.dump();
+  }
+  for (const auto& [name, dims] : spec_dims.items()) {
+    const vectors::VectorOutput* o = output(name);
+    if (!o || !o->reported_dims || nlohmann::json(*o->reported_dims) != dims) {
+      return "the spec gives " + name + " dims " + dims.dump() + ", the oracle " +
+             (o && o->reported_dims ? ToString(*o->reported_dims) : std::string("none"));
+    }
+  }
+  return "";
+}
 
 // The cases of a routine on a profile: the explicit cases of its properties in
 // suite order (edge shapes, documented rows; real model shapes left out), then
@@ -220,7 +271,7 @@ std::vector<Source> PropertyCases(const Suite& suite, const std::string& routine
     if (!p.explicit_cases) continue;
     for (Case c : p.explicit_cases(ctx)) {
       if (c.routine != routine || !seen.insert(c.ToText()).second) continue;
-      out.push_back({c, {{"source", "explicit case of " + p.name}}});
+      out.push_back({c, {{"source", "explicit case of " + p.name}}, nullptr});
     }
   }
   // Random draws: at most 16 per property, each generator called with its own key.
@@ -320,7 +371,7 @@ int Generate(const GenerateOptions& o, std::ostream& out, std::ostream& err) {
             }
             nlohmann::json provenance = {{"source", e["source"]}};
             if (e.contains("note")) provenance["note"] = e["note"];
-            sources.push_back({c, provenance});
+            sources.push_back({c, provenance, e.value("spec", nlohmann::json())});
           }
         }
         // Up to --count explicit cases and --count generated ones.
@@ -344,6 +395,11 @@ int Generate(const GenerateOptions& o, std::ostream& out, std::ostream& err) {
               return kExitBadUsage;
             }
             continue;
+          }
+          if (auto error = CheckSpecRow(s.spec, v); !error.empty()) {
+            err << "npuconf: " << o.from << ": " << s.c.ToText() << " (" << s.provenance["source"]
+                << "): " << error << "\n";
+            return kExitNonConformant;
           }
           v.provenance = s.provenance;
           file.cases.push_back(std::move(v));

@@ -273,6 +273,28 @@ TEST(Vectors, TheDocsPythonReaderRuns) {
   EXPECT_NE(bad.output.find("sha256 mismatch"), std::string::npos) << bad.output;
 }
 
+// A listed case whose spec row disagrees with the oracle stops generation.
+TEST(VectorsCorpus, ASpecRowTheOracleContradictsStopsGeneration) {
+  TempDir dir("vectors-spec");
+  const nlohmann::json sources = {
+      {"schema", "npuconf-vector-sources"},
+      {"schema_version", 1},
+      {"cases",
+       {{{"routine", "cann.calculate_matmul_weight_size"},
+         {"profile", "ascend910b"},
+         {"params", {{"shape", {32, 16}}}},
+         {"source", "a wrong row"},
+         {"spec", {{"status", 0}, {"values", {{"weight_tensor_size", {513}}}}}}}}}};
+  WriteJson(dir.path() + "/sources.json", sources);
+  const auto gen = RunNpuconf("vectors generate --from " + dir.path() + "/sources.json --out " +
+                              dir.path() + "/v");
+  EXPECT_EQ(gen.exit_code, 1) << gen.output;
+  EXPECT_NE(gen.output.find("shape=[32,16] (\"a wrong row\"): the spec gives "
+                            "weight_tensor_size = [513], the oracle [512]"),
+            std::string::npos)
+      << gen.output;
+}
+
 TEST(VectorsCorpus, IsCurrentVerifiesAndPassesOnReference) {
   const std::string corpus = NPUCONF_SOURCE_DIR "/vectors/corpus";
   TempDir dir("vectors-corpus");
