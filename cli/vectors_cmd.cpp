@@ -120,6 +120,24 @@ Verdict CompareAnswer(const vectors::VectorCase& v, const Invocation& inv, const
   return Verdict::Pass();
 }
 
+// A lower bound of the elements a case's largest tensor holds, from its
+// params alone: `generate` leaves out big cases before materializing them (a
+// rejected 7-D shape still gets its entry content allocated).
+double EstimatedElems(const Case& c) {
+  double most = 0;
+  if (auto shape = c.IntList("shape")) {
+    double n = 1;
+    for (int64_t d : *shape) n *= static_cast<double>(std::max<int64_t>(d, 0));
+    most = n;
+  }
+  auto dim = [&](const char* key) { return static_cast<double>(c.Int(key).value_or(0)); };
+  for (auto [a, b] : {std::pair{"K", "N"}, std::pair{"M", "K"}, std::pair{"M", "N"},
+                      std::pair{"k", "n"}, std::pair{"vocab", "embed"}}) {
+    most = std::max(most, dim(a) * dim(b));
+  }
+  return std::max(most, dim("count"));
+}
+
 // Makes the vector case of `c`: materialized, the oracle's answer under
 // `readings`, cross-checked against the reference port. Returns "" and fills
 // *out; or sets *skip (no oracle answer, too large) and returns ""; or returns
@@ -131,6 +149,10 @@ std::string MakeVectorCase(const Suite& suite, const Routine& routine, const Pro
   const ChoicePort choices(readings);
   const std::vector<const Profile*> run_profiles = {&profile};
   const PropertyContext ctx{suite, choices, profile, run_profiles, false};
+  if (EstimatedElems(c) / 2 > static_cast<double>(max_bytes)) {
+    *skip = "more than " + std::to_string(max_bytes) + " bytes";
+    return "";
+  }
   Invocation inv;
   Expected expected;
   try {

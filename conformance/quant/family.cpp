@@ -277,10 +277,10 @@ void AddProperties(std::vector<Property>* out) {
 
 Family QuantFamily() {
   return {.name = "quant",
-          .routines = {{Spec(kGather), GatherCase},
+          .routines = {{Spec(kGather), GatherCase, ExpectGatherAnswer},
                        {Spec(kGenData), GenDataCase},
-                       {Spec(kAntiquant), AntiquantCase},
-                       {Spec(kRknnB), RknnCase}},
+                       {Spec(kAntiquant), AntiquantCase, ExpectWeightAnswer},
+                       {Spec(kRknnB), RknnCase, ExpectWeightAnswer}},
           .add_properties = AddProperties};
 }
 

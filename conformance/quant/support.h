@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "conformance/harness/call.h"
+#include "conformance/harness/expected.h"
 #include "conformance/harness/property.h"
 #include "conformance/ports/port.h"
 #include "core/routines/quant.h"
@@ -88,6 +89,11 @@ oracle::quant::RknnCall RknnCallOf(const PropertyContext& ctx, const Case& c,
                                    const Invocation& inv);
 oracle::quant::GatherCall GatherCallOf(const Invocation& inv, const Case& c);
 std::vector<int32_t> IndicesOf(const Invocation& inv);
+
+// The oracle's answer of each routine, for vector files (gather_properties.cpp,
+// weight_properties.cpp).
+Expected ExpectGatherAnswer(const PropertyContext& ctx, const Invocation& inv);
+Expected ExpectWeightAnswer(const PropertyContext& ctx, const Invocation& inv);
 
 // Registration of each routine's properties (conformance/quant_*_properties.cpp).
 void AddGatherProperties(std::vector<Property>* out);
