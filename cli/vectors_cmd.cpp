@@ -23,6 +23,9 @@ namespace {
 // default set stays small enough to check in and to read.
 constexpr uint64_t kMaxGeneratedCaseBytes = 64 * 1024;
 constexpr int kDefaultCount = 4;
+// Largest failure vector `run` writes: an unshrunk explicit case on a real model
+// shape would otherwise put hundreds of MB of base64 into failures/.
+constexpr uint64_t kMaxFailureCaseBytes = uint64_t{16} << 20;
 
 // A port that only claims readings of choices: what an expected function reads
 // through its PropertyContext. It answers no case.
@@ -769,8 +772,8 @@ void WriteFailureVectors(const report::RunReport& report, const std::string& out
     }
     vectors::VectorCase v;
     std::string skip;
-    const std::string error =
-        MakeVectorCase(suite, *routine, *profile, c, readings, UINT64_MAX, *reference, &v, &skip);
+    const std::string error = MakeVectorCase(suite, *routine, *profile, c, readings,
+                                             kMaxFailureCaseBytes, *reference, &v, &skip);
     if (!error.empty() || !skip.empty()) {
       std::cerr << "npuconf: no failure vector for " << where << ": " << error << skip << "\n";
       continue;
