@@ -194,6 +194,26 @@ TEST(Vectors, UnreadableInputIsExitTwo) {
   EXPECT_EQ(RunNpuconf("vectors verify " + empty.path()).exit_code, 2);
 }
 
+// Exit codes as run's: a port that claims nothing of the vectors checked
+// nothing (4), a port that cannot be loaded (3); unclaimed routines are
+// reported not_claimed, never pass.
+TEST(Vectors, CheckExitCodesFollowRun) {
+  TempDir dir("vectors-exit");
+  const std::string corpus = NPUCONF_SOURCE_DIR "/vectors/corpus";
+  const auto none = RunNpuconf("vectors check " + corpus + "/rknn.int4_pack.json --port " +
+                               NPUCONF_TEMPLATE_PORT + " --out " + dir.path() + "/a");
+  EXPECT_EQ(none.exit_code, 4) << none.output;
+  const auto report = ReadJson(dir.path() + "/a/report.json");
+  ASSERT_EQ(report.at("results").size(), 1u);
+  EXPECT_EQ(report["results"][0]["result"], "not_claimed");
+  const auto missing = RunNpuconf("vectors check " + corpus +
+                                  " --port /nonexistent/port.so --out " + dir.path() + "/b");
+  EXPECT_EQ(missing.exit_code, 3) << missing.output;
+  const auto wrong_abi = RunNpuconf("vectors check " + corpus + " --port " +
+                                    NPUCONF_WRONG_ABI_PORT + " --out " + dir.path() + "/c");
+  EXPECT_EQ(wrong_abi.exit_code, 3) << wrong_abi.output;
+}
+
 // A failing run writes its shrunk counterexample as a vector; the vector fails
 // the same port without RapidCheck and passes the reference.
 class FailureVector : public ::testing::TestWithParam<std::string> {};
