@@ -161,11 +161,11 @@ int List(const std::string& what, bool json, std::ostream& out, std::ostream& er
 }  // namespace
 
 int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
-  if (argc > 1 && std::string(argv[1]) == "vectors")
-    return RunVectorsCli(argc - 1, argv + 1, out, err);
+  if (argc > 1 && std::string(argv[1]) == "vectors") return RunVectorsCli(argc, argv, out, err);
   CLI::App app{"npuconf: conformance suite for NPU tensor layout, size and dequant routines"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string(NPUCONF_SUITE_VERSION));
+  app.footer("Also: npuconf vectors generate|check|verify (test vectors, docs/vector-format.md)");
 
   std::string port_arg = "reference";
   PortOptions port_options;

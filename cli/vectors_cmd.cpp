@@ -498,7 +498,8 @@ bool LoadVectors(const std::string& path, std::vector<LoadedFile>* loaded,
 // ---- check ----------------------------------------------------------------------------
 
 int Check(const std::string& dir, const std::string& port_arg, const std::string& out_dir,
-          int64_t only_case, const std::string& command, std::ostream& out, std::ostream& err) {
+          int64_t only_case, const std::string& program, const std::string& command,
+          std::ostream& out, std::ostream& err) {
   std::vector<LoadedFile> loaded;
   std::vector<std::string> problems;
   if (!LoadVectors(dir, &loaded, &problems, err)) return kExitBadUsage;
@@ -582,8 +583,9 @@ int Check(const std::string& dir, const std::string& port_arg, const std::string
           r.counterexample = where + ": " + v.c.ToText();
           r.counterexample_case = ToJson(v.c);
           r.evidence = verdict.evidence;
-          r.reproduce = "npuconf vectors check " + lf.path + " --case " +
-                        std::to_string(lf.index[i]) + " --port " + port_arg;
+          r.reproduce = program + " vectors check " +
+                        std::filesystem::absolute(lf.path).lexically_normal().string() +
+                        " --case " + std::to_string(lf.index[i]) + " --port " + port_arg;
         }
       }
     }
@@ -705,6 +707,10 @@ int Verify(const std::string& dir, std::ostream& out, std::ostream& err) {
 }  // namespace
 
 int RunVectorsCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
+  // Reproduce commands name the binary and the files absolutely, like run's.
+  std::string program = argc > 0 ? argv[0] : "npuconf";
+  if (program.find('/') != std::string::npos)
+    program = std::filesystem::absolute(program).lexically_normal().string();
   CLI::App app{"npuconf vectors: test vectors with the oracle's expected answers"};
   app.name("npuconf vectors");
   app.require_subcommand(1);
@@ -732,7 +738,7 @@ int RunVectorsCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   auto* verify = app.add_subcommand("verify", "Re-derive every expected answer; name stale ones");
   verify->add_option("dir", dir, "A vector file or a directory of them")->required();
   try {
-    app.parse(argc, argv);
+    app.parse(argc - 1, argv + 1);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) {
       app.exit(e, out, err);
@@ -744,8 +750,11 @@ int RunVectorsCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   if (*generate) return Generate(g, out, err);
   if (*check) {
     std::string command = "npuconf";
-    for (int i = 0; i < argc; ++i) command += std::string(" ") + argv[i];
-    return Check(dir, port_arg, out_dir, only_case, command, out, err);
+    for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
+    const std::string port = port_arg.find('/') != std::string::npos
+                                 ? std::filesystem::absolute(port_arg).lexically_normal().string()
+                                 : port_arg;
+    return Check(dir, port, out_dir, only_case, program, command, out, err);
   }
   return Verify(dir, out, err);
 }

@@ -12,7 +12,8 @@
 
 namespace npuconf {
 
-// argv[0] is "vectors". Returns the process exit code (core/status.h ExitCode).
+// argv[0] is the program, argv[1] "vectors". Returns the process exit code
+// (core/status.h ExitCode).
 int RunVectorsCli(int argc, char** argv, std::ostream& out, std::ostream& err);
 
 // Writes every failing result's (shrunk) counterexample of `report` to
