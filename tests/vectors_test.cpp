@@ -333,6 +333,17 @@ TEST(VectorsCorpus, IsCurrentVerifiesAndPassesOnReference) {
   const auto check =
       RunNpuconf("vectors check " + corpus + " --port reference --out " + dir.path() + "/r");
   EXPECT_EQ(check.exit_code, 0) << check.output;
+  // Every file follows docs/vector.schema.json (when jsonschema is installed).
+  const auto schema = RunShell(
+      "/usr/bin/python3 -c 'import jsonschema' && /usr/bin/python3 -c \"import json,sys,glob,"
+      "jsonschema; s=json.load(open(sys.argv[1])); [jsonschema.validate(json.load(open(f)),s) for "
+      "f in glob.glob(sys.argv[2]+\\\"/*.json\\\")]; print('valid')\" " NPUCONF_SOURCE_DIR
+      "/docs/vector.schema.json " +
+      corpus);
+  if (schema.output.find("No module named") == std::string::npos) {
+    EXPECT_EQ(schema.exit_code, 0) << schema.output;
+    EXPECT_NE(schema.output.find("valid"), std::string::npos) << schema.output;
+  }
   // Every case cites the spec section it comes from.
   for (const auto& f : FilesUnder(corpus)) {
     for (const auto& c : ReadJson(corpus + "/" + f).at("cases")) {
