@@ -30,6 +30,7 @@ build: deps
 # built-in reference port; reports in $(REPORT)/.
 run: build
 	./$(BUILD)/npuconf run --port reference --out $(REPORT)
+	./$(BUILD)/npuconf vectors check vectors/corpus --port reference --out $(REPORT)/corpus
 
 test: build format-check
 	ctest --test-dir $(BUILD) -j$(JOBS) --output-on-failure

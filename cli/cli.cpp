@@ -10,6 +10,7 @@
 #include "cli/case_output.h"
 #include "cli/families.h"
 #include "cli/open_port.h"
+#include "cli/vectors_cmd.h"
 #include "conformance/harness/runner.h"
 #include "core/case_json.h"
 #include "core/real_shapes.h"
@@ -160,9 +161,11 @@ int List(const std::string& what, bool json, std::ostream& out, std::ostream& er
 }  // namespace
 
 int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
+  if (argc > 1 && std::string(argv[1]) == "vectors") return RunVectorsCli(argc, argv, out, err);
   CLI::App app{"npuconf: conformance suite for NPU tensor layout, size and dequant routines"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string(NPUCONF_SUITE_VERSION));
+  app.footer("Also: npuconf vectors generate|check|verify (test vectors, docs/vector-format.md)");
 
   std::string port_arg = "reference";
   PortOptions port_options;
@@ -386,6 +389,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
     result.command = command;
     if (!quiet) out << report::SummaryTable(result);
+    WriteFailureVectors(result, out_dir);
     const std::string write_error = report::WriteReports(result, out_dir);
     if (!write_error.empty()) {
       err << "npuconf: " << write_error << "\n";

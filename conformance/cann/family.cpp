@@ -136,11 +136,11 @@ int64_t CaseC0(const Case& c, const Profile& profile) {
 
 Family CannFamily() {
   return {.name = "cann",
-          .routines = {{Spec(kLegacy), SizeCase},
-                       {Spec(kV2), SizeCase},
-                       {Spec(kTrans), TransCase},
-                       {Spec(kPack), PackCase},
-                       {Spec(kUnpack), UnpackCase}},
+          .routines = {{Spec(kLegacy), SizeCase, ExpectSizeAnswer},
+                       {Spec(kV2), SizeCase, ExpectSizeAnswer},
+                       {Spec(kTrans), TransCase, ExpectTransAnswer},
+                       {Spec(kPack), PackCase, ExpectNzAnswer},
+                       {Spec(kUnpack), UnpackCase, ExpectNzAnswer}},
           .add_properties = AddProperties,
           .add_coverage = AddCannCoverage};
 }

@@ -228,4 +228,9 @@ void cann_props::AddLayoutProperties(std::vector<Property>* out) {
   npuconf::AddLayoutProperties(NzLayout(kUnpack), out);
 }
 
+LayoutInstance cann_props::NzLayoutInstance(const Case& c, const Profile& profile,
+                                            const std::string& routine) {
+  return NzInstance(c, profile, routine);
+}
+
 }  // namespace npuconf

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "conformance/harness/call.h"
+#include "conformance/harness/expected.h"
 #include "conformance/harness/property.h"
 #include "conformance/ports/port.h"
 #include "core/routines/cann.h"
@@ -33,5 +34,14 @@ oracle::cann::Expectation ExpectSize(const PropertyContext& ctx, const Case& c);
 oracle::cann::TransExpectation ExpectTrans(const PropertyContext& ctx, const Case& c);
 
 std::string StatusText(int64_t status);
+
+// The layout of an nd_to_nz, nz_to_nd or (converting) TransMatmulWeight case,
+// with the oracle's answer (layout_properties.cpp).
+LayoutInstance NzLayoutInstance(const Case& c, const Profile& profile, const std::string& routine);
+
+// The oracle's answer of each routine, for vector files (expected.cpp).
+Expected ExpectSizeAnswer(const PropertyContext& ctx, const Invocation& inv);
+Expected ExpectTransAnswer(const PropertyContext& ctx, const Invocation& inv);
+Expected ExpectNzAnswer(const PropertyContext& ctx, const Invocation& inv);
 
 }  // namespace npuconf::cann_props

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "conformance/harness/coverage.h"
+#include "conformance/harness/expected.h"
 #include "conformance/harness/materialize.h"
 #include "conformance/harness/property.h"
 #include "core/routine.h"
@@ -21,6 +22,7 @@ using Materializer = Invocation (*)(const Case& c, const Profile& profile);
 struct Routine {
   const RoutineSpec* spec = nullptr;
   Materializer materialize = nullptr;
+  ExpectFn expected = nullptr;  // the oracle's answer (vectors); null: none yet
 };
 
 // One family's conformance side (conformance/<family>/family.cpp).

@@ -288,10 +288,10 @@ Invocation MaterializeQuantCase(const Case& c, const Profile& profile) {
 
 Family QuantFamily() {
   return {.name = "quant",
-          .routines = {{Spec(kGather), GatherCase},
+          .routines = {{Spec(kGather), GatherCase, ExpectGatherAnswer},
                        {Spec(kGenData), GenDataCase},
-                       {Spec(kAntiquant), AntiquantCase},
-                       {Spec(kRknnB), RknnCase}},
+                       {Spec(kAntiquant), AntiquantCase, ExpectWeightAnswer},
+                       {Spec(kRknnB), RknnCase, ExpectWeightAnswer}},
           .add_properties = AddProperties,
           .add_coverage = AddQuantCoverage};
 }

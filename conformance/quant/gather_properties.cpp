@@ -660,4 +660,27 @@ void AddGatherProperties(std::vector<Property>* out) {
                   CheckGenDataRoundTrip});
 }
 
+// The oracle's answer of a GatherDequantInt8 case, for vector files: the
+// status of the rule table (spec cann.md §3.4); on success y, each row the
+// fp16 dequant of its table row rounded after each op (§3.3).
+Expected ExpectGatherAnswer(const PropertyContext&, const Invocation& inv) {
+  const auto expect = oracle::quant::ExpectGather(GatherCallOf(inv, inv.c));
+  Expected e;
+  e.rule = expect.rule;
+  e.status = expect.status;
+  if (expect.status != cann::kAclnnSuccess) {
+    for (const OutputSpec& o : inv.outputs) {
+      if (!o.null) e.untouched.push_back(o.name);
+    }
+    return e;
+  }
+  const InputTensor& table = *inv.Input("table");
+  const auto want = oracle::quant::GatherDequantInt8(
+      table.bytes, table.shape[0], table.shape[1], IndicesOf(inv),
+      Words16(inv.Input("scale")->bytes), Words16(inv.Input("zero_point")->bytes));
+  Bytes y(want.size() * 2);
+  std::memcpy(y.data(), want.data(), y.size());  // little-endian hosts only
+  e.outputs.push_back({"y", DType::kFloat16, {static_cast<int64_t>(want.size())}, y, std::nullopt});
+  return e;
+}
 }  // namespace npuconf::quant_props

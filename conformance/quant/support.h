@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "conformance/harness/call.h"
+#include "conformance/harness/expected.h"
 #include "conformance/harness/property.h"
 #include "conformance/ports/port.h"
 #include "core/routines/quant.h"
@@ -110,6 +111,11 @@ inline constexpr char kRknnDequantSupportSource[] =
     "spec rknn.md §1.2, §3.1, §5.4 (profile supported_types, per_channel_types)";
 RknnDequantCombos RknnDequantSupport(const Profile& profile);
 std::vector<int32_t> IndicesOf(const Invocation& inv);
+
+// The oracle's answer of each routine, for vector files (gather_properties.cpp,
+// weight_properties.cpp).
+Expected ExpectGatherAnswer(const PropertyContext& ctx, const Invocation& inv);
+Expected ExpectWeightAnswer(const PropertyContext& ctx, const Invocation& inv);
 
 // Registration of each routine's properties (conformance/quant_*_properties.cpp).
 void AddGatherProperties(std::vector<Property>* out);

@@ -886,4 +886,38 @@ void AddRknnDequantProperties(std::vector<Property>* out) {
                   check(Aspect::kGuards)});
 }
 
+// The oracle's answer of an antiquant or rknn.dequant_b case, for vector files:
+// the status of the rule tables; on success y [k, n] from the Eigen dequant.
+Expected ExpectWeightAnswer(const PropertyContext& ctx, const Invocation& inv) {
+  const Case& c = inv.c;
+  const auto expect = Expect(ctx, c, inv);
+  Expected e;
+  e.rule = expect.rule;
+  e.status = expect.status;
+  if (expect.status != SuccessOf(c)) {
+    for (const OutputSpec& o : inv.outputs) {
+      if (!o.null) e.untouched.push_back(o.name);
+    }
+    return e;
+  }
+  const WeightView v = ViewOf(ctx, c, inv);
+  Bytes y;
+  if (IsAntiquant(c)) {
+    const InputTensor* o = inv.Input("offset");
+    const auto want = oracle::quant::Antiquant(
+        AntiquantCallOf(c, inv, ctx.profile), inv.Input("weight")->bytes,
+        Words16(inv.Input("scale")->bytes), o ? Words16(o->bytes) : std::vector<uint16_t>{});
+    y.resize(want.size() * 2);
+    std::memcpy(y.data(), want.data(), y.size());  // little-endian hosts only
+  } else {
+    std::vector<float> scale(v.scale.begin(), v.scale.end());
+    std::vector<int32_t> zp(v.zero.begin(), v.zero.end());
+    const auto want =
+        oracle::quant::RknnDequantB(RknnCallOf(ctx, c, inv), inv.Input("b")->bytes, scale, zp);
+    y.resize(want.size() * 4);
+    std::memcpy(y.data(), want.data(), y.size());
+  }
+  e.outputs.push_back({"y", v.out, {v.rows, v.cols}, y, Shape{v.rows, v.cols}});
+  return e;
+}
 }  // namespace npuconf::quant_props

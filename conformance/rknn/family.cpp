@@ -107,11 +107,11 @@ Family RknnFamily() {
   Family family{.name = "rknn", .add_properties = AddProperties, .add_coverage = AddRknnCoverage};
   family.routines = {{Spec(kCreate), CreateInvocation},
                      {Spec(kDynamic), DynamicInvocation},
-                     {Spec(kInt4Pack), Int4Invocation},
-                     {Spec(kInt4Unpack), Int4Invocation}};
+                     {Spec(kInt4Pack), Int4Invocation, ExpectInt4Answer},
+                     {Spec(kInt4Unpack), Int4Invocation, ExpectInt4Answer}};
   for (const char* layout : {kANorm2Native, kANative2Norm, kCNorm2Native, kCNative2Norm,
                              kBNorm2Native, kBNative2Norm, kBTp2Native, kBNative2Tp}) {
-    family.routines.push_back({Spec(layout), LayoutInvocation});
+    family.routines.push_back({Spec(layout), LayoutInvocation, ExpectLayoutAnswer});
   }
   return family;
 }

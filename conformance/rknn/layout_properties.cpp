@@ -479,4 +479,25 @@ void rknn_props::AddLayoutProperties(std::vector<Property>* out) {
        .check = CheckInt4RoundTrip});
 }
 
+// The oracle's answer of a layout or int4 case, for vector files.
+Expected rknn_props::ExpectLayoutAnswer(const PropertyContext& ctx, const Invocation& inv) {
+  return ExpectLayout(RknnInstance(inv.c, ctx.profile), rknn::kRknnSucc, inv,
+                      "spec rknn.md §2.1, §2.4, §3.3 (Eigen pad -> reshape -> shuffle oracle)");
+}
+
+Expected rknn_props::ExpectInt4Answer(const PropertyContext& ctx, const Invocation& inv) {
+  const NibbleOrder order = CaseNibble(inv.c, ctx.profile);
+  const int64_t count = RequireInt(inv.c, "count");
+  const bool pack = inv.c.routine == kInt4Pack;
+  const Bytes& in = inv.inputs.at(0).bytes;
+  Expected e;
+  e.rule = std::string("spec rknn.md §2.4, §7.4 (") + std::string(NibbleOrderName(order)) + ")";
+  e.status = rknn::kRknnSucc;
+  e.outputs.push_back({pack ? "packed" : "values",
+                       pack ? DType::kInt4 : DType::kInt8,
+                       {pack ? count + count % 2 : count},
+                       pack ? orc::PackInt4(in, order) : orc::UnpackInt4(in, count, order)});
+  return e;
+}
+
 }  // namespace npuconf

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "conformance/harness/call.h"
+#include "conformance/harness/expected.h"
 #include "conformance/harness/property.h"
 #include "conformance/ports/port.h"
 #include "conformance/rknn/native_map.h"
@@ -70,6 +71,11 @@ oracle::rknn::SubBlocks SubBlocksOf(const RknnFacts& facts, int32_t type);
 std::vector<gen::rknn::TypeBlocks> TypeBlocksOf(const RknnFacts& facts);
 
 oracle::rknn::Info InfoOf(const Case& c);
+
+// The oracle's answer of each layout and int4 routine, for vector files
+// (layout_properties.cpp).
+Expected ExpectLayoutAnswer(const PropertyContext& ctx, const Invocation& inv);
+Expected ExpectInt4Answer(const PropertyContext& ctx, const Invocation& inv);
 oracle::rknn::Readings ReadingsOf(const Case& c);
 
 }  // namespace npuconf::rknn_props
