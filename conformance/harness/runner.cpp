@@ -7,6 +7,7 @@
 #include <iostream>
 #include <optional>
 
+#include "conformance/harness/parallel.h"
 #include "core/case_json.h"
 #include "rapidcheck/detail/Configuration.h"
 #include "rapidcheck/detail/Property.h"
@@ -199,6 +200,21 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
   return result;
 }
 
+// The result of a unit whose worker process died while checking it.
+report::PropertyResult DiedResult(const Property& property, const Profile& profile,
+                                  const RunOptions& options, const std::string& why) {
+  report::PropertyResult result;
+  result.property = property.name;
+  result.routine = property.routine;
+  result.profile = profile.name;
+  result.description = property.description;
+  result.seed = options.seed;
+  result.choices = ChoicesOf(property, profile);
+  result.outcome = report::Outcome::kFail;
+  result.message = why;
+  return result;
+}
+
 }  // namespace
 
 bool GlobMatch(const std::string& pattern, const std::string& text) {
@@ -265,6 +281,27 @@ report::RunReport RunSuite(const Suite& suite, const Port& port, const RunOption
     for (const Profile* profile : profiles) {
       if (profile->family == vendor) work.emplace_back(&property, profile);
     }
+  }
+  if (options.jobs > 1 && work.size() > 1) {
+    std::vector<PoolUnit> units;
+    for (const auto& [property, profile] : work) {
+      units.push_back({property->name + "@" + profile->name,
+                       EstimatedUnitSeconds(property->name, profile->name, options.real_shapes)});
+    }
+    auto run_unit = [&](size_t i) {
+      PropertyContext ctx{suite, port, *work[i].second, profiles, options.real_shapes};
+      return RunOne(port, *work[i].first, ctx, options);
+    };
+    auto died = [&](size_t i, const std::string& why) {
+      return DiedResult(*work[i].first, *work[i].second, options,
+                        "the runner process checking " + units[i].name + " died: " + why);
+    };
+    RunUnitsInWorkers(units, {.jobs = options.jobs, .progress = options.progress}, run_unit, died,
+                      [&](size_t, report::PropertyResult result) {
+                        run.results.push_back(std::move(result));
+                        if (options.on_result) options.on_result(run);
+                      });
+    return run;
   }
   const bool tty = isatty(STDERR_FILENO);
   for (size_t i = 0; i < work.size(); ++i) {
