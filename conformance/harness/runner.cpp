@@ -304,11 +304,19 @@ report::RunReport RunSuite(const Suite& suite, const Port& port, const RunOption
     return run;
   }
   const bool tty = isatty(STDERR_FILENO);
+  const auto start = std::chrono::steady_clock::now();
   for (size_t i = 0; i < work.size(); ++i) {
     const auto& [property, profile] = work[i];
     if (options.progress) {
-      std::cerr << (tty ? "\r\033[K" : "") << "[" << i + 1 << "/" << work.size() << "] "
-                << property->name << " @ " << profile->name << (tty ? "" : "\n") << std::flush;
+      int failures = 0;
+      for (const auto& r : run.results) failures += report::IsFailure(r.outcome);
+      const double elapsed =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::cerr << (tty ? "\r\033[K" : "")
+                << ProgressLine(i, work.size(), failures,
+                                i ? elapsed * static_cast<double>(work.size() - i) / i : 0,
+                                property->name + "@" + profile->name)
+                << (tty ? "" : "\n") << std::flush;
     }
     PropertyContext ctx{suite, port, *profile, profiles, options.real_shapes};
     run.results.push_back(RunOne(port, *property, ctx, options));
