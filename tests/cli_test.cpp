@@ -128,10 +128,14 @@ TEST(Cli, PortOfAnotherAbiVersionIsPortFailure) {
 }
 
 TEST(Cli, CrashingPortIsPortFailureAndNamesTheCase) {
-  ExpectExit(std::string("run --profile ascend910b --port ") + NPUCONF_CRASH_PORT, 3,
+  // In process (--jobs 1) the crash ends the run; with workers it ends the
+  // worker, and the unit fails (tests/jobs_test.cpp).
+  ExpectExit(std::string("run --jobs 1 --profile ascend910b --port ") + NPUCONF_CRASH_PORT, 3,
              "the port crashed");
-  ExpectExit(std::string("run --profile ascend910b --port ") + NPUCONF_CRASH_PORT, 3,
+  ExpectExit(std::string("run --jobs 1 --profile ascend910b --port ") + NPUCONF_CRASH_PORT, 3,
              "cann.calculate_matmul_weight_size_v2");
+  ExpectExit(std::string("run --jobs 2 --profile ascend910b --port ") + NPUCONF_CRASH_PORT, 1,
+             "the port crashed");
 }
 
 TEST(Cli, TemplatePortPassesWhatItClaimsAndClaimsNothingElse) {

@@ -18,6 +18,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "core/status.h"
 #include "reports/result_json.h"
 
 namespace npuconf {
@@ -85,8 +86,12 @@ std::string DeathOf(int status) {
     return abbrev ? "SIG" + std::string(abbrev) : "signal " + std::to_string(WTERMSIG(status));
   }
   if (WIFEXITED(status)) {
-    return "exit status " + std::to_string(WEXITSTATUS(status)) +
-           (WEXITSTATUS(status) == kWorkerExceptionExit ? " (an exception escaped the check)" : "");
+    const int code = WEXITSTATUS(status);
+    return "exit status " + std::to_string(code) +
+           (code == kWorkerExceptionExit ? " (an exception escaped the check)"
+            : code == kExitPortFailure
+                ? " (the in-process port crashed; the case it was answering is on stderr)"
+                : "");
   }
   return "wait status " + std::to_string(status);
 }
