@@ -167,6 +167,16 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   app.set_version_flag("--version", std::string(NPUCONF_SUITE_VERSION));
 
   std::string port_arg = "reference";
+  PortOptions port_options;
+  // Isolation options of a .so port, on every subcommand that calls a port.
+  auto add_port_options = [&port_options](CLI::App* sub) {
+    sub->add_flag("--in-process", port_options.in_process,
+                  "Call a .so port in this process, unisolated (a crash ends the run)");
+    sub->add_option("--timeout-ms", port_options.timeout_ms,
+                    "Per-case time limit of an isolated port, in milliseconds (> 0)")
+        ->check(CLI::Range(int64_t{1}, INT64_MAX / 2, "a number of milliseconds > 0"))
+        ->capture_default_str();
+  };
   RunOptions options;
   std::string out_dir = "npuconf-report";
   std::string real_shapes_file;
@@ -192,6 +202,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   run->add_option("--jobs", options.jobs, "Worker processes (default: the machine's cores)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  add_port_options(run);
 
   std::string list_what = "properties";
   bool list_json = false;
@@ -212,6 +223,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   one_case->add_option("--dump", dump_dir,
                        "Write case.json, answer.json and every tensor as .npy into DIR");
   one_case->add_option("words", case_words, "ROUTINE profile=NAME key=value ...");
+  add_port_options(one_case);
 
   std::string property_name;
   std::vector<std::string> check_words;
@@ -223,6 +235,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   check->add_option("property", property_name, "Property name (npuconf list properties)")
       ->required();
   check->add_option("words", check_words, "ROUTINE profile=NAME key=value ...");
+  add_port_options(check);
 
   try {
     app.parse(argc, argv);
@@ -243,7 +256,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
 
   if (*list) return List(list_what, list_json, out, err);
 
-  PortChoice choice = OpenPort(port_arg, PortOptions{});
+  PortChoice choice = OpenPort(port_arg, port_options);
   if (!choice.port) {
     err << "npuconf: " << choice.error << "\n";
     return choice.exit_code;
@@ -264,6 +277,10 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       if (*one_case) {
         const Invocation inv = BuiltinSuite().Materialize(c, *profile);
         const Answer answer = port.Call(inv);
+        if (!answer.fault.empty()) {  // crashed, exited, threw or hung: no answer to show
+          err << "npuconf: port " << port.name() << " failed inside call: " << answer.fault << "\n";
+          return kExitNonConformant;
+        }
         const RoutineSpec& spec = *BuiltinSuite().FindRoutine(c.routine)->spec;
         if (case_json) {
           out << AnswerToJson(spec, inv, answer, port.name()).dump(2) << "\n";
@@ -354,9 +371,10 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     options.real_shapes = !no_real_shapes;
     options.progress = !quiet;
     // A port path in a reproduce command must work from any directory.
-    options.port_arg = port_arg.find('/') != std::string::npos
-                           ? std::filesystem::absolute(port_arg).lexically_normal().string()
-                           : port_arg;
+    options.port_arg =
+        port_arg.find('/') != std::string::npos || port_arg.find(".so") != std::string::npos
+            ? std::filesystem::absolute(port_arg).lexically_normal().string()
+            : port_arg;
     options.program = argc > 0 ? argv[0] : "npuconf";
     if (options.program.find('/') != std::string::npos) {
       options.program = std::filesystem::absolute(options.program).lexically_normal().string();

@@ -1,12 +1,16 @@
 #include "cli/open_port.h"
 
+#include <sys/stat.h>
+
 #include "cli/families.h"
+#include "conformance/ports/isolated_port.h"
 #include "core/status.h"
 
 namespace npuconf {
 
-// "reference", "mutant:NAME", or a path to a shared library.
-PortChoice OpenPort(const std::string& arg, const PortOptions& /*options*/) {
+// "reference", "mutant:NAME", or a path to a shared library: isolated in a
+// worker process (conformance/ports/isolated_port.h) unless --in-process.
+PortChoice OpenPort(const std::string& arg, const PortOptions& options) {
   PortChoice choice;
   if (arg == "reference") {
     choice.port = MakeReferencePort();
@@ -19,7 +23,20 @@ PortChoice OpenPort(const std::string& arg, const PortOptions& /*options*/) {
       choice.port = MakeMutantPort(*mutant);
     }
   } else if (arg.find('/') != std::string::npos || arg.find(".so") != std::string::npos) {
-    choice.port = InProcessPort::LoadLibrary(arg, &choice.error);
+    // dlopen searches the library path for a name without '/'; a port is a
+    // file, so "port.so" means ./port.so.
+    const std::string path = arg.find('/') == std::string::npos ? "./" + arg : arg;
+    struct stat st {};
+    if (stat(path.c_str(), &st) != 0) {
+      choice.exit_code = kExitPortFailure;
+      choice.error = "no such port library '" + arg + "'";
+      return choice;
+    }
+    if (options.in_process) {
+      choice.port = InProcessPort::LoadLibrary(path, &choice.error);
+    } else {
+      choice.port = IsolatedPort::Start(path, options.timeout_ms, &choice.error);
+    }
     if (!choice.port) choice.exit_code = kExitPortFailure;
   } else {
     choice.exit_code = kExitBadUsage;

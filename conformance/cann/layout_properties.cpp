@@ -115,7 +115,8 @@ LayoutRoutine NzLayout(const std::string& routine) {
               ? "ND -> FRACTAL_NZ (pad -> reshape -> shuffle, Eigen oracle)"
               : "FRACTAL_NZ -> ND (the oracle's shuffle -> reshape -> slice; the input's padding, "
                 "random here, ignored)",
-      .output_has_padding = to_nz,
+      // TransMatmulWeight writes FRACTAL_NZ too (spec cann.md §2.2, §2.5), so its padding is checked.
+      .output_has_padding = routine != kUnpack,
       .choices = kLayoutChoices,
       .instance = [routine](const Case& c, const Profile& p) { return NzInstance(c, p, routine); },
       .edge_cases = [routine](const PropertyContext& ctx) { return EdgeLayoutCases(ctx, routine); },
