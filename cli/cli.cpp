@@ -1,11 +1,13 @@
 #include "cli/cli.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 #include "cli/case_output.h"
 #include "cli/families.h"
@@ -202,6 +204,10 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   run->add_option("--rc-reproduce", options.rc_reproduce,
                   "Replay a RapidCheck reproduce string from a report (with --property)");
   run->add_flag("--quiet", quiet, "No progress line or summary table");
+  options.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  run->add_option("--jobs", options.jobs, "Worker processes (default: the machine's cores)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   add_port_options(run);
 
   std::string list_what = "properties";

@@ -128,11 +128,18 @@ TEST(Cli, PortOfAnotherAbiVersionIsPortFailure) {
 }
 
 TEST(Cli, CrashingPortIsPortFailureAndNamesTheCase) {
-  // In process there is no run to go on with (isolated: tests/isolation_test.cpp).
-  ExpectExit(std::string("run --in-process --profile ascend910b --port ") + NPUCONF_CRASH_PORT, 3,
-             "the port crashed");
-  ExpectExit(std::string("run --in-process --profile ascend910b --port ") + NPUCONF_CRASH_PORT, 3,
-             "cann.calculate_matmul_weight_size_v2");
+  // In process there is no run to go on with (isolated: tests/isolation_test.cpp)
+  // when the runner checks the units itself (--jobs 1); with worker processes
+  // the crash ends the worker, and its unit fails (tests/jobs_test.cpp).
+  ExpectExit(
+      std::string("run --in-process --jobs 1 --profile ascend910b --port ") + NPUCONF_CRASH_PORT, 3,
+      "the port crashed");
+  ExpectExit(
+      std::string("run --in-process --jobs 1 --profile ascend910b --port ") + NPUCONF_CRASH_PORT, 3,
+      "cann.calculate_matmul_weight_size_v2");
+  ExpectExit(
+      std::string("run --in-process --jobs 2 --profile ascend910b --port ") + NPUCONF_CRASH_PORT, 1,
+      "died: exit status 3 (the in-process port crashed");
 }
 
 TEST(Cli, TemplatePortPassesWhatItClaimsAndClaimsNothingElse) {

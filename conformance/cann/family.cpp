@@ -5,7 +5,9 @@
 #include "conformance/cann/support.h"
 #include "conformance/harness/materialize.h"
 #include "core/prng.h"
+#include "core/status.h"
 #include "oracles/cann/fractal_nz_oracle.h"
+#include "oracles/cann/validation_oracle.h"
 
 namespace npuconf {
 namespace {
@@ -33,7 +35,7 @@ Invocation SizeCase(const Case& c, const Profile&) {
 // floats, 16×32 otherwise; spec cann.md §1.2) times the element size — what
 // the vendor docs tell a caller to allocate (§2.1). An invalid shape still gets
 // room for its ND data, so rejections can be checked for "untouched".
-Invocation TransCase(const Case& c, const Profile&) {
+Invocation TransCase(const Case& c, const Profile& profile) {
   Invocation inv{c, {}, {}};
   const Shape shape = RequireShape(c, "shape");
   const DType dtype = RequireDType(c, "dtype");
@@ -53,7 +55,18 @@ Invocation TransCase(const Case& c, const Profile&) {
   }
   OutputSpec out{"mm_weight_ref", dtype, capacity, OutputIsNull(c, "mm_weight_ref"), {}};
   auto nd_elems = NumElements(shape);
-  if (!any_negative && nd_elems) {
+  // A call the validation oracle rejects (rank, dtype, format, SoC; spec
+  // cann.md §2.2) never reads the weight, so it gets no PRNG content: the 7-D
+  // unit-test case T4 (§2.4) would fill 1 GiB for a check of its rank. Its
+  // buffer holds the sentinel (core/buffer.h) instead; "left untouched" is
+  // checked against that the same way.
+  oracle::cann::TransCall call{.null_tensor = out.null,
+                               .dtype = dtype,
+                               .format = c.String("format").value_or("ND"),
+                               .view_shape = shape};
+  const bool rejected =
+      profile.cann && oracle::cann::ExpectTrans(*profile.cann, call).status != cann::kAclnnSuccess;
+  if (!any_negative && nd_elems && !rejected) {
     out.initial = RandomBytes(Seed(c), ElemBytes(dtype, *nd_elems, shape));
   }
   inv.outputs.push_back(std::move(out));

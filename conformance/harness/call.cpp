@@ -9,9 +9,7 @@ namespace npuconf {
 bool Called::Written(const std::string& name) const {
   for (size_t i = 0; i < inv.outputs.size() && i < answer.outputs.size(); ++i) {
     if (inv.outputs[i].name != name) continue;
-    const Bytes before = inv.outputs[i].Before();
-    const auto after = answer.outputs[i].contents();
-    return !std::equal(before.begin(), before.end(), after.begin(), after.end());
+    return !Untouched(inv.outputs[i], answer.outputs[i].contents());
   }
   return false;
 }
@@ -35,6 +33,17 @@ std::optional<Verdict> CallPort(const PropertyContext& ctx, Invocation inv, Call
 
 std::optional<Verdict> CallPort(const PropertyContext& ctx, const Case& c, Called* out) {
   return CallPort(ctx, ctx.suite.Materialize(c, ctx.profile), out);
+}
+
+bool Untouched(const OutputSpec& spec, std::span<const uint8_t> after) {
+  if (after.size() != spec.capacity_bytes) return false;
+  const size_t head = std::min<size_t>(spec.initial.size(), after.size());
+  if (!std::equal(spec.initial.begin(), spec.initial.begin() + static_cast<std::ptrdiff_t>(head),
+                  after.begin())) {
+    return false;
+  }
+  return std::all_of(after.begin() + static_cast<std::ptrdiff_t>(head), after.end(),
+                     [](uint8_t b) { return b == kSentinelByte; });
 }
 
 std::optional<Verdict> CheckGuards(const OutputResult& out) {

@@ -23,6 +23,10 @@ struct Called {
 std::optional<Verdict> CallPort(const PropertyContext& ctx, Invocation inv, Called* out);
 std::optional<Verdict> CallPort(const PropertyContext& ctx, const Case& c, Called* out);
 
+// True when `after` holds what was handed to the port (spec.Before()), compared
+// without building that copy (a rejected case's buffer may be a gigabyte).
+bool Untouched(const OutputSpec& spec, std::span<const uint8_t> after);
+
 // A Fail naming the first changed guard byte, when the port wrote outside `out`.
 std::optional<Verdict> CheckGuards(const OutputResult& out);
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "conformance/harness/oracle_tiles.h"
 #include "conformance/harness/property.h"
 #include "verify/compare.h"
 #include "verify/storage_map.h"
@@ -29,6 +30,12 @@ struct LayoutInstance {
   Shape output_dims;         // the dims the port must report
   // The output the oracle gives for an input (output_elems elements, padding 0).
   std::function<Bytes(const Bytes& input)> oracle;
+  // Optional, for large outputs: the oracle's output one tile at a time, each
+  // tile a contiguous run of output bytes at its offset, tiles in storage order
+  // covering the layout's bytes exactly (conformance/harness/oracle_tiles.h).
+  // matches_oracle then needs O(tile) memory beyond the port's buffers.
+  int64_t oracle_tiles = 0;
+  std::function<OracleTile(std::span<const uint8_t> input, int64_t tile)> oracle_tile;
   std::shared_ptr<const verify::StorageMap> output_map;  // places of the output's elements
   std::shared_ptr<const verify::StorageMap> input_map;   // places of the input's elements
 };

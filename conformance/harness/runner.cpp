@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "conformance/harness/coverage.h"
+#include "conformance/harness/parallel.h"
 #include "core/case_json.h"
 #include "rapidcheck/detail/Configuration.h"
 #include "rapidcheck/detail/Property.h"
@@ -206,6 +207,21 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
   return result;
 }
 
+// The result of a unit whose worker process died while checking it.
+report::PropertyResult DiedResult(const Property& property, const Profile& profile,
+                                  const RunOptions& options, const std::string& why) {
+  report::PropertyResult result;
+  result.property = property.name;
+  result.routine = property.routine;
+  result.profile = profile.name;
+  result.description = property.description;
+  result.seed = options.seed;
+  result.choices = ChoicesOf(property, profile);
+  result.outcome = report::Outcome::kFail;
+  result.message = why;
+  return result;
+}
+
 }  // namespace
 
 bool GlobMatch(const std::string& pattern, const std::string& text) {
@@ -251,6 +267,38 @@ Verdict CheckOne(const Suite& suite, const Port& port, const Property& property,
   return property.check(ctx, c);
 }
 
+namespace {
+
+// The property x profile units one after another in this process (--jobs 1).
+void RunUnitsHere(const Suite& suite, const Port& port, const RunOptions& options,
+                  const std::vector<const Profile*>& profiles,
+                  const std::vector<std::pair<const Property*, const Profile*>>& work,
+                  report::RunReport* out) {
+  report::RunReport& run = *out;
+  const bool tty = isatty(STDERR_FILENO);
+  const auto start = std::chrono::steady_clock::now();
+  for (size_t i = 0; i < work.size(); ++i) {
+    const auto& [property, profile] = work[i];
+    if (options.progress) {
+      int failures = 0;
+      for (const auto& r : run.results) failures += report::IsFailure(r.outcome);
+      const double elapsed =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::cerr << (tty ? "\r\033[K" : "")
+                << ProgressLine(i, work.size(), failures,
+                                i ? elapsed * static_cast<double>(work.size() - i) / i : 0,
+                                property->name + "@" + profile->name)
+                << (tty ? "" : "\n") << std::flush;
+    }
+    PropertyContext ctx{suite, port, *profile, profiles, options.real_shapes};
+    run.results.push_back(RunOne(port, *property, ctx, options));
+    if (options.on_result) options.on_result(run);
+  }
+  if (options.progress && tty) std::cerr << "\r\033[K" << std::flush;
+}
+
+}  // namespace
+
 report::RunReport RunSuite(const Suite& suite, const Port& port, const RunOptions& options) {
   report::RunReport run;
   run.suite_version = NPUCONF_SUITE_VERSION;
@@ -273,18 +321,28 @@ report::RunReport RunSuite(const Suite& suite, const Port& port, const RunOption
       if (profile->family == vendor) work.emplace_back(&property, profile);
     }
   }
-  const bool tty = isatty(STDERR_FILENO);
-  for (size_t i = 0; i < work.size(); ++i) {
-    const auto& [property, profile] = work[i];
-    if (options.progress) {
-      std::cerr << (tty ? "\r\033[K" : "") << "[" << i + 1 << "/" << work.size() << "] "
-                << property->name << " @ " << profile->name << (tty ? "" : "\n") << std::flush;
+  if (options.jobs > 1 && work.size() > 1) {
+    std::vector<PoolUnit> units;
+    for (const auto& [property, profile] : work) {
+      units.push_back({property->name + "@" + profile->name,
+                       EstimatedUnitSeconds(property->name, profile->name, options.real_shapes)});
     }
-    PropertyContext ctx{suite, port, *profile, profiles, options.real_shapes};
-    run.results.push_back(RunOne(port, *property, ctx, options));
-    if (options.on_result) options.on_result(run);
+    auto run_unit = [&](size_t i) {
+      PropertyContext ctx{suite, port, *work[i].second, profiles, options.real_shapes};
+      return RunOne(port, *work[i].first, ctx, options);
+    };
+    auto died = [&](size_t i, const std::string& why) {
+      return DiedResult(*work[i].first, *work[i].second, options,
+                        "the runner process checking " + units[i].name + " died: " + why);
+    };
+    RunUnitsInWorkers(units, {.jobs = options.jobs, .progress = options.progress}, run_unit, died,
+                      [&](size_t, report::PropertyResult result) {
+                        run.results.push_back(std::move(result));
+                        if (options.on_result) options.on_result(run);
+                      });
+  } else {
+    RunUnitsHere(suite, port, options, profiles, work, &run);
   }
-  if (options.progress && tty) std::cerr << "\r\033[K" << std::flush;
   ApplyCoverageGate(suite, options, &run);
   if (options.on_result && !run.coverage.empty()) options.on_result(run);
   return run;

@@ -29,6 +29,9 @@ struct RunOptions {
   std::string port_arg = "reference";  // as given to --port, for reproduce commands
   std::string program = "npuconf";     // how the binary was invoked (argv[0])
   std::string rc_reproduce;            // replay a RapidCheck reproduce string
+  // Worker processes (conformance/harness/parallel.h); 1 checks every unit in
+  // this process. The report is the same for any value.
+  int jobs = 1;
   // Called with the report so far each time a property × profile result is
   // added (in report order), so a death of the runner loses nothing written.
   std::function<void(const report::RunReport&)> on_result;

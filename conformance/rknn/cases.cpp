@@ -1,7 +1,10 @@
 #include "conformance/rknn/cases.h"
 
+#include <algorithm>
+#include <optional>
 #include <set>
 
+#include "conformance/harness/materialize.h"
 #include "conformance/rknn/support.h"
 #include "core/real_shapes.h"
 
@@ -419,10 +422,12 @@ std::vector<Case> SegmentCases(const std::string& routine, const Profile& profil
   return out;
 }
 
-std::vector<Case> RealLayoutCases(const std::string& routine, const PropertyContext& ctx) {
+namespace {
+
+// The real-shape cases of `routine` on profile p, before the dedup across profiles.
+std::vector<Case> RealLayoutCandidates(const std::string& routine, const Profile& p) {
   std::vector<Case> out;
-  const Profile& p = ctx.profile;
-  if (!ctx.real_shapes || !p.rknn || !p.rknn->has_tables) return out;
+  if (!p.rknn || !p.rknn->has_tables) return out;
   const bool b = routine == kBNorm2Native, a = routine == kANorm2Native,
              c = routine == kCNorm2Native;
   if (!a && !b && !c) return out;
@@ -466,6 +471,56 @@ std::vector<Case> RealLayoutCases(const std::string& routine, const PropertyCont
     }
   }
   return out;
+}
+
+// What decides the bytes of a B layout case: two cases with equal keys (on
+// different profiles) convert the same bits to the same places.
+struct BLayoutKey {
+  DType dtype;
+  bool tp;
+  int64_t k, n, sub_n, sub_k;
+  std::vector<std::pair<int64_t, int64_t>> segments;  // (k_begin, k_rows)
+  NibbleOrder plain_order, native_order;
+  bool operator==(const BLayoutKey&) const = default;
+};
+
+std::optional<BLayoutKey> KeyOf(const Case& c, const Profile& p) {
+  try {
+    const LayoutGeometry g = GeometryOf(c, p);
+    BLayoutKey key{g.dtype,   g.tp, g.b.k,         g.b.n,         g.b.sub_n,
+                   g.b.sub_k, {},   g.plain_order, g.native_order};
+    for (const auto& s : g.b.segments) key.segments.emplace_back(s.k_begin, s.k_rows);
+    return key;
+  } catch (const CaseError&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+std::vector<Case> RealLayoutCases(const std::string& routine, const PropertyContext& ctx) {
+  if (!ctx.real_shapes) return {};
+  std::vector<Case> out = RealLayoutCandidates(routine, ctx.profile);
+  if (MatrixOf(routine) != Matrix::kB) return out;
+  // A real B shape whose layout (dtype, sub-blocks, K segments, nibble orders)
+  // an earlier profile of the run already checks with the same bytes runs
+  // there only (each layout class once per distinct shape, as the CANN real
+  // cases do).
+  std::vector<BLayoutKey> earlier;
+  for (const Profile* q : ctx.run_profiles) {
+    if (q == &ctx.profile) break;
+    if (!q->verified || !ctx.port.Claims(routine, q->name)) continue;
+    for (const Case& c : RealLayoutCandidates(routine, *q)) {
+      if (auto key = KeyOf(c, *q)) earlier.push_back(std::move(*key));
+    }
+  }
+  std::vector<Case> kept;
+  for (Case& c : out) {
+    const auto key = KeyOf(c, ctx.profile);
+    if (key && std::find(earlier.begin(), earlier.end(), *key) != earlier.end()) continue;
+    kept.push_back(std::move(c));
+  }
+  return kept;
 }
 
 std::vector<Case> RealCreateCases(const PropertyContext& ctx) {

@@ -69,6 +69,15 @@ LayoutInstance RknnInstance(const Case& c, const Profile& profile) {
   l.output_elems = g.to_native ? g.native_elems : g.plain_elems;
   l.output_dims = g.to_native ? g.native_dims : g.plain_dims;
   l.oracle = [g](const Bytes& in) { return OracleOut(g, in); };
+  if (g.matrix == Matrix::kB && g.to_native) {
+    // One NATIVE column block of one K segment per tile (oracles/rknn/layout_oracle.h).
+    l.oracle_tiles = orc::BTileCount(g.b);
+    l.oracle_tile = [g](std::span<const uint8_t> in, int64_t t) {
+      return OracleTile{
+          .offset_bytes = static_cast<uint64_t>(orc::BTileOffsetElems(g.b, t)) * Bits(g.dtype) / 8,
+          .bytes = orc::BToNativeTile(in, g.b, g.dtype, g.tp, g.plain_order, g.native_order, t)};
+    };
+  }
   l.output_map = g.to_native ? native_map : plain_map;
   l.input_map = g.to_native ? plain_map : native_map;
   return l;

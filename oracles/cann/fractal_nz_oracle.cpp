@@ -150,7 +150,96 @@ std::vector<uint8_t> Dispatch(const std::vector<uint8_t>& in, const Shape& nd_sh
   }
 }
 
+// One panel (see NzPanel) of T words: slice → pad → reshape, over a map of
+// the whole ND tensor [B, n, k] (no copy of it).
+template <typename T>
+std::vector<uint8_t> PanelWords(const T* nd, const Dims& d, const NzPanel& p) {
+  Eigen::TensorMap<const Tensor3<const T>> x(nd, d.batch, d.n, d.k);
+  const Index row0 = p.n1_begin * kH0, col0 = p.c1 * d.c0;
+  const Index rows = std::max<Index>(0, std::min<Index>(p.n1_end * kH0, d.n) - row0);
+  const Index cols = std::min<Index>(d.c0, d.k - col0);
+  // Padding to [(n1_end - n1_begin)·16, C0] with 0: the slice goes to the
+  // origin of a zero tile (the same as .pad(), which Eigen evaluates slowly).
+  std::vector<uint8_t> out(static_cast<size_t>((p.n1_end - p.n1_begin) * kH0 * d.c0) * sizeof(T));
+  Eigen::TensorMap<Tensor3<T>> padded(reinterpret_cast<T*>(out.data()), 1,
+                                      (p.n1_end - p.n1_begin) * kH0, d.c0);
+  Eigen::array<Index, 3> start{p.batch, row0, col0}, extent{1, rows, cols}, origin{0, 0, 0};
+  padded.slice(origin, extent) = x.slice(start, extent);
+  // reshape [1, R·16, C0] → [R, 16, C0] is the identity on the row-major bytes.
+  return out;
+}
+
+// INT4: the slice's nibbles one per byte (element e of the ND tensor is the
+// low nibble of byte e/2 when e is even, §4.4), then the same algebra, packed.
+std::vector<uint8_t> PanelNibbles(std::span<const uint8_t> nd, const Dims& d, const NzPanel& p) {
+  const Index row0 = p.n1_begin * kH0, col0 = p.c1 * d.c0;
+  const Index rows = std::max<Index>(0, std::min<Index>(p.n1_end * kH0, d.n) - row0);
+  const Index cols = std::min<Index>(d.c0, d.k - col0);
+  Eigen::Tensor<uint8_t, 3, Eigen::RowMajor, Index> slice(1, rows, cols);
+  for (Index r = 0; r < rows; ++r) {
+    for (Index c = 0; c < cols; ++c) {
+      const Index e = (p.batch * d.n + row0 + r) * d.k + col0 + c;
+      slice(0, r, c) = static_cast<uint8_t>(e % 2 == 0 ? nd[e / 2] & 0x0F : nd[e / 2] >> 4);
+    }
+  }
+  const Dims one{1, rows, cols, 0, 0, d.c0};
+  std::vector<uint8_t> values = PanelWords(
+      slice.data(), one, {.batch = 0, .c1 = 0, .n1_begin = 0, .n1_end = p.n1_end - p.n1_begin});
+  return PackNibbles(values);
+}
+
 }  // namespace
+
+std::vector<NzPanel> NzPanels(const Shape& nd_shape, int64_t c0, int64_t max_fractals) {
+  const Dims d = DimsOf(nd_shape, c0);
+  std::vector<NzPanel> out;
+  const int64_t step = std::max<int64_t>(1, max_fractals);
+  for (int64_t b = 0; b < d.batch; ++b) {
+    for (int64_t c1 = 0; c1 < d.c1; ++c1) {
+      for (int64_t n1 = 0; n1 < d.n1; n1 += step) {
+        out.push_back({.batch = b, .c1 = c1, .n1_begin = n1, .n1_end = std::min(n1 + step, d.n1)});
+      }
+    }
+  }
+  return out;
+}
+
+uint64_t NzPanelOffsetBytes(const Shape& nd_shape, DType dtype, int64_t c0, const NzPanel& panel) {
+  const Dims d = DimsOf(nd_shape, c0);
+  const uint64_t fractal = static_cast<uint64_t>(kH0 * d.c0);
+  const uint64_t elems =
+      ((static_cast<uint64_t>(panel.batch) * d.c1 + panel.c1) * d.n1 + panel.n1_begin) * fractal;
+  return elems * Bits(dtype) / 8;
+}
+
+std::vector<uint8_t> NdToNzPanel(std::span<const uint8_t> nd, const Shape& nd_shape, DType dtype,
+                                 int64_t c0, const NzPanel& panel) {
+  const Dims d = DimsOf(nd_shape, c0);
+  const int64_t row_bytes = c0 * Bits(dtype) / 8;
+  // A whole number of C0 columns: one NZ row of C0 elements is one contiguous
+  // run of the ND row, moved as one word (as Dispatch does).
+  if (d.k % c0 == 0 && c0 * Bits(dtype) % 8 == 0 && (row_bytes == 32 || row_bytes == 64)) {
+    Dims rows = d;
+    rows.c0 = 1;
+    rows.k = d.c1;
+    const NzPanel one_column{panel.batch, panel.c1, panel.n1_begin, panel.n1_end};
+    return row_bytes == 32
+               ? PanelWords(reinterpret_cast<const CubeRow<32>*>(nd.data()), rows, one_column)
+               : PanelWords(reinterpret_cast<const CubeRow<64>*>(nd.data()), rows, one_column);
+  }
+  switch (Bits(dtype)) {
+    case 8:
+      return PanelWords(nd.data(), d, panel);
+    case 16:
+      return PanelWords(reinterpret_cast<const uint16_t*>(nd.data()), d, panel);
+    case 32:
+      return PanelWords(reinterpret_cast<const uint32_t*>(nd.data()), d, panel);
+    case 4:
+      return PanelNibbles(nd, d, panel);
+    default:
+      return {};
+  }
+}
 
 std::optional<Shape> NzStorageShape(const Shape& nd_shape, int64_t c0) {
   if (nd_shape.empty() || c0 <= 0) return std::nullopt;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "core/dtype.h"
@@ -23,6 +24,26 @@ std::vector<uint8_t> NdToNz(const std::vector<uint8_t>& nd, const Shape& nd_shap
 // NZ bytes → ND bytes, padding dropped.
 std::vector<uint8_t> NzToNd(const std::vector<uint8_t>& nz, const Shape& nd_shape, DType dtype,
                             int64_t c0);
+
+// One tile of the FRACTAL_NZ output, for comparing a large tensor without
+// building its whole NZ form: the fractals [n1_begin, n1_end) of column block
+// c1 of batch b, i.e. NZ [b, c1, n1_begin:n1_end, 16, C0], which is one
+// contiguous run of the NZ bytes starting at NzPanelOffsetBytes.
+struct NzPanel {
+  int64_t batch = 0, c1 = 0, n1_begin = 0, n1_end = 0;
+};
+
+// The panels that tile the NZ bytes of `nd_shape` in storage order, each at
+// most `max_fractals` fractals (16 x C0 elements) long.
+std::vector<NzPanel> NzPanels(const Shape& nd_shape, int64_t c0, int64_t max_fractals);
+uint64_t NzPanelOffsetBytes(const Shape& nd_shape, DType dtype, int64_t c0, const NzPanel& panel);
+
+// The panel's bytes as NdToNz would write them: the ND slice [b, rows, columns of
+// c1] → pad to [(n1_end - n1_begin)·16, C0] → reshape [n1_end - n1_begin, 16, C0]
+// (the shuffle to [C1, N1, 16, C0] is the identity on one column block). Reads
+// only the slice of `nd` (the whole ND tensor's bytes).
+std::vector<uint8_t> NdToNzPanel(std::span<const uint8_t> nd, const Shape& nd_shape, DType dtype,
+                                 int64_t c0, const NzPanel& panel);
 
 // True at every NZ element position that is padding (r ≥ n or c ≥ k).
 std::vector<bool> NzPaddingMask(const Shape& nd_shape, int64_t c0);

@@ -142,7 +142,80 @@ Bytes ByBits(DType dtype, const Bytes& in, int64_t in_count, NibbleOrder in_orde
   }
 }
 
+// Tile t of NATIVE B (see BToNativeTile): its segment and column block.
+struct BTileAt {
+  const Segment* segment;
+  Index n1;
+};
+BTileAt TileAt(const BLayout& l, int64_t t) {
+  const Index n1 = Up(l.n, l.sub_n);
+  return {&l.segments[static_cast<size_t>(t / n1)], t % n1};
+}
+
+// The plain slice of a tile's columns as a [k_rows, cols] (TP: [cols, k_rows])
+// matrix, and the layout of those columns alone (one column block).
+template <typename T>
+Bytes BTileWords(const Tensor<T, 2>& slice, const BLayout& l, const Segment& s, Index cols,
+                 bool tp) {
+  BLayout block = l;
+  block.n = cols;
+  const Tensor<T, 1> native = SegmentToNative(slice, block, s.k_rows, tp);
+  return ToBytes(native.data(), native.size());
+}
+
 }  // namespace
+
+int64_t BTileCount(const BLayout& l) {
+  return static_cast<int64_t>(l.segments.size()) * Up(l.n, l.sub_n);
+}
+
+int64_t BTileElems(const BLayout& l, int64_t t) {
+  return Up(TileAt(l, t).segment->k_rows, l.sub_k) * l.sub_k * l.sub_n;
+}
+
+int64_t BTileOffsetElems(const BLayout& l, int64_t t) {
+  const BTileAt at = TileAt(l, t);
+  return at.segment->offset_elems + at.n1 * BTileElems(l, t);
+}
+
+Bytes BToNativeTile(std::span<const uint8_t> plain, const BLayout& l, DType dtype, bool tp,
+                    NibbleOrder plain_order, NibbleOrder native_order, int64_t t) {
+  const BTileAt at = TileAt(l, t);
+  const Segment& s = *at.segment;
+  const Index col0 = at.n1 * l.sub_n, cols = std::min<Index>(l.sub_n, l.n - col0);
+  // Element (k, n) of the plain matrix sits at k·N + n (TP: n·K + k), §1.3.
+  Eigen::array<Index, 2> start =
+      tp ? Eigen::array<Index, 2>{col0, s.k_begin} : Eigen::array<Index, 2>{s.k_begin, col0};
+  Eigen::array<Index, 2> extent =
+      tp ? Eigen::array<Index, 2>{cols, s.k_rows} : Eigen::array<Index, 2>{s.k_rows, cols};
+  const Index rows_all = tp ? l.n : l.k, cols_all = tp ? l.k : l.n;
+  auto words = [&](auto word) {
+    using T = decltype(word);
+    ConstMap<T, 2> x(reinterpret_cast<const T*>(plain.data()), rows_all, cols_all);
+    Tensor<T, 2> slice = x.slice(start, extent);
+    return BTileWords<T>(slice, l, s, cols, tp);
+  };
+  switch (Bits(dtype)) {
+    case 4: {
+      Tensor<uint8_t, 2> slice(extent[0], extent[1]);
+      for (Index r = 0; r < extent[0]; ++r) {
+        for (Index c = 0; c < extent[1]; ++c) {
+          const Index e = (start[0] + r) * cols_all + start[1] + c;
+          const bool first = e % 2 == 0;  // the even element: low nibble when kLowFirst (§2.4)
+          const bool low = first == (plain_order == NibbleOrder::kLowFirst);
+          slice(r, c) = static_cast<uint8_t>(low ? plain[e / 2] & 0x0F : plain[e / 2] >> 4);
+        }
+      }
+      return PackNibbles(BTileWords<uint8_t>(slice, l, s, cols, tp), native_order);
+    }
+    case 8:
+      return words(uint8_t{});
+    case 16:
+      return words(uint16_t{});
+    default:
+      return words(uint32_t{});
+  }
+}
 
 Bytes UnpackNibbles(const Bytes& packed, int64_t count, NibbleOrder order) {
   // byte b → [first, second] on a new inner axis, flattened; first = the even element.

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "core/dtype.h"
@@ -56,6 +57,18 @@ Bytes BToNative(const Bytes& plain, const BLayout& l, DType dtype, bool tp, Nibb
 Bytes BToPlain(const Bytes& native, const BLayout& l, DType dtype, bool tp,
                NibbleOrder native_order, NibbleOrder plain_order);
 std::vector<bool> BPadding(const BLayout& l);
+
+// NATIVE B one tile at a time, for comparing a large B without building it
+// whole: tile t is column block n1 of segment s (t = s·N1 + n1, storage order),
+// NATIVE [n1, :, :, :] of that segment's [N1, K1, subN, subK], one contiguous
+// run of BTileElems elements at BTileOffsetElems. BToNativeTile applies the
+// segment's pad → reshape → shuffle to the plain slice of those subN columns
+// (reading only that slice of `plain`, the whole NORM [K, N] / TP_NORM [N, K]).
+int64_t BTileCount(const BLayout& l);
+int64_t BTileOffsetElems(const BLayout& l, int64_t t);
+int64_t BTileElems(const BLayout& l, int64_t t);
+Bytes BToNativeTile(std::span<const uint8_t> plain, const BLayout& l, DType dtype, bool tp,
+                    NibbleOrder plain_order, NibbleOrder native_order, int64_t t);
 
 // ---- index maps (§2.1, §3.3) and the matmul the layouts exist for ---------------
 

@@ -1,0 +1,316 @@
+#include "conformance/harness/parallel.h"
+
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <numeric>
+#include <optional>
+#include <stdexcept>
+
+#include "core/status.h"
+#include "reports/result_json.h"
+
+namespace npuconf {
+namespace {
+
+// A worker exits with this when an exception escaped the check it ran.
+constexpr int kWorkerExceptionExit = 70;
+
+struct Worker {
+  pid_t pid = -1;
+  int fd = -1;     // the parent's end of the worker's socket
+  long unit = -1;  // the unit it checks, -1 when idle
+  std::string inbox;
+};
+
+bool WriteAll(int fd, const void* data, size_t size) {
+  const char* p = static_cast<const char*>(data);
+  while (size > 0) {
+    const ssize_t n = send(fd, p, size, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    p += n;
+    size -= static_cast<size_t>(n);
+  }
+  return true;
+}
+
+bool ReadAll(int fd, void* data, size_t size) {
+  char* p = static_cast<char*>(data);
+  while (size > 0) {
+    const ssize_t n = read(fd, p, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    p += n;
+    size -= static_cast<size_t>(n);
+  }
+  return true;
+}
+
+// The worker's life: read a unit index, check it, send the result as CBOR (the
+// report.json item; CBOR carries port text that is not UTF-8 unchanged and
+// doubles exactly), until the parent closes the socket.
+[[noreturn]] void WorkerLoop(int fd, const std::vector<PoolUnit>& units,
+                             const std::function<report::PropertyResult(size_t)>& run) {
+  for (;;) {
+    uint64_t index = 0;
+    if (!ReadAll(fd, &index, sizeof index) || index >= units.size()) _exit(0);
+    std::vector<uint8_t> message;
+    try {
+      message = nlohmann::json::to_cbor(report::ResultToJson(run(index)));
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "npuconf: worker checking %s: %s\n", units[index].name.c_str(),
+                   e.what());
+      _exit(kWorkerExceptionExit);
+    }
+    const uint64_t size = message.size();
+    if (!WriteAll(fd, &size, sizeof size) || !WriteAll(fd, message.data(), message.size()))
+      _exit(0);
+  }
+}
+
+std::string DeathOf(int status) {
+  if (WIFSIGNALED(status)) {
+    const char* abbrev = sigabbrev_np(WTERMSIG(status));
+    return abbrev ? "SIG" + std::string(abbrev) : "signal " + std::to_string(WTERMSIG(status));
+  }
+  if (WIFEXITED(status)) {
+    const int code = WEXITSTATUS(status);
+    return "exit status " + std::to_string(code) +
+           (code == kWorkerExceptionExit ? " (an exception escaped the check)"
+            : code == kExitPortFailure
+                ? " (the in-process port crashed; the case it was answering is on stderr)"
+                : "");
+  }
+  return "wait status " + std::to_string(status);
+}
+
+class Pool {
+ public:
+  Pool(const std::vector<PoolUnit>& units, const std::function<report::PropertyResult(size_t)>& run)
+      : units_(units), run_(run) {}
+
+  ~Pool() {
+    for (Worker& w : workers_) Retire(&w);
+  }
+
+  // Starts a worker; false when fork or socketpair failed.
+  bool Spawn(Worker* w) {
+    int fds[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) return false;
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    const pid_t pid = fork();
+    if (pid < 0) {
+      close(fds[0]);
+      close(fds[1]);
+      return false;
+    }
+    if (pid == 0) {
+      close(fds[0]);
+      // Siblings' sockets must not stay open here, or a sibling would never
+      // see its end of file.
+      for (const Worker& other : workers_) {
+        if (other.fd >= 0) close(other.fd);
+      }
+      WorkerLoop(fds[1], units_, run_);
+    }
+    close(fds[1]);
+    *w = Worker{.pid = pid, .fd = fds[0]};
+    return true;
+  }
+
+  // Closes the socket (the worker exits at end of file) and reaps it.
+  void Retire(Worker* w, int* status = nullptr) {
+    if (w->fd >= 0) close(w->fd);
+    w->fd = -1;
+    if (w->pid > 0) {
+      int s = 0;
+      while (waitpid(w->pid, &s, 0) < 0 && errno == EINTR) {
+      }
+      if (status) *status = s;
+    }
+    w->pid = -1;
+  }
+
+  std::vector<Worker>& workers() { return workers_; }
+
+ private:
+  const std::vector<PoolUnit>& units_;
+  const std::function<report::PropertyResult(size_t)>& run_;
+  std::vector<Worker> workers_;
+};
+
+}  // namespace
+
+std::string ProgressLine(size_t done, size_t total, int failures, double eta_seconds,
+                         const std::string& last) {
+  char eta[32];
+  const long s = std::lround(std::max(0.0, eta_seconds));
+  std::snprintf(eta, sizeof eta, "%ld:%02ld", s / 60, s % 60);
+  return "[" + std::to_string(done) + "/" + std::to_string(total) + "] " +
+         std::to_string(failures) + " failing, ETA " + eta + (last.empty() ? "" : "  " + last);
+}
+
+void RunUnitsInWorkers(
+    const std::vector<PoolUnit>& units, const PoolOptions& options,
+    const std::function<report::PropertyResult(size_t)>& run,
+    const std::function<report::PropertyResult(size_t, const std::string&)>& died,
+    const std::function<void(size_t, report::PropertyResult)>& deliver) {
+  const size_t n = units.size();
+  if (n == 0) return;
+  // Longest first, so the run does not end on one long unit while the other
+  // workers idle; ties keep report order.
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return units[a].cost > units[b].cost; });
+  const double total_cost = std::accumulate(
+      units.begin(), units.end(), 0.0, [](double sum, const PoolUnit& u) { return sum + u.cost; });
+
+  Pool pool(units, run);
+  std::vector<Worker>& workers = pool.workers();
+  workers.resize(
+      static_cast<size_t>(std::max(1, std::min<int>(options.jobs, static_cast<int>(n)))));
+  std::vector<std::optional<report::PropertyResult>> results(n);
+  size_t next = 0, delivered = 0, done = 0;
+  int failures = 0;
+  double done_cost = 0;
+  const auto start = std::chrono::steady_clock::now();
+  const bool tty = isatty(STDERR_FILENO);
+
+  auto assign = [&](Worker* w) {
+    while (next < n) {
+      if (w->pid < 0 && !pool.Spawn(w)) {
+        throw std::runtime_error(std::string("cannot start a worker process: ") + strerror(errno));
+      }
+      const uint64_t index = order[next];
+      if (WriteAll(w->fd, &index, sizeof index)) {
+        w->unit = static_cast<long>(index);
+        ++next;
+        return;
+      }
+      pool.Retire(w);  // it died idle: a fresh one takes the unit
+    }
+    pool.Retire(w);  // nothing left for it
+  };
+  auto finish = [&](size_t unit, report::PropertyResult result) {
+    failures += report::IsFailure(result.outcome);
+    done_cost += units[unit].cost;
+    ++done;
+    results[unit] = std::move(result);
+    while (delivered < n && results[delivered]) {
+      deliver(delivered, std::move(*results[delivered]));
+      results[delivered].reset();
+      ++delivered;
+    }
+    if (options.progress) {
+      const double elapsed =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const double eta = done_cost > 0 ? elapsed * (total_cost - done_cost) / done_cost : 0;
+      std::cerr << (tty ? "\r\033[K" : "") << ProgressLine(done, n, failures, eta, units[unit].name)
+                << (tty ? "" : "\n") << std::flush;
+    }
+  };
+
+  for (Worker& w : workers) assign(&w);
+  while (done < n) {
+    std::vector<pollfd> fds;
+    std::vector<Worker*> polled;
+    for (Worker& w : workers) {
+      if (w.fd < 0) continue;
+      fds.push_back({.fd = w.fd, .events = POLLIN, .revents = 0});
+      polled.push_back(&w);
+    }
+    if (fds.empty()) throw std::logic_error("process pool: units left but no worker");
+    if (poll(fds.data(), fds.size(), -1) < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error(std::string("poll: ") + strerror(errno));
+    }
+    for (size_t i = 0; i < fds.size(); ++i) {
+      if (fds[i].revents == 0) continue;
+      Worker* w = polled[i];
+      char buffer[1 << 16];
+      const ssize_t got = read(w->fd, buffer, sizeof buffer);
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) {
+        // End of file: the worker is gone, with or without a unit.
+        const long unit = w->unit;
+        int status = 0;
+        pool.Retire(w, &status);
+        w->inbox.clear();
+        w->unit = -1;
+        if (unit >= 0)
+          finish(static_cast<size_t>(unit), died(static_cast<size_t>(unit), DeathOf(status)));
+        assign(w);
+        continue;
+      }
+      w->inbox.append(buffer, static_cast<size_t>(got));
+      uint64_t size = 0;
+      if (w->inbox.size() < sizeof size) continue;
+      std::memcpy(&size, w->inbox.data(), sizeof size);
+      if (w->inbox.size() < sizeof size + size) continue;
+      const size_t unit = static_cast<size_t>(w->unit);
+      report::PropertyResult result;
+      bool readable = true;
+      try {
+        result = report::ResultFromJson(
+            nlohmann::json::from_cbor(w->inbox.begin() + sizeof size, w->inbox.end()));
+      } catch (const std::exception& e) {
+        readable = false;
+        result = died(unit, std::string("sent an unreadable result (") + e.what() + ")");
+      }
+      w->inbox.clear();
+      w->unit = -1;
+      if (!readable) pool.Retire(w);
+      finish(unit, std::move(result));
+      assign(w);
+    }
+  }
+  if (options.progress && tty) std::cerr << "\r\033[K" << std::flush;
+}
+
+}  // namespace npuconf
+
+namespace npuconf {
+
+double EstimatedUnitSeconds(const std::string& property, const std::string& profile,
+                            bool real_shapes) {
+  // Seconds of the units that carry the real model shapes, from one default
+  // run (`npuconf run --port reference`, 2026-12-01, 2 cores shared): they
+  // are what the run's length hangs on. Everything else took under 6 s.
+  struct Measured {
+    const char* property;
+    const char* profile;
+    double seconds;
+  };
+  static const Measured kMeasured[] = {
+      {"cann.nd_to_nz.matches_oracle", "ascend310b", 135},
+      {"rknn.b_norm_to_native.matches_oracle", "rk3576", 39},
+      {"rknn.b_norm_to_native.matches_oracle", "rk3588", 35},
+      {"rknn.b_norm_to_native.matches_oracle", "rk3588_sdk1_6", 29},
+      {"cann.trans_matmul_weight.matches_oracle", "ascend310b", 18},
+      {"rknn.b_norm_to_native.matches_oracle", "rk3566_rk3568", 12},
+      {"rknn.b_norm_to_native.matches_oracle", "rk3562", 12},
+      {"cann.trans_matmul_weight.matches_oracle", "ascend310p", 8},
+  };
+  if (!real_shapes) return 1.0;
+  for (const Measured& m : kMeasured) {
+    if (property == m.property && profile == m.profile) return m.seconds;
+  }
+  return 1.0;
+}
+
+}  // namespace npuconf

@@ -1,0 +1,46 @@
+// The process pool behind `npuconf run --jobs N`: property × profile units run
+// in forked worker processes (RapidCheck keeps static state, so threads cannot
+// share it), results come back as report.json items (reports/result_json.h) and
+// are handed on in the fixed unit order, so a report is the same for any N.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "reports/report.h"
+
+namespace npuconf {
+
+struct PoolUnit {
+  std::string name;   // "property@profile": progress line and death messages
+  double cost = 1.0;  // estimated seconds (EstimatedUnitSeconds); the longest start first
+};
+
+struct PoolOptions {
+  int jobs = 2;           // worker processes, ≥ 1
+  bool progress = false;  // a progress line on stderr: units done / total, failures, ETA
+};
+
+// Runs `run(i)` for every unit i in worker processes forked from this one and
+// calls `deliver(i, result)` for i = 0, 1, ... in order, each as soon as the
+// units before it are delivered. A worker that dies or exits while checking a
+// unit (a port crashed the process) makes that unit `died(i, why)`, e.g. why =
+// "SIGSEGV", and a new worker takes the units still waiting.
+void RunUnitsInWorkers(
+    const std::vector<PoolUnit>& units, const PoolOptions& options,
+    const std::function<report::PropertyResult(size_t)>& run,
+    const std::function<report::PropertyResult(size_t, const std::string&)>& died,
+    const std::function<void(size_t, report::PropertyResult)>& deliver);
+
+// A static estimate of one unit's seconds with the reference port, measured
+// once on the 2-core machine (see parallel.cpp); 1 for a unit not listed.
+double EstimatedUnitSeconds(const std::string& property, const std::string& profile,
+                            bool real_shapes);
+
+// The progress line both the in-process loop and the pool print.
+std::string ProgressLine(size_t done, size_t total, int failures, double eta_seconds,
+                         const std::string& last);
+
+}  // namespace npuconf

@@ -1,0 +1,192 @@
+// The parallel runner (`run --jobs N`, conformance/harness/parallel.h): a result
+// crosses the process boundary with every field, the report is the same for
+// any N, and a worker that dies fails its own unit only.
+#include <gtest/gtest.h>
+
+#include <csignal>
+
+#include "conformance/harness/parallel.h"
+#include "conformance/harness/runner.h"
+#include "conformance/harness/suite.h"
+#include "reports/result_json.h"
+#include "test_util.h"
+
+namespace npuconf {
+namespace {
+
+// The number of fields of an aggregate (C++20: the longest brace list that
+// initialises it from values convertible to anything).
+struct AnyField {
+  template <typename T>
+  operator T() const;
+};
+template <typename T, typename... Fields>
+constexpr size_t FieldCount() {
+  if constexpr (requires { T{Fields{}..., AnyField{}}; }) {
+    return FieldCount<T, Fields..., AnyField>();
+  } else {
+    return sizeof...(Fields);
+  }
+}
+
+report::PropertyResult EveryFieldSet() {
+  report::PropertyResult r;
+  r.property = "cann.nd_to_nz.matches_oracle";
+  r.routine = "cann.nd_to_nz";
+  r.profile = "ascend910b";
+  r.description = "a description";
+  r.outcome = report::Outcome::kGaveUp;
+  r.explicit_cases = 3;
+  r.explicit_skipped = 4;
+  r.random_cases = 5;
+  r.seed = 0xFEDCBA9876543210ull;
+  r.message = "a message with bytes that are not UTF-8: \xff\xfe";
+  r.counterexample = "cann.nd_to_nz profile=ascend910b shape=[1,2]";
+  r.counterexample_case = {{"routine", "cann.nd_to_nz"}, {"params", {{"n", 5}}}};
+  r.evidence = {{"mismatches", 7}, {"first", nlohmann::json::array({1, 2})}};
+  r.reproduce = "npuconf check ...";
+  r.first_explicit_failure = "cann.nd_to_nz shape=[9,9]";
+  r.rapidcheck_reproduce = "reproduce=abc";
+  r.choices = {{.name = "cann.nz.fp32_c0", .value = "8", .readings = {"8", "16"}, .source = "s"}};
+  r.coverage_hits = {{"cann.nd_to_nz", {{"k.block_exact", 3}, {"zero.n", 1}}}};
+  r.seconds = 0.1 + 0.2;  // not exactly representable in decimal: must survive unchanged
+  return r;
+}
+
+TEST(ResultJson, RoundTripsEveryField) {
+  // A field added to PropertyResult must be carried by ResultFromJson (and set
+  // above and compared below); this count makes the test fail until it is.
+  static_assert(FieldCount<report::ChoiceUsed>() == 4);
+  EXPECT_EQ(FieldCount<report::PropertyResult>(), 19u)
+      << "PropertyResult gained or lost a field: carry it in reports/result_json.cpp and "
+         "set and compare it here";
+  const report::PropertyResult a = EveryFieldSet();
+  const auto wire = nlohmann::json::to_cbor(report::ResultToJson(a));
+  const report::PropertyResult b = report::ResultFromJson(nlohmann::json::from_cbor(wire));
+  EXPECT_EQ(b.property, a.property);
+  EXPECT_EQ(b.routine, a.routine);
+  EXPECT_EQ(b.profile, a.profile);
+  EXPECT_EQ(b.description, a.description);
+  EXPECT_EQ(b.outcome, a.outcome);
+  EXPECT_EQ(b.explicit_cases, a.explicit_cases);
+  EXPECT_EQ(b.explicit_skipped, a.explicit_skipped);
+  EXPECT_EQ(b.random_cases, a.random_cases);
+  EXPECT_EQ(b.seed, a.seed);
+  EXPECT_EQ(b.message, a.message);
+  EXPECT_EQ(b.counterexample, a.counterexample);
+  EXPECT_EQ(b.counterexample_case, a.counterexample_case);
+  EXPECT_EQ(b.evidence, a.evidence);
+  EXPECT_EQ(b.reproduce, a.reproduce);
+  EXPECT_EQ(b.first_explicit_failure, a.first_explicit_failure);
+  EXPECT_EQ(b.rapidcheck_reproduce, a.rapidcheck_reproduce);
+  EXPECT_EQ(b.coverage_hits, a.coverage_hits);
+  ASSERT_EQ(b.choices.size(), 1u);
+  EXPECT_EQ(b.choices[0].name, a.choices[0].name);
+  EXPECT_EQ(b.choices[0].value, a.choices[0].value);
+  EXPECT_EQ(b.choices[0].readings, a.choices[0].readings);
+  EXPECT_EQ(b.choices[0].source, a.choices[0].source);
+  EXPECT_EQ(b.seconds, a.seconds);
+  // Every outcome has a name that reads back.
+  for (auto o :
+       {report::Outcome::kPass, report::Outcome::kFail, report::Outcome::kNotClaimed,
+        report::Outcome::kNotCovered, report::Outcome::kNotApplicable, report::Outcome::kVacuous}) {
+    report::PropertyResult r = a;
+    r.outcome = o;
+    EXPECT_EQ(report::ResultFromJson(report::ResultToJson(r)).outcome, o);
+  }
+  EXPECT_THROW(report::ResultFromJson({{"property", "x"}}), std::runtime_error);
+}
+
+// results[] of a report.json without the timing fields.
+nlohmann::json ResultsWithoutTiming(const std::string& dir) {
+  nlohmann::json results = testing::ReadJson(dir + "/report.json")["results"];
+  for (auto& r : results) r.erase("seconds");
+  return results;
+}
+
+TEST(Jobs, OneAndTwoWorkersWriteIdenticalResults) {
+  testing::TempDir one("jobs1"), two("jobs2");
+  const std::string args =
+      "run --port mutant:int8-c0-16 --routine 'cann.nd_to_nz' --profile ascend910b "
+      "--profile ascend310p --no-real-shapes --cases 30 --quiet --out ";
+  const auto a = testing::RunNpuconf(args + one.path() + " --jobs 1");
+  const auto b = testing::RunNpuconf(args + two.path() + " --jobs 2");
+  ASSERT_EQ(a.exit_code, 1) << a.output;  // the mutant is caught
+  ASSERT_EQ(b.exit_code, 1) << b.output;
+  const nlohmann::json ra = ResultsWithoutTiming(one.path()), rb = ResultsWithoutTiming(two.path());
+  int failures = 0;
+  for (const auto& r : ra) failures += r["result"] == "fail";
+  EXPECT_GT(failures, 0);
+  ASSERT_GT(ra.size(), 2u);
+  EXPECT_EQ(ra, rb);
+}
+
+TEST(Jobs, ZeroWorkersIsBadUsage) {
+  const auto r = testing::RunNpuconf("run --jobs 0 --routine cann.nd_to_nz --quiet");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--jobs"), std::string::npos) << r.output;
+}
+
+// A toy routine whose check crashes the process on n == 13.
+const RoutineSpec& ToySpec() {
+  static const RoutineSpec spec = {
+      .id = "cann.toy",
+      .vendor = "cann",
+      .source = "tests/jobs_test.cpp",
+      .summary = "a routine of the test",
+      .params = {{.key = "n", .type = ParamType::kInt, .doc = "a number"}},
+      .outputs = {{.name = "y", .dtype = "UINT8", .shape = "[1]"}}};
+  return spec;
+}
+Invocation ToyCase(const Case& c, const Profile&) { return Invocation{c, {}, {}}; }
+void AddToyProperties(std::vector<Property>* out) {
+  for (int64_t n : {1, 13, 2, 3}) {
+    out->push_back({.name = "cann.toy.n" + std::to_string(n),
+                    .routine = "cann.toy",
+                    .explicit_cases =
+                        [n](const PropertyContext& ctx) {
+                          return std::vector<Case>{Case("cann.toy", ctx.profile.name).Set("n", n)};
+                        },
+                    .check =
+                        [](const PropertyContext&, const Case& c) {
+                          if (*c.Int("n") == 13) std::raise(SIGSEGV);
+                          return Verdict::Pass();
+                        }});
+  }
+}
+
+TEST(Jobs, AWorkerThatDiesFailsItsUnitAndTheOthersStillRun) {
+  const Suite suite(
+      {{.name = "toy", .routines = {{&ToySpec(), ToyCase}}, .add_properties = AddToyProperties}});
+  const InProcessPort port("toy", "1", {"cann.toy:*"},
+                           [](const npuconf_case*, int64_t* status, char*, uint64_t) {
+                             *status = 0;
+                             return int32_t{NPUCONF_CALL_ANSWERED};
+                           });
+  RunOptions options;
+  options.profiles = {"ascend910b", "ascend310p"};
+  options.cases = 0;
+  options.jobs = 2;
+  std::vector<size_t> seen;
+  options.on_result = [&](const report::RunReport& so_far) {
+    seen.push_back(so_far.results.size());
+  };
+  const report::RunReport run = RunSuite(suite, port, options);
+  ASSERT_EQ(run.results.size(), 8u);
+  EXPECT_EQ(seen, (std::vector<size_t>{1, 2, 3, 4, 5, 6, 7, 8}));
+  for (const auto& r : run.results) {
+    if (r.property == "cann.toy.n13") {
+      EXPECT_EQ(r.outcome, report::Outcome::kFail);
+      EXPECT_EQ(r.message,
+                "the runner process checking cann.toy.n13@" + r.profile + " died: SIGSEGV");
+    } else {
+      EXPECT_EQ(r.outcome, report::Outcome::kPass) << r.property << ": " << r.message;
+    }
+  }
+  // Report order is unit order: property by property, each on both profiles.
+  EXPECT_EQ(run.results[2].property, "cann.toy.n13");
+  EXPECT_EQ(run.results[2].profile, "ascend910b");
+}
+
+}  // namespace
+}  // namespace npuconf
