@@ -14,6 +14,7 @@
 #include "core/case_json.h"
 #include "core/real_shapes.h"
 #include "core/status.h"
+#include "reports/report_writer.h"
 
 namespace npuconf {
 namespace {
@@ -345,6 +346,10 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       test.close();
       std::filesystem::remove(probe, ec);
     }
+    if (std::string error = report::RemoveStaleReports(out_dir); !error.empty()) {
+      err << "npuconf: " << error << "\n";
+      return kExitBadUsage;
+    }
     options.real_shapes = !no_real_shapes;
     options.progress = !quiet;
     // A port path in a reproduce command must work from any directory.
@@ -355,12 +360,40 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     if (options.program.find('/') != std::string::npos) {
       options.program = std::filesystem::absolute(options.program).lexically_normal().string();
     }
-    report::RunReport result = RunSuite(BuiltinSuite(), port, options);
     std::string command = "npuconf";
     for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
+    // Reports are rewritten after every result, so a runner that dies leaves
+    // the results so far, marked incomplete.
+    std::string partial_error;
+    options.on_result = [&](const report::RunReport& so_far) {
+      report::RunReport partial = so_far;
+      partial.command = command;
+      if (std::string error = report::WriteReportsAtomically(partial, out_dir, false);
+          !error.empty() && partial_error.empty()) {
+        partial_error = error;
+        err << "npuconf: " << error << "\n";
+      }
+    };
+    {
+      // An empty report first: a runner killed before its first result still
+      // leaves a report.json that says so.
+      report::RunReport empty;
+      empty.suite_version = NPUCONF_SUITE_VERSION;
+      empty.port_name = port.name();
+      empty.port_version = port.version();
+      empty.seed = options.seed;
+      empty.cases = options.cases;
+      empty.command = command;
+      if (std::string error = report::WriteReportsAtomically(empty, out_dir, false);
+          !error.empty()) {
+        err << "npuconf: " << error << "\n";
+        return kExitBadUsage;
+      }
+    }
+    report::RunReport result = RunSuite(BuiltinSuite(), port, options);
     result.command = command;
     if (!quiet) out << report::SummaryTable(result);
-    const std::string write_error = report::WriteReports(result, out_dir);
+    const std::string write_error = report::WriteReportsAtomically(result, out_dir, true);
     if (!write_error.empty()) {
       err << "npuconf: " << write_error << "\n";
       return kExitBadUsage;
