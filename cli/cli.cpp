@@ -164,6 +164,14 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   CLI::App app{"npuconf: conformance suite for NPU tensor layout, size and dequant routines"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string(NPUCONF_SUITE_VERSION));
+  app.footer(
+      "Exit codes:\n"
+      "  0  conformant: every checked property held\n"
+      "  1  non-conformant: a property failed, gave up or checked nothing it claims\n"
+      "  2  bad usage or bad input (option, case, claims, --out, a case over --max-case-bytes)\n"
+      "  3  the port could not be loaded\n"
+      "  4  nothing was checked: no claimed, applicable case on the selected profiles and\n"
+      "     routines (check: the case lies outside the port's claims or the profile)");
 
   std::string port_arg = "reference";
   RunOptions options;
@@ -300,7 +308,9 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
                                                                 : "FAIL";
       out << word << ": " << property->name << " on " << port.name() << ": " << c.ToText() << "\n";
       if (!verdict.message.empty()) out << "  " << verdict.message << "\n";
-      return verdict.failed() ? kExitNonConformant : kExitConformant;
+      return verdict.failed()                       ? kExitNonConformant
+             : verdict.kind == Verdict::Kind::kSkip ? kExitNothingChecked
+                                                    : kExitConformant;
     }
 
     // run
@@ -399,7 +409,13 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       return kExitBadUsage;
     }
     if (!quiet) out << "reports: " << out_dir << "/report.json, junit.xml, report.md\n";
-    return report::AnyFailure(result) ? kExitNonConformant : kExitConformant;
+    const int exit_code = report::RunExitCode(result);
+    if (exit_code == kExitNothingChecked) {
+      err << "npuconf: nothing was checked: no selected property is claimed by port "
+          << port.name() << " and applicable on the selected profiles (exit "
+          << kExitNothingChecked << ")\n";
+    }
+    return exit_code;
   } catch (const CaseError& e) {
     err << "npuconf: " << e.what() << "\n";
     return kExitBadUsage;

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "core/status.h"
+
 namespace npuconf::report {
 
 std::string RemoveStaleReports(const std::string& dir) {
@@ -75,6 +77,14 @@ std::string WriteReportsAtomically(const RunReport& report, const std::string& d
     }
   }
   return {};
+}
+
+int RunExitCode(const RunReport& report) {
+  if (AnyFailure(report)) return kExitNonConformant;
+  for (const auto& r : report.results) {
+    if (r.outcome == Outcome::kPass) return kExitConformant;
+  }
+  return kExitNothingChecked;
 }
 
 }  // namespace npuconf::report

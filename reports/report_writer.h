@@ -26,4 +26,9 @@ std::string WriteFileAtomically(const std::string& path, const std::string& text
 // on success.
 std::string WriteReportsAtomically(const RunReport& report, const std::string& dir, bool complete);
 
+// The exit code of a run (core/status.h ExitCode): 1 when any result is a
+// failure, 4 when no result checked a case (all not claimed, not applicable
+// or not covered: a run that checked nothing is no pass), else 0.
+int RunExitCode(const RunReport& report);
+
 }  // namespace npuconf::report

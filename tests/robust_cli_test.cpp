@@ -115,3 +115,45 @@ TEST(SurvivingReports, FinishedRunIsMarkedComplete) {
 
 }  // namespace
 }  // namespace npuconf
+
+namespace npuconf {
+namespace {
+
+std::string Scripted(const std::string& claims) {
+  return std::string("env NPUCONF_TEST_CLAIMS='") + claims + "' " + NPUCONF_BINARY +
+         " run --port " + NPUCONF_SCRIPTED_PORT + " --profile ascend910b --cases 2 --quiet";
+}
+
+TEST(NothingChecked, ProfileOfAnotherVendorExitsFour) {
+  TempDir dir("vendor");
+  ExpectExit("run --profile rk3588 --routine cann.nd_to_nz --quiet --out " + dir.path(), 4,
+             "nothing was checked");
+  EXPECT_EQ(ReadJson(dir.path() + "/report.json")["complete"], true);
+}
+
+TEST(NothingChecked, PortWithNullClaimsExitsFour) {
+  TempDir dir("null-claims");
+  const auto run = RunShell(std::string("env -u NPUCONF_TEST_CLAIMS ") + NPUCONF_BINARY +
+                            " run --port " + NPUCONF_SCRIPTED_PORT +
+                            " --profile ascend910b --cases 2 --quiet --out " + dir.path());
+  EXPECT_EQ(run.exit_code, 4) << run.output;
+  EXPECT_NE(run.output.find("nothing was checked"), std::string::npos) << run.output;
+}
+
+TEST(NothingChecked, ClaimsOnAnotherProfileOnlyExitFour) {
+  TempDir dir("other-profile");
+  const auto run = RunShell(Scripted("*:rk3588") + " --out " + dir.path());
+  EXPECT_EQ(run.exit_code, 4) << run.output;
+}
+
+TEST(NothingChecked, HelpListsEveryExitCode) {
+  const auto run = RunNpuconf("--help");
+  EXPECT_EQ(run.exit_code, 0);
+  for (const char* line : {"0  conformant", "1  non-conformant", "2  bad usage",
+                           "3  the port could not be loaded", "4  nothing was checked"}) {
+    EXPECT_NE(run.output.find(line), std::string::npos) << line << "\n" << run.output;
+  }
+}
+
+}  // namespace
+}  // namespace npuconf
