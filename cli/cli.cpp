@@ -11,6 +11,7 @@
 #include "cli/families.h"
 #include "cli/open_port.h"
 #include "conformance/harness/runner.h"
+#include "conformance/ports/claims.h"
 #include "core/case_json.h"
 #include "core/real_shapes.h"
 #include "core/status.h"
@@ -252,6 +253,12 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     return choice.exit_code;
   }
   const Port& port = *choice.port;
+  // Claims must mean something: a misspelt routine would check nothing.
+  if (std::string error = ValidateClaims(port.claims(), BuiltinSuite().specs(), BuiltinProfiles());
+      !error.empty()) {
+    err << "npuconf: port " << port.name() << ": " << error << "\n";
+    return kExitBadUsage;
+  }
 
   try {
     if (*check && !BuiltinSuite().FindProperty(property_name)) {
@@ -411,9 +418,8 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     if (!quiet) out << "reports: " << out_dir << "/report.json, junit.xml, report.md\n";
     const int exit_code = report::RunExitCode(result);
     if (exit_code == kExitNothingChecked) {
-      err << "npuconf: nothing was checked: no selected property is claimed by port "
-          << port.name() << " and applicable on the selected profiles (exit "
-          << kExitNothingChecked << ")\n";
+      err << "npuconf: nothing was checked: no selected property is claimed by port " << port.name()
+          << " and applicable on the selected profiles (exit " << kExitNothingChecked << ")\n";
     }
     return exit_code;
   } catch (const CaseError& e) {

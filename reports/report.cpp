@@ -43,7 +43,11 @@ std::string XmlEscape(const std::string& text) {
 
 std::string ChoicesLine(const PropertyResult& r) {
   std::string out;
-  for (const auto& c : r.choices) out += (out.empty() ? "" : ", ") + c.name + "=" + c.value;
+  for (const auto& c : r.choices) {
+    out += (out.empty() ? "" : ", ") + c.name + "=" + c.value;
+    if (c.claimed)
+      out += " (claimed reading " + c.value + "; profile default " + c.profile_default + ")";
+  }
   return out;
 }
 
@@ -85,7 +89,8 @@ nlohmann::json ToJson(const RunReport& report) {
   doc["schema"] = "npuconf-report";
   doc["schema_version"] = kSchemaVersion;
   doc["suite_version"] = report.suite_version;
-  doc["port"] = {{"name", report.port_name}, {"version", report.port_version}};
+  doc["port"] = {
+      {"name", report.port_name}, {"version", report.port_version}, {"claims", report.port_claims}};
   doc["profiles"] = report.profiles;
   doc["seed"] = report.seed;
   doc["cases_per_property"] = report.cases;
@@ -104,6 +109,7 @@ nlohmann::json ToJson(const RunReport& report) {
         {"explicit_cases", r.explicit_cases},
         {"explicit_skipped", r.explicit_skipped},
         {"random_cases", r.random_cases},
+        {"outside_claims", r.outside_claims},
         {"seed", r.seed},
         {"seconds", r.seconds},
     };
@@ -117,8 +123,12 @@ nlohmann::json ToJson(const RunReport& report) {
     if (!r.rapidcheck_reproduce.empty()) item["rapidcheck_reproduce"] = r.rapidcheck_reproduce;
     nlohmann::json choices = nlohmann::json::array();
     for (const auto& c : r.choices) {
-      choices.push_back(
-          {{"name", c.name}, {"value", c.value}, {"readings", c.readings}, {"source", c.source}});
+      choices.push_back({{"name", c.name},
+                         {"value", c.value},
+                         {"profile_default", c.profile_default},
+                         {"claimed", c.claimed},
+                         {"readings", c.readings},
+                         {"source", c.source}});
     }
     item["choices"] = choices;
     results.push_back(item);
@@ -169,6 +179,9 @@ std::string ToMarkdown(const RunReport& report) {
   std::ostringstream out;
   out << "# npuconf conformance report\n\n";
   out << "- port: `" << report.port_name << "` " << report.port_version << "\n";
+  out << "- claims:";
+  for (const auto& claim : report.port_claims) out << " `" << claim << "`";
+  out << (report.port_claims.empty() ? " none\n" : "\n");
   out << "- suite: " << report.suite_version << ", seed " << report.seed << ", " << report.cases
       << " random cases per property\n";
   out << "- verdict: **" << (AnyFailure(report) ? "NON-CONFORMANT" : "conformant") << "**\n\n";

@@ -157,3 +157,43 @@ TEST(NothingChecked, HelpListsEveryExitCode) {
 
 }  // namespace
 }  // namespace npuconf
+
+namespace npuconf {
+namespace {
+
+std::string WithClaims(const std::string& claims, const std::string& args) {
+  return std::string("env NPUCONF_TEST_CLAIMS='") + claims + "' " + NPUCONF_BINARY + " " + args;
+}
+
+void ExpectShell(const std::string& command, int code, const std::string& says) {
+  const auto run = RunShell(command);
+  EXPECT_EQ(run.exit_code, code) << command << "\n" << run.output;
+  EXPECT_NE(run.output.find(says), std::string::npos) << command << "\n" << run.output;
+}
+
+TEST(ClaimsAtLoad, MeaninglessClaimsAreBadInputNamingTheValue) {
+  TempDir dir("claims");
+  const std::string run =
+      std::string("run --port ") + NPUCONF_SCRIPTED_PORT + " --quiet --out " + dir.path();
+  ExpectShell(WithClaims("cann.nd_to_nzz:*", run), 2, "unknown routine 'cann.nd_to_nzz'");
+  ExpectShell(WithClaims("cann.nd_to_nz:ascend999", run), 2, "unknown profile 'ascend999'");
+  ExpectShell(WithClaims("choice:cann.no_such=1", run), 2, "unknown choice 'cann.no_such'");
+  ExpectShell(WithClaims("choice:cann.nz.fp32_c0=12", run), 2, "no reading '12'");
+  ExpectShell(WithClaims("rknn.b_norm_to_native:rk3588:K%0==0", run), 2,
+              "rknn.b_norm_to_native:rk3588:K%0==0");
+}
+
+TEST(ClaimsAtLoad, CheckOfACaseOutsideTheClaimsExitsFour) {
+  const std::string check = std::string("check --port ") + NPUCONF_SCRIPTED_PORT +
+                            " cann.nd_to_nz.matches_oracle cann.nd_to_nz profile=ascend910b "
+                            "'shape=[2,2]' dtype=";
+  ExpectShell(WithClaims("cann.nd_to_nz:ascend910b:dtype=INT8", check + "FLOAT16"), 4,
+              "outside the claims");
+  ExpectShell(WithClaims("cann.nd_to_nz:ascend310p", check + "FLOAT16"), 4, "does not claim");
+  // Inside the claims, the scripted port's "unclaimed" answer fails the case.
+  ExpectShell(WithClaims("cann.nd_to_nz:ascend910b:dtype=INT8", check + "INT8"), 1,
+              "answered 'unclaimed'");
+}
+
+}  // namespace
+}  // namespace npuconf

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <optional>
 
+#include "conformance/ports/claims.h"
 #include "core/case_json.h"
 #include "rapidcheck/detail/Configuration.h"
 #include "rapidcheck/detail/Property.h"
@@ -44,14 +45,29 @@ class SilentListener : public rc::detail::TestListener {
   void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
 };
 
-std::vector<report::ChoiceUsed> ChoicesOf(const Property& property, const Profile& profile) {
+// The readings checked: the port's claimed one where it claims one, else the
+// profile's default.
+std::vector<report::ChoiceUsed> ChoicesOf(const Property& property, const Profile& profile,
+                                          const PortClaims& claims) {
   std::vector<report::ChoiceUsed> out;
   for (const auto& name : property.choices) {
     if (const Choice* choice = profile.FindChoice(name)) {
-      out.push_back({choice->name, choice->value, choice->readings, choice->source});
+      const auto claimed = claims.Choice(name);
+      out.push_back({.name = choice->name,
+                     .value = claimed.value_or(choice->value),
+                     .profile_default = choice->value,
+                     .claimed = claimed.has_value(),
+                     .readings = choice->readings,
+                     .source = choice->source});
     }
   }
   return out;
+}
+
+// Why a case is not checked: outside the port's claims (conditions included).
+bool OutsideClaims(const PortClaims& claims, const PropertyContext& ctx, const Case& c) {
+  const Routine* routine = ctx.suite.FindRoutine(c.routine);
+  return routine && !claims.Covers(c, ctx.profile.name, *routine->spec);
 }
 
 bool PortClaimsAll(const Port& port, const Property& property, const std::string& profile) {
@@ -71,7 +87,7 @@ Verdict SafeCheck(const Property& property, const PropertyContext& ctx, const Ca
 }
 
 void RandomPhase(const Property& property, const PropertyContext& ctx, const RunOptions& options,
-                 report::PropertyResult* result) {
+                 const PortClaims& claims, report::PropertyResult* result) {
   const std::string id = property.name + "@" + ctx.profile.name;
   std::optional<Case> last_failure;
   std::string last_message;
@@ -79,6 +95,10 @@ void RandomPhase(const Property& property, const PropertyContext& ctx, const Run
   auto generator = property.generator(ctx);
   auto testable = [&] {
     const Case c = *generator;
+    if (OutsideClaims(claims, ctx, c)) {
+      ++result->outside_claims;
+      RC_DISCARD("outside the port's claims");
+    }
     const Verdict verdict = SafeCheck(property, ctx, c);
     if (verdict.kind == Verdict::Kind::kSkip) RC_DISCARD(verdict.message);
     if (verdict.failed()) {
@@ -122,9 +142,17 @@ void RandomPhase(const Property& property, const PropertyContext& ctx, const Run
     config.reproduce[id] = failure.reproduce;
     result->rapidcheck_reproduce = rc::detail::configToMinimalString(config);
   } else if (outcome.match(gave_up)) {
-    result->outcome = report::Outcome::kGaveUp;
     result->random_cases = gave_up.numSuccess;
-    result->message = "gave up: " + gave_up.description;
+    if (result->outside_claims > 0) {
+      // The port narrowed its claims: what it leaves out is not claimed, neither failed nor passed.
+      result->outcome = report::Outcome::kNotClaimed;
+      result->message = "gave up after " + std::to_string(gave_up.numSuccess) +
+                        " random cases: " + std::to_string(result->outside_claims) +
+                        " generated cases lay outside the port's claims";
+    } else {
+      result->outcome = report::Outcome::kGaveUp;
+      result->message = "gave up: " + gave_up.description;
+    }
   } else if (outcome.match(error)) {
     result->outcome = report::Outcome::kFail;
     result->message = "RapidCheck error: " + error.description;
@@ -132,14 +160,19 @@ void RandomPhase(const Property& property, const PropertyContext& ctx, const Run
 }
 
 report::PropertyResult RunOne(const Port& port, const Property& property,
-                              const PropertyContext& ctx, const RunOptions& options) {
+                              const PropertyContext& run_ctx, const RunOptions& options) {
+  // The port's claimed readings of choices are the ones checked.
+  const PortClaims claims = PortClaims::Parse(port.claims());
+  const std::optional<Profile> as_claimed = ProfileAsClaimed(run_ctx.profile, claims);
+  const PropertyContext ctx{run_ctx.suite, run_ctx.port, as_claimed ? *as_claimed : run_ctx.profile,
+                            run_ctx.run_profiles, run_ctx.real_shapes};
   report::PropertyResult result;
   result.property = property.name;
   result.routine = property.routine;
   result.profile = ctx.profile.name;
   result.description = property.description;
   result.seed = options.seed;
-  result.choices = ChoicesOf(property, ctx.profile);
+  result.choices = ChoicesOf(property, run_ctx.profile, claims);
   const auto start = std::chrono::steady_clock::now();
   if (!ctx.profile.verified) {
     result.outcome = report::Outcome::kNotCovered;
@@ -154,6 +187,10 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
   } else {
     if (options.rc_reproduce.empty() && property.explicit_cases) {
       for (const Case& c : property.explicit_cases(ctx)) {
+        if (OutsideClaims(claims, ctx, c)) {
+          ++result.outside_claims;
+          continue;
+        }
         const Verdict verdict = SafeCheck(property, ctx, c);
         if (verdict.kind == Verdict::Kind::kSkip) {
           ++result.explicit_skipped;
@@ -173,23 +210,29 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
     }
     if (property.generator && options.cases > 0) {
       if (result.outcome == report::Outcome::kPass) {
-        RandomPhase(property, ctx, options, &result);
+        RandomPhase(property, ctx, options, claims, &result);
       } else {
         // An explicit case failed: the random phase still runs, because what
         // RapidCheck shrinks to is the smallest input that shows the failure.
         // The report leads with it and keeps the explicit case beside it.
         report::PropertyResult shrunk = result;
         shrunk.outcome = report::Outcome::kPass;
-        RandomPhase(property, ctx, options, &shrunk);
+        RandomPhase(property, ctx, options, claims, &shrunk);
         if (shrunk.outcome == report::Outcome::kFail && !shrunk.counterexample.empty()) {
           shrunk.first_explicit_failure = result.counterexample;
           result = std::move(shrunk);
         }
       }
     }
-    // A property that applies here but checked nothing is no pass.
+    // A property that applies here but checked nothing is no pass; when the
+    // port's narrowed claims left every case out, it is not claimed.
     if (result.outcome == report::Outcome::kPass && result.explicit_cases == 0 &&
-        result.random_cases == 0) {
+        result.random_cases == 0 && result.outside_claims > 0) {
+      result.outcome = report::Outcome::kNotClaimed;
+      result.message = "every case (" + std::to_string(result.outside_claims) +
+                       ") lay outside the port's claims";
+    } else if (result.outcome == report::Outcome::kPass && result.explicit_cases == 0 &&
+               result.random_cases == 0) {
       result.outcome = report::Outcome::kVacuous;
       result.message = "no case was checked (" + std::to_string(result.explicit_skipped) +
                        " explicit cases skipped, no random case held)";
@@ -240,7 +283,16 @@ std::string ReproduceCommand(const std::string& program, const std::string& port
 Verdict CheckOne(const Suite& suite, const Port& port, const Property& property,
                  const Profile& profile, const Case& c) {
   std::vector<const Profile*> profiles = {&profile};
-  PropertyContext ctx{suite, port, profile, profiles, true};
+  const PortClaims claims = PortClaims::Parse(port.claims());
+  const std::optional<Profile> as_claimed = ProfileAsClaimed(profile, claims);
+  PropertyContext ctx{suite, port, as_claimed ? *as_claimed : profile, profiles, true};
+  if (!PortClaimsAll(port, property, profile.name)) {
+    return Verdict::Skip("port " + port.name() + " does not claim " + property.routine + " on " +
+                         profile.name);
+  }
+  if (OutsideClaims(claims, ctx, c)) {
+    return Verdict::Skip("the case lies outside the claims of port " + port.name());
+  }
   return property.check(ctx, c);
 }
 
@@ -249,6 +301,7 @@ report::RunReport RunSuite(const Suite& suite, const Port& port, const RunOption
   run.suite_version = NPUCONF_SUITE_VERSION;
   run.port_name = port.name();
   run.port_version = port.version();
+  run.port_claims = port.claims();
   run.seed = options.seed;
   run.cases = options.cases;
   std::string error;

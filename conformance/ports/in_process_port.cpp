@@ -121,8 +121,11 @@ bool Port::Claims(const std::string& routine, const std::string& profile) const 
     if (claim.rfind("choice:", 0) == 0) continue;
     const size_t colon = claim.find(':');
     if (colon == std::string::npos) continue;
+    // ROUTINE:PROFILE[:CONDITIONS] (conformance/ports/claims.h decides conditions).
+    const size_t end = claim.find(':', colon + 1);
     if (MatchField(claim.substr(0, colon), routine) &&
-        MatchField(claim.substr(colon + 1), profile)) {
+        MatchField(claim.substr(colon + 1, end == std::string::npos ? end : end - colon - 1),
+                   profile)) {
       return true;
     }
   }
