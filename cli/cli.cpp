@@ -10,6 +10,7 @@
 #include "cli/case_output.h"
 #include "cli/families.h"
 #include "cli/open_port.h"
+#include "conformance/harness/determinism.h"
 #include "conformance/harness/runner.h"
 #include "conformance/ports/claims.h"
 #include "core/case_json.h"
@@ -196,6 +197,12 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   run->add_option("--rc-reproduce", options.rc_reproduce,
                   "Replay a RapidCheck reproduce string from a report (with --property)");
   run->add_flag("--quiet", quiet, "No progress line or summary table");
+  int64_t determinism_every = kDefaultDeterminismEvery;
+  const char* kDeterminismHelp =
+      "Answer every Nth case (by a hash of the case) twice; differing answers fail it (0: off)";
+  run->add_option("--determinism-every", determinism_every, kDeterminismHelp)
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
 
   std::string list_what = "properties";
   bool list_json = false;
@@ -227,6 +234,9 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   check->add_option("property", property_name, "Property name (npuconf list properties)")
       ->required();
   check->add_option("words", check_words, "ROUTINE profile=NAME key=value ...");
+  check->add_option("--determinism-every", determinism_every, kDeterminismHelp)
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
 
   try {
     app.parse(argc, argv);
@@ -252,7 +262,11 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     err << "npuconf: " << choice.error << "\n";
     return choice.exit_code;
   }
-  const Port& port = *choice.port;
+  // A sample of cases is answered twice (conformance/harness/determinism.h);
+  // `case` shows one answer as it is.
+  const AskTwicePort asking_twice(*choice.port,
+                                  *one_case ? 0 : static_cast<uint64_t>(determinism_every));
+  const Port& port = asking_twice;
   // Claims must mean something: a misspelt routine would check nothing.
   if (std::string error = ValidateClaims(port.claims(), BuiltinSuite().specs(), BuiltinProfiles());
       !error.empty()) {

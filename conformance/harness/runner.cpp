@@ -7,6 +7,7 @@
 #include <iostream>
 #include <optional>
 
+#include "conformance/harness/determinism.h"
 #include "conformance/ports/claims.h"
 #include "core/case_json.h"
 #include "rapidcheck/detail/Configuration.h"
@@ -86,6 +87,17 @@ Verdict SafeCheck(const Property& property, const PropertyContext& ctx, const Ca
   }
 }
 
+// A failure of `c`, answered a second time (conformance/harness/determinism.h);
+// *reproduce_note says when a replay may not show it.
+Verdict Confirmed(const Property& property, const PropertyContext& ctx, const Case& c,
+                  const Verdict& first, std::string* reproduce_note) {
+  bool non_deterministic = false;
+  Verdict out =
+      ConfirmFailure([&] { return SafeCheck(property, ctx, c); }, first, &non_deterministic);
+  *reproduce_note = non_deterministic ? "  # non-deterministic: a replay may pass" : "";
+  return out;
+}
+
 void RandomPhase(const Property& property, const PropertyContext& ctx, const RunOptions& options,
                  const PortClaims& claims, report::PropertyResult* result) {
   const std::string id = property.name + "@" + ctx.profile.name;
@@ -132,11 +144,14 @@ void RandomPhase(const Property& property, const PropertyContext& ctx, const Run
     result->random_cases = failure.numSuccess + 1;
     result->message = last_message.empty() ? failure.description : last_message;
     if (last_failure) {
+      std::string note;
+      result->message =
+          Confirmed(property, ctx, *last_failure, Verdict::Fail(result->message), &note).message;
       result->counterexample = last_failure->ToText();
       result->counterexample_case = ToJson(*last_failure);
       result->evidence = last_evidence;
       result->reproduce =
-          ReproduceCommand(options.program, options.port_arg, property.name, *last_failure);
+          ReproduceCommand(options.program, options.port_arg, property.name, *last_failure) + note;
     }
     rc::detail::Configuration config;
     config.reproduce[id] = failure.reproduce;
@@ -198,12 +213,14 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
         }
         ++result.explicit_cases;
         if (verdict.failed()) {
+          std::string note;
           result.outcome = report::Outcome::kFail;
-          result.message = verdict.message;
+          result.message = Confirmed(property, ctx, c, verdict, &note).message;
           result.counterexample = c.ToText();
           result.counterexample_case = ToJson(c);
           result.evidence = verdict.evidence;
-          result.reproduce = ReproduceCommand(options.program, options.port_arg, property.name, c);
+          result.reproduce =
+              ReproduceCommand(options.program, options.port_arg, property.name, c) + note;
           break;
         }
       }
