@@ -198,6 +198,16 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
                   "Replay a RapidCheck reproduce string from a report (with --property)");
   run->add_flag("--quiet", quiet, "No progress line or summary table");
   int64_t determinism_every = kDefaultDeterminismEvery;
+  int64_t max_case_bytes = static_cast<int64_t>(kMaxCaseBytes);
+  const char* kMaxCaseBytesHelp =
+      "Memory budget of one case in bytes (inputs + output capacities); a case over it is "
+      "refused before allocation";
+  auto add_budget = [&](CLI::App* sub) {
+    sub->add_option("--max-case-bytes", max_case_bytes, kMaxCaseBytesHelp)
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+  };
+  add_budget(run);
   const char* kDeterminismHelp =
       "Answer every Nth case (by a hash of the case) twice; differing answers fail it (0: off)";
   run->add_option("--determinism-every", determinism_every, kDeterminismHelp)
@@ -223,6 +233,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   one_case->add_option("--dump", dump_dir,
                        "Write case.json, answer.json and every tensor as .npy into DIR");
   one_case->add_option("words", case_words, "ROUTINE profile=NAME key=value ...");
+  add_budget(one_case);
 
   std::string property_name;
   std::vector<std::string> check_words;
@@ -237,6 +248,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   check->add_option("--determinism-every", determinism_every, kDeterminismHelp)
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  add_budget(check);
 
   try {
     app.parse(argc, argv);
@@ -256,6 +268,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   }
 
   if (*list) return List(list_what, list_json, out, err);
+  SetMaxCaseBytes(static_cast<uint64_t>(max_case_bytes));
 
   PortChoice choice = OpenPort(port_arg, PortOptions{});
   if (!choice.port) {

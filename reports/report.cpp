@@ -69,6 +69,8 @@ std::string ToString(Outcome outcome) {
       return "not_applicable";
     case Outcome::kVacuous:
       return "vacuous";
+    case Outcome::kTooLarge:
+      return "skipped_too_large";
   }
   return "?";
 }
@@ -110,6 +112,7 @@ nlohmann::json ToJson(const RunReport& report) {
         {"explicit_skipped", r.explicit_skipped},
         {"random_cases", r.random_cases},
         {"outside_claims", r.outside_claims},
+        {"too_large", r.too_large},
         {"seed", r.seed},
         {"seconds", r.seconds},
     };
@@ -144,7 +147,7 @@ std::string ToJunitXml(const RunReport& report) {
   for (const auto& r : report.results) {
     failures += IsFailure(r.outcome);
     skipped += r.outcome == Outcome::kNotClaimed || r.outcome == Outcome::kNotCovered ||
-               r.outcome == Outcome::kNotApplicable;
+               r.outcome == Outcome::kNotApplicable || r.outcome == Outcome::kTooLarge;
   }
   std::ostringstream out;
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
@@ -227,7 +230,8 @@ std::string SummaryTable(const RunReport& report) {
       << counts[Outcome::kFail] << " fail, " << counts[Outcome::kGaveUp] << " gave up, "
       << counts[Outcome::kVacuous] << " vacuous, " << counts[Outcome::kNotClaimed]
       << " not claimed, " << counts[Outcome::kNotCovered] << " not covered, "
-      << counts[Outcome::kNotApplicable] << " not applicable\n";
+      << counts[Outcome::kNotApplicable] << " not applicable, " << counts[Outcome::kTooLarge]
+      << " skipped too large\n";
   out << "verdict: " << (AnyFailure(report) ? "NON-CONFORMANT" : "conformant") << "\n";
   return out.str();
 }

@@ -20,6 +20,7 @@ enum class Outcome {
   kNotCovered,     // the profile's facts are not public (unverified profile)
   kNotApplicable,  // no valid case exists on this profile (e.g. V2 off its SoC list)
   kVacuous,        // it applies and is claimed, but not one case was checked: a failure
+  kTooLarge,       // every case it had exceeded the memory budget (--max-case-bytes)
 };
 
 std::string ToString(Outcome outcome);
@@ -47,6 +48,8 @@ struct PropertyResult {
   // Cases left unchecked because they lie outside the port's claims (explicit
   // ones counted, random ones discarded).
   int outside_claims = 0;
+  // Cases refused before allocation: over the memory budget (--max-case-bytes).
+  int too_large = 0;
   uint64_t seed = 0;
   std::string message;                 // why it failed / gave up / is not claimed
   std::string counterexample;          // the (shrunk) case, as `routine key=value …`

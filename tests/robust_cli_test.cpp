@@ -197,3 +197,55 @@ TEST(ClaimsAtLoad, CheckOfACaseOutsideTheClaimsExitsFour) {
 
 }  // namespace
 }  // namespace npuconf
+
+namespace npuconf {
+namespace {
+
+TEST(MemoryBudget, CaseAndCheckOverTheBudgetAreRefusedNamingBytesAndBudget) {
+  const std::string c = "cann.nd_to_nz profile=ascend910b dtype=FLOAT16 'shape=[4096,4096]'";
+  // 4096*4096 fp16 = 33554432 bytes of input alone.
+  ExpectExit("case " + c + " --max-case-bytes 1000000", 2, "33554432 bytes");
+  ExpectExit("case " + c + " --max-case-bytes 1000000", 2, "budget of 1000000 bytes");
+  ExpectExit("check cann.nd_to_nz.matches_oracle " + c + " --max-case-bytes 1000000", 2,
+             "budget of 1000000 bytes");
+  // Within the budget the same case is answered.
+  EXPECT_EQ(RunNpuconf("case " + c + " --max-case-bytes 100000000").exit_code, 0);
+}
+
+TEST(MemoryBudget, RunCountsCasesOverTheBudgetAsSkippedTooLargeNeverAsFailures) {
+  TempDir dir("budget");
+  const auto run = RunNpuconf(
+      "run --profile ascend910b --routine cann.nd_to_nz --property '*matches_oracle' --cases 10 "
+      "--no-real-shapes --quiet --max-case-bytes 2000 --out " +
+      dir.path());
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  const auto doc = ReadJson(dir.path() + "/report.json");
+  ASSERT_EQ(doc["results"].size(), 1u);
+  EXPECT_EQ(doc["results"][0]["result"], "pass");
+  EXPECT_GT(doc["results"][0]["too_large"].get<int>(), 0);
+  EXPECT_GT(doc["results"][0]["explicit_cases"].get<int>(), 0);
+}
+
+TEST(MemoryBudget, RunWhereEveryCaseIsTooLargeChecksNothing) {
+  TempDir dir("budget-all");
+  const auto run = RunNpuconf(
+      "run --profile ascend910b --routine cann.nd_to_nz --property '*matches_oracle' --cases 10 "
+      "--no-real-shapes --quiet --max-case-bytes 1 --out " +
+      dir.path());
+  EXPECT_EQ(run.exit_code, 4) << run.output;
+  const auto doc = ReadJson(dir.path() + "/report.json");
+  EXPECT_EQ(doc["results"][0]["result"], "skipped_too_large");
+}
+
+TEST(MemoryBudget, RealShapesWhoseProductOverflowsAreBadInput) {
+  TempDir dir("overflow");
+  const std::string file = dir.path() + "/shapes.json";
+  std::ofstream(file)
+      << R"({"models": [{"model": "huge", "weights": {"w": [4294967296, 4294967296]}}]})";
+  ExpectExit("run --profile ascend910b --routine cann.nd_to_nz --cases 1 --quiet --real-shapes " +
+                 file + " --out " + dir.path(),
+             2, "huge.w: shape [4294967296,4294967296]");
+}
+
+}  // namespace
+}  // namespace npuconf

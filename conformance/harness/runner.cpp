@@ -79,9 +79,17 @@ bool PortClaimsAll(const Port& port, const Property& property, const std::string
   return true;
 }
 
+// A Skip for a case over the memory budget: counted apart, never a failure.
+const std::string kTooLargeMark = "skipped-too-large: ";
+bool IsTooLarge(const Verdict& v) {
+  return v.kind == Verdict::Kind::kSkip && v.message.rfind(kTooLargeMark, 0) == 0;
+}
+
 Verdict SafeCheck(const Property& property, const PropertyContext& ctx, const Case& c) {
   try {
     return property.check(ctx, c);
+  } catch (const CaseTooLarge& e) {
+    return Verdict::Skip(kTooLargeMark + e.what());
   } catch (const CaseError& e) {
     return Verdict::Fail(std::string("the suite built a malformed case: ") + e.what());
   }
@@ -112,6 +120,7 @@ void RandomPhase(const Property& property, const PropertyContext& ctx, const Run
       RC_DISCARD("outside the port's claims");
     }
     const Verdict verdict = SafeCheck(property, ctx, c);
+    if (IsTooLarge(verdict)) ++result->too_large;
     if (verdict.kind == Verdict::Kind::kSkip) RC_DISCARD(verdict.message);
     if (verdict.failed()) {
       last_failure = c;
@@ -164,6 +173,11 @@ void RandomPhase(const Property& property, const PropertyContext& ctx, const Run
       result->message = "gave up after " + std::to_string(gave_up.numSuccess) +
                         " random cases: " + std::to_string(result->outside_claims) +
                         " generated cases lay outside the port's claims";
+    } else if (result->too_large > 0) {
+      result->outcome = report::Outcome::kTooLarge;
+      result->message = "gave up after " + std::to_string(gave_up.numSuccess) +
+                        " random cases: " + std::to_string(result->too_large) +
+                        " generated cases exceeded the memory budget (--max-case-bytes)";
     } else {
       result->outcome = report::Outcome::kGaveUp;
       result->message = "gave up: " + gave_up.description;
@@ -207,6 +221,10 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
           continue;
         }
         const Verdict verdict = SafeCheck(property, ctx, c);
+        if (IsTooLarge(verdict)) {
+          ++result.too_large;
+          continue;
+        }
         if (verdict.kind == Verdict::Kind::kSkip) {
           ++result.explicit_skipped;
           continue;
@@ -248,6 +266,12 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
       result.outcome = report::Outcome::kNotClaimed;
       result.message = "every case (" + std::to_string(result.outside_claims) +
                        ") lay outside the port's claims";
+    } else if (result.outcome == report::Outcome::kPass && result.explicit_cases == 0 &&
+               result.random_cases == 0 && result.too_large > 0) {
+      result.outcome = report::Outcome::kTooLarge;
+      result.message = std::to_string(result.too_large) +
+                       " cases exceeded the memory budget (--max-case-bytes " +
+                       std::to_string(MaxCaseBytes()) + "); none was checked";
     } else if (result.outcome == report::Outcome::kPass && result.explicit_cases == 0 &&
                result.random_cases == 0) {
       result.outcome = report::Outcome::kVacuous;
