@@ -10,6 +10,7 @@
 #include "cli/case_output.h"
 #include "cli/families.h"
 #include "cli/open_port.h"
+#include "cli/options.h"
 #include "conformance/harness/determinism.h"
 #include "conformance/harness/runner.h"
 #include "conformance/ports/claims.h"
@@ -184,11 +185,16 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   auto* run = app.add_subcommand("run", "Run the properties on a port and write the reports");
   run->add_option("--port", port_arg, "reference (default), mutant:NAME, or path/to/port.so");
   run->add_option("--profile", options.profiles, "Profile name or glob; repeatable (default: all)");
-  run->add_option("--routine", options.routine_glob, "Only routines matching this glob");
-  run->add_option("--property", options.property_glob, "Only properties matching this glob");
-  run->add_option("--seed", options.seed, "Seed of the random cases")->capture_default_str();
+  std::vector<std::string> routine_globs, property_globs;
+  run->add_option("--routine", routine_globs,
+                  "Only routines matching this glob; repeatable (any matches)");
+  run->add_option("--property", property_globs,
+                  "Only properties matching this glob; repeatable (any matches)");
+  run->add_option("--seed", options.seed, "Seed of the random cases")
+      ->check(Unsigned64())
+      ->capture_default_str();
   run->add_option("--cases", options.cases, "Random cases per property and profile")
-      ->check(CLI::NonNegativeNumber)
+      ->check(IntegerIn(0, 1000000))
       ->capture_default_str();
   run->add_option("--out", out_dir, "Directory for report.json, junit.xml, report.md")
       ->capture_default_str();
@@ -204,14 +210,14 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       "refused before allocation";
   auto add_budget = [&](CLI::App* sub) {
     sub->add_option("--max-case-bytes", max_case_bytes, kMaxCaseBytesHelp)
-        ->check(CLI::PositiveNumber)
+        ->check(IntegerIn(1, INT64_MAX))
         ->capture_default_str();
   };
   add_budget(run);
   const char* kDeterminismHelp =
       "Answer every Nth case (by a hash of the case) twice; differing answers fail it (0: off)";
   run->add_option("--determinism-every", determinism_every, kDeterminismHelp)
-      ->check(CLI::NonNegativeNumber)
+      ->check(IntegerIn(0, 1000000000))
       ->capture_default_str();
 
   std::string list_what = "properties";
@@ -246,10 +252,15 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       ->required();
   check->add_option("words", check_words, "ROUTINE profile=NAME key=value ...");
   check->add_option("--determinism-every", determinism_every, kDeterminismHelp)
-      ->check(CLI::NonNegativeNumber)
+      ->check(IntegerIn(0, 1000000000))
       ->capture_default_str();
   add_budget(check);
 
+  if (std::string error = CheckSubcommand(argc, argv, {"run", "list", "case", "check"});
+      !error.empty()) {
+    err << "npuconf: " << error << "\n";
+    return kExitBadUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -268,6 +279,14 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   }
 
   if (*list) return List(list_what, list_json, out, err);
+  options.routine_glob = JoinGlobs(routine_globs);
+  options.property_glob = JoinGlobs(property_globs);
+  if (!options.rc_reproduce.empty()) {
+    if (std::string error = CheckRcReproduce(options.rc_reproduce); !error.empty()) {
+      err << "npuconf: " << error << "\n";
+      return kExitBadUsage;
+    }
+  }
   SetMaxCaseBytes(static_cast<uint64_t>(max_case_bytes));
 
   PortChoice choice = OpenPort(port_arg, PortOptions{});
@@ -381,13 +400,15 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     {
       std::error_code ec;
       std::filesystem::create_directories(out_dir, ec);
-      const std::string probe = out_dir + "/.npuconf-write-test";
-      std::ofstream test(probe);
-      if (ec || !test) {
-        err << "npuconf: cannot write reports into --out '" << out_dir << "'\n";
+      if (ec) {
+        err << "npuconf: cannot create --out '" << out_dir << "': " << ec.message() << "\n";
         return kExitBadUsage;
       }
-      test.close();
+      const std::string probe = out_dir + "/.npuconf-write-test";
+      if (std::string error = report::WriteFileAtomically(probe, ""); !error.empty()) {
+        err << "npuconf: cannot write reports into --out '" << out_dir << "': " << error << "\n";
+        return kExitBadUsage;
+      }
       std::filesystem::remove(probe, ec);
     }
     if (std::string error = report::RemoveStaleReports(out_dir); !error.empty()) {
@@ -434,6 +455,8 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
         return kExitBadUsage;
       }
     }
+    InProcessPort::SetCrashReplayPrefix(options.program + " case --port " +
+                                        ShellWord(options.port_arg) + " ");
     report::RunReport result = RunSuite(BuiltinSuite(), port, options);
     result.command = command;
     if (!quiet) out << report::SummaryTable(result);

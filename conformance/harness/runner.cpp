@@ -15,7 +15,6 @@
 #include "rapidcheck/detail/TestListener.h"
 
 namespace npuconf {
-namespace {
 
 // Quotes a word for a POSIX shell when it holds anything but safe characters
 // (brackets would glob).
@@ -29,6 +28,8 @@ std::string ShellWord(const std::string& word) {
   for (char ch : word) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
   return out + "'";
 }
+
+namespace {
 
 uint64_t Fnv1a(const std::string& text, uint64_t seed) {
   uint64_t hash = 1469598103934665603ull ^ seed;
@@ -286,7 +287,15 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
 }  // namespace
 
 bool GlobMatch(const std::string& pattern, const std::string& text) {
-  return fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = pattern.find(',', start);
+    const std::string one =
+        pattern.substr(start, comma == std::string::npos ? comma : comma - start);
+    if (fnmatch(one.c_str(), text.c_str(), 0) == 0) return true;
+    if (comma == std::string::npos) return false;
+    start = comma + 1;
+  }
 }
 
 std::vector<const Profile*> SelectProfiles(const std::vector<std::string>& names,
