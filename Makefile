@@ -7,9 +7,9 @@ REPORT ?= npuconf-report
 # Debian packages the build needs (see README).
 PACKAGES := cmake g++ make librapidcheck-dev libgtest-dev libgmock-dev libeigen3-dev \
             nlohmann-json3-dev libcli11-dev libbenchmark-dev libssl-dev libdnnl-dev \
-            python3-jsonschema python3-numpy
+            python3-jsonschema python3-numpy clang-format chromium
 
-.PHONY: deps build run test sanitize bench format clean
+.PHONY: deps build run test sanitize bench format format-check clean
 
 # Installs whichever package is missing (non-interactive apt-get; needs root).
 deps:
@@ -31,7 +31,7 @@ build: deps
 run: build
 	./$(BUILD)/npuconf run --port reference --out $(REPORT)
 
-test: build
+test: build format-check
 	ctest --test-dir $(BUILD) -j$(JOBS) --output-on-failure
 
 sanitize: deps
@@ -47,6 +47,10 @@ bench: deps
 
 format:
 	clang-format -i $$(git ls-files '*.h' '*.cpp' '*.c')
+
+# Fails (and names the files) when a C/C++ file differs from .clang-format; part of `make test`.
+format-check: deps
+	clang-format --dry-run --Werror $$(git ls-files '*.h' '*.cpp' '*.c')
 
 clean:
 	rm -rf $(BUILD) build-sanitize $(REPORT)

@@ -177,13 +177,26 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       "     routines (check: the case lies outside the port's claims or the profile)");
 
   std::string port_arg = "reference";
+  PortOptions port_options;
+  // Isolation options of a .so port, on every subcommand that calls a port.
+  auto add_port_options = [&port_options](CLI::App* sub) {
+    sub->add_flag("--in-process", port_options.in_process,
+                  "Call a .so port in this process, unisolated (a crash ends the run)");
+    sub->add_option("--timeout-ms", port_options.timeout_ms,
+                    "Per-case time limit of a port outside this process, in milliseconds (> 0; "
+                    "exec: adds 20 ms per MiB of tensors)")
+        ->check(CLI::Range(int64_t{1}, INT64_MAX / 2, "a number of milliseconds > 0"))
+        ->capture_default_str();
+  };
   RunOptions options;
   std::string out_dir = "npuconf-report";
   std::string real_shapes_file;
   bool no_real_shapes = false;
   bool quiet = false;
   auto* run = app.add_subcommand("run", "Run the properties on a port and write the reports");
-  run->add_option("--port", port_arg, "reference (default), mutant:NAME, or path/to/port.so");
+  run->add_option("--port", port_arg,
+                  "reference (default), mutant:NAME, path/to/port.so, or 'exec:CMD ARGS' (a "
+                  "subprocess, docs/port-protocol.md)");
   run->add_option("--profile", options.profiles, "Profile name or glob; repeatable (default: all)");
   std::vector<std::string> routine_globs, property_globs;
   run->add_option("--routine", routine_globs,
@@ -196,13 +209,14 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   run->add_option("--cases", options.cases, "Random cases per property and profile")
       ->check(IntegerIn(0, 1000000))
       ->capture_default_str();
-  run->add_option("--out", out_dir, "Directory for report.json, junit.xml, report.md")
+  run->add_option("--out", out_dir, "Directory for report.json, junit.xml, report.md, report.html")
       ->capture_default_str();
   run->add_flag("--no-real-shapes", no_real_shapes, "Leave out the real model shapes");
   run->add_option("--real-shapes", real_shapes_file, "model_shapes.json-style file to use instead");
   run->add_option("--rc-reproduce", options.rc_reproduce,
                   "Replay a RapidCheck reproduce string from a report (with --property)");
   run->add_flag("--quiet", quiet, "No progress line or summary table");
+  add_port_options(run);
   int64_t determinism_every = kDefaultDeterminismEvery;
   int64_t max_case_bytes = static_cast<int64_t>(kMaxCaseBytes);
   const char* kMaxCaseBytesHelp =
@@ -232,13 +246,16 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   std::string dump_dir;
   auto* one_case = app.add_subcommand(
       "case", "Answer one case on a port: ROUTINE key=value ... (or --from FILE)");
-  one_case->add_option("--port", port_arg, "reference (default), mutant:NAME, or path/to/port.so");
+  one_case->add_option("--port", port_arg,
+                       "reference (default), mutant:NAME, path/to/port.so, or 'exec:CMD ARGS' (a "
+                       "subprocess, docs/port-protocol.md)");
   one_case->add_option("--from", case_from,
                        "Read the case from a case JSON file (docs/case.schema.json); - for stdin");
   one_case->add_flag("--json", case_json, "Print the case and the answer as JSON");
   one_case->add_option("--dump", dump_dir,
                        "Write case.json, answer.json and every tensor as .npy into DIR");
   one_case->add_option("words", case_words, "ROUTINE profile=NAME key=value ...");
+  add_port_options(one_case);
   add_budget(one_case);
 
   std::string property_name;
@@ -246,11 +263,14 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   std::string check_from;
   auto* check = app.add_subcommand(
       "check", "Check one property on one case: PROPERTY ROUTINE key=value ... (or --from FILE)");
-  check->add_option("--port", port_arg, "reference (default), mutant:NAME, or path/to/port.so");
+  check->add_option("--port", port_arg,
+                    "reference (default), mutant:NAME, path/to/port.so, or 'exec:CMD ARGS' (a "
+                    "subprocess, docs/port-protocol.md)");
   check->add_option("--from", check_from, "Read the case from a case JSON file; - for stdin");
   check->add_option("property", property_name, "Property name (npuconf list properties)")
       ->required();
   check->add_option("words", check_words, "ROUTINE profile=NAME key=value ...");
+  add_port_options(check);
   check->add_option("--determinism-every", determinism_every, kDeterminismHelp)
       ->check(IntegerIn(0, 1000000000))
       ->capture_default_str();
@@ -289,7 +309,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   }
   SetMaxCaseBytes(static_cast<uint64_t>(max_case_bytes));
 
-  PortChoice choice = OpenPort(port_arg, PortOptions{});
+  PortChoice choice = OpenPort(port_arg, port_options);
   if (!choice.port) {
     err << "npuconf: " << choice.error << "\n";
     return choice.exit_code;
@@ -320,6 +340,10 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       if (*one_case) {
         const Invocation inv = BuiltinSuite().Materialize(c, *profile);
         const Answer answer = port.Call(inv);
+        if (!answer.fault.empty()) {  // crashed, exited, threw or hung: no answer to show
+          err << "npuconf: port " << port.name() << " failed inside call: " << answer.fault << "\n";
+          return kExitNonConformant;
+        }
         const RoutineSpec& spec = *BuiltinSuite().FindRoutine(c.routine)->spec;
         if (case_json) {
           out << AnswerToJson(spec, inv, answer, port.name()).dump(2) << "\n";
@@ -418,9 +442,11 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     options.real_shapes = !no_real_shapes;
     options.progress = !quiet;
     // A port path in a reproduce command must work from any directory.
-    options.port_arg = port_arg.find('/') != std::string::npos
-                           ? std::filesystem::absolute(port_arg).lexically_normal().string()
-                           : port_arg;
+    options.port_arg =
+        port_arg.rfind("exec:", 0) != 0 && (port_arg.find('/') != std::string::npos ||
+                                            port_arg.find(".so") != std::string::npos)
+            ? std::filesystem::absolute(port_arg).lexically_normal().string()
+            : port_arg;
     options.program = argc > 0 ? argv[0] : "npuconf";
     if (options.program.find('/') != std::string::npos) {
       options.program = std::filesystem::absolute(options.program).lexically_normal().string();
@@ -455,7 +481,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
         return kExitBadUsage;
       }
     }
-    InProcessPort::SetCrashReplayPrefix(options.program + " case --port " +
+    InProcessPort::SetCrashReplayPrefix(options.program + " case --in-process --port " +
                                         ShellWord(options.port_arg) + " ");
     report::RunReport result = RunSuite(BuiltinSuite(), port, options);
     result.command = command;
@@ -465,7 +491,8 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       err << "npuconf: " << write_error << "\n";
       return kExitBadUsage;
     }
-    if (!quiet) out << "reports: " << out_dir << "/report.json, junit.xml, report.md\n";
+    if (!quiet)
+      out << "reports: " << out_dir << "/report.json, junit.xml, report.md, report.html\n";
     const int exit_code = report::RunExitCode(result);
     if (exit_code == kExitNothingChecked) {
       err << "npuconf: nothing was checked: no selected property is claimed by port " << port.name()

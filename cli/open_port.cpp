@@ -1,14 +1,26 @@
 #include "cli/open_port.h"
 
+#include <sys/stat.h>
+
 #include "cli/families.h"
+#include "conformance/ports/exec_port.h"
+#include "conformance/ports/isolated_port.h"
 #include "core/status.h"
 
 namespace npuconf {
 
-// "reference", "mutant:NAME", or a path to a shared library.
-PortChoice OpenPort(const std::string& arg, const PortOptions& /*options*/) {
+// "reference", "mutant:NAME", "exec:CMD ARGS", or a path to a shared library:
+// isolated in a worker process (conformance/ports/isolated_port.h) unless --in-process.
+PortChoice OpenPort(const std::string& arg, const PortOptions& options) {
   PortChoice choice;
-  if (arg == "reference") {
+  if (std::vector<std::string> words;
+      arg.rfind("exec:", 0) == 0 && !SplitCommandLine(arg.substr(5), &words).empty()) {
+    choice.exit_code = kExitBadUsage;
+    choice.error = "--port '" + arg + "': " + SplitCommandLine(arg.substr(5), &words);
+  } else if (arg.rfind("exec:", 0) == 0) {
+    choice.port = ExecPort::Start(arg.substr(5), options.timeout_ms, &choice.error);
+    if (!choice.port) choice.exit_code = kExitPortFailure;
+  } else if (arg == "reference") {
     choice.port = MakeReferencePort();
   } else if (arg.rfind("mutant:", 0) == 0) {
     const Mutant* mutant = FindMutant(arg.substr(7));
@@ -19,11 +31,25 @@ PortChoice OpenPort(const std::string& arg, const PortOptions& /*options*/) {
       choice.port = MakeMutantPort(*mutant);
     }
   } else if (arg.find('/') != std::string::npos || arg.find(".so") != std::string::npos) {
-    choice.port = InProcessPort::LoadLibrary(arg, &choice.error);
+    // dlopen searches the library path for a name without '/'; a port is a
+    // file, so "port.so" means ./port.so.
+    const std::string path = arg.find('/') == std::string::npos ? "./" + arg : arg;
+    struct stat st {};
+    if (stat(path.c_str(), &st) != 0) {
+      choice.exit_code = kExitPortFailure;
+      choice.error = "no such port library '" + arg + "'";
+      return choice;
+    }
+    if (options.in_process) {
+      choice.port = InProcessPort::LoadLibrary(path, &choice.error);
+    } else {
+      choice.port = IsolatedPort::Start(path, options.timeout_ms, &choice.error);
+    }
     if (!choice.port) choice.exit_code = kExitPortFailure;
   } else {
     choice.exit_code = kExitBadUsage;
-    choice.error = "unknown port '" + arg + "': use reference, mutant:NAME or a path to a .so";
+    choice.error =
+        "unknown port '" + arg + "': use reference, mutant:NAME, exec:CMD ARGS or a path to a .so";
   }
   return choice;
 }

@@ -3,6 +3,7 @@
 // output. Each names the property that catches it (tests/mutants_test.cpp).
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,7 @@ enum class Bug {
   kRknnGroupOrderSwapped,
   kRknnGroupBoundaryOffByOne,
   kRknnNonzeroZpAccepted,
+  kRknnStaleGroupCache,
 };
 
 Shape DimsOf(const npuconf_tensor* t) { return t ? Shape(t->dims, t->dims + t->rank) : Shape{}; }
@@ -149,6 +151,46 @@ void RknnBuggy(const CaseView& view, Bug bug) {
   }
 }
 
+// A dequantized-weight cache keyed by the call's params and B's bytes: on a hit
+// (the same weight again, new scales) each group's rows are refreshed with the
+// loop bound one short, [g·gs, (g+1)·gs − 1), so the last row of every group is
+// served stale. Every fresh case is right; only a caller that changes a scale
+// and calls again sees it (issue #9 item 7: the old group_isolation asked for
+// one changed element of the group, and gs − 1 >= 7 of them do change).
+void RknnStaleCache(const CaseView& view, const npuconf_case* c) {
+  static std::map<std::string, std::vector<float>> cache;
+  const npuconf_tensor* b = view.Input("b");
+  npuconf_tensor* y = view.Output("y");
+  const int64_t gs = view.Int("group_size").value_or(0);
+  if (!b || !y || !y->data || view.Int("quant_type").value_or(0) < 4 || gs <= 0) return;
+  std::string key;
+  for (uint64_t i = 0; i < c->n_params; ++i) {
+    const npuconf_param& p = c->params[i];
+    key += p.key;
+    key += '=';
+    key += std::to_string(p.i);
+    if (p.s) key += p.s;
+    for (uint64_t j = 0; j < p.n_ints; ++j) {
+      key += ',';
+      key += std::to_string(p.ints[j]);
+    }
+    key += ';';
+  }
+  key.append(static_cast<const char*>(b->data), b->bytes);
+  const int64_t n = DimsOf(b)[1];
+  auto* out = static_cast<float*>(y->data);
+  const size_t count = y->bytes / 4;
+  auto it = cache.find(key);
+  if (it == cache.end() || it->second.size() != count) {
+    cache[key] = std::vector<float>(out, out + count);
+    return;
+  }
+  for (size_t e = 0; e < count; ++e) {
+    const int64_t row = static_cast<int64_t>(e) / n;
+    if (row % gs == gs - 1) out[e] = it->second[e];  // stale: the refresh stops one row short
+  }
+}
+
 // Calls the reference with one extra param (a reading the case did not ask for).
 int32_t CallWithParam(const npuconf_case* c, const char* key, const char* value, int64_t* status,
                       char* message, uint64_t message_bytes) {
@@ -192,6 +234,9 @@ int32_t MutantCall(const npuconf_case* c, int64_t* status, char* message, uint64
       break;
     case Bug::kRknnNonzeroZpAccepted:
       break;
+    case Bug::kRknnStaleGroupCache:
+      if (routine == "rknn.dequant_b") RknnStaleCache(view, c);
+      break;
   }
   return result;
 }
@@ -233,6 +278,11 @@ void AddQuantMutants(std::vector<Mutant>* out) {
        "RKNN B accepts a non-zero zero point (runtime 2.3.2 rejects it)",
        "rknn.dequant_b.rejects_invalid", "rk3588", &quant::QuantReference(),
        &MutantCall<Bug::kRknnNonzeroZpAccepted>},
+      {"rknn-stale-group-cache",
+       "RKNN per-group: a weight seen before is served from a cache whose refresh for new "
+       "scales stops one row short of each group's end",
+       "rknn.dequant_b.group_isolation", "rk3588", &quant::QuantReference(),
+       &MutantCall<Bug::kRknnStaleGroupCache>},
   };
   out->insert(out->end(), mutants.begin(), mutants.end());
 }

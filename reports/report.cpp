@@ -134,10 +134,24 @@ nlohmann::json ToJson(const RunReport& report) {
                          {"source", c.source}});
     }
     item["choices"] = choices;
+    if (!r.coverage_hits.empty()) item["coverage_hits"] = r.coverage_hits;
     results.push_back(item);
   }
   doc["summary"] = counts;
   doc["results"] = results;
+  if (!report.coverage_gate.empty()) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& row : report.coverage) {
+      rows.push_back({{"routine", row.routine},
+                      {"profile", row.profile},
+                      {"class", row.class_name},
+                      {"doc", row.doc},
+                      {"hits", row.hits},
+                      {"required", row.required}});
+    }
+    doc["coverage"] = rows;
+    doc["coverage_gate"] = report.coverage_gate;
+  }
   return doc;
 }
 
@@ -178,33 +192,7 @@ std::string ToJunitXml(const RunReport& report) {
   return out.str();
 }
 
-std::string ToMarkdown(const RunReport& report) {
-  std::ostringstream out;
-  out << "# npuconf conformance report\n\n";
-  out << "- port: `" << report.port_name << "` " << report.port_version << "\n";
-  out << "- claims:";
-  for (const auto& claim : report.port_claims) out << " `" << claim << "`";
-  out << (report.port_claims.empty() ? " none\n" : "\n");
-  out << "- suite: " << report.suite_version << ", seed " << report.seed << ", " << report.cases
-      << " random cases per property\n";
-  out << "- verdict: **" << (AnyFailure(report) ? "NON-CONFORMANT" : "conformant") << "**\n\n";
-  out << "| property | profile | result | explicit | random | choices checked |\n";
-  out << "|---|---|---|---:|---:|---|\n";
-  for (const auto& r : report.results) {
-    out << "| `" << r.property << "` | " << r.profile << " | " << ToString(r.outcome) << " | "
-        << r.explicit_cases << " | " << r.random_cases << " | " << ChoicesLine(r) << " |\n";
-  }
-  bool heading = false;
-  for (const auto& r : report.results) {
-    if (!IsFailure(r.outcome)) continue;
-    if (!heading) out << "\n## Failures\n";
-    heading = true;
-    out << "\n### `" << r.property << "` on " << r.profile << "\n\n" << r.message << "\n\n";
-    out << "Counterexample: `" << r.counterexample << "`\n\nReproduce:\n\n```\n"
-        << r.reproduce << "\n```\n";
-  }
-  return out.str();
-}
+// ToMarkdown: reports/markdown.cpp.
 
 std::string SummaryTable(const RunReport& report) {
   std::ostringstream out;
@@ -232,6 +220,12 @@ std::string SummaryTable(const RunReport& report) {
       << " not claimed, " << counts[Outcome::kNotCovered] << " not covered, "
       << counts[Outcome::kNotApplicable] << " not applicable, " << counts[Outcome::kTooLarge]
       << " skipped too large\n";
+  int missing = 0;
+  for (const auto& row : report.coverage) {
+    if (!row.required || row.hits > 0) continue;
+    if (missing++ == 0) out << "coverage classes not hit (" << report.coverage_gate << "):\n";
+    out << "    " << row.routine << " @ " << row.profile << ": " << row.class_name << "\n";
+  }
   out << "verdict: " << (AnyFailure(report) ? "NON-CONFORMANT" : "conformant") << "\n";
   return out.str();
 }
@@ -240,10 +234,12 @@ std::string WriteReports(const RunReport& report, const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return "cannot create report directory '" + dir + "': " + ec.message();
+  const nlohmann::json json = ToJson(report);
   const std::vector<std::pair<std::string, std::string>> files = {
-      {"report.json", ToJson(report).dump(2) + "\n"},
+      {"report.json", json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"},
       {"junit.xml", ToJunitXml(report)},
       {"report.md", ToMarkdown(report)},
+      {"report.html", ToHtml(report, json)},
   };
   for (const auto& [name, text] : files) {
     const std::string path = dir + "/" + name;

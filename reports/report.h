@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -64,6 +65,20 @@ struct PropertyResult {
   std::string rapidcheck_reproduce;  // RapidCheck's own reproduce string, if random
   std::vector<ChoiceUsed> choices;
   double seconds = 0.0;
+  // Coverage classes the checked cases hit: routine of the case -> class ->
+  // cases (conformance/harness/coverage.h). In report.json as "coverage_hits".
+  std::map<std::string, std::map<std::string, int64_t>> coverage_hits;
+};
+
+// One row of the coverage table: how many checked cases of `routine` on
+// `profile` fell into coverage class `class_name` (conformance/harness/coverage.h).
+struct CoverageRow {
+  std::string routine;
+  std::string profile;
+  std::string class_name;
+  std::string doc;
+  int64_t hits = 0;
+  bool required = true;
 };
 
 struct RunReport {
@@ -76,18 +91,29 @@ struct RunReport {
   int cases = 0;  // random cases per property
   std::string command;
   std::vector<PropertyResult> results;
+  // Every class of every routine × profile the run gated, hit or not.
+  std::vector<CoverageRow> coverage;
+  // "enforced", or "report only: <why>" for a filtered run (a missing class
+  // then does not fail the run), or "" when no gate ran.
+  std::string coverage_gate;
 };
 
 nlohmann::json ToJson(const RunReport& report);
 std::string ToJunitXml(const RunReport& report);
 std::string ToMarkdown(const RunReport& report);
+// One self-contained page (reports/html.cpp): the matrix, filterable; failures
+// with their cases, reproducers, mismatches and block pictures.
+std::string ToHtml(const RunReport& report);
+// The same, reading the coverage table from `report_json` (ToJson(report),
+// computed once by WriteReports).
+std::string ToHtml(const RunReport& report, const nlohmann::json& report_json);
 // Plain-text table for the terminal: one line per property × profile that did
 // not pass, then per-outcome counts.
 std::string SummaryTable(const RunReport& report);
 
 bool AnyFailure(const RunReport& report);
 
-// Writes report.json, junit.xml and report.md into `dir` (created if needed).
+// Writes report.json, junit.xml, report.md and report.html into `dir` (created if needed).
 // Returns an error message, empty on success.
 std::string WriteReports(const RunReport& report, const std::string& dir);
 

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <vector>
 
 #include "core/status.h"
 
@@ -69,8 +70,11 @@ std::string WriteReportsAtomically(const RunReport& report, const std::string& d
         markdown;
   }
   const std::string json = doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-  const std::pair<std::string, std::string> files[] = {
-      {"junit.xml", ToJunitXml(report)}, {"report.md", markdown}, {"report.json", json}};
+  std::vector<std::pair<std::string, std::string>> files = {{"junit.xml", ToJunitXml(report)},
+                                                            {"report.md", markdown}};
+  // The self-contained page only once, at the end: it is the costliest to render.
+  if (complete) files.emplace_back("report.html", ToHtml(report, doc));
+  files.emplace_back("report.json", json);
   for (const auto& [name, text] : files) {
     if (std::string error = WriteFileAtomically(dir + "/" + name, text); !error.empty()) {
       return error;

@@ -73,7 +73,7 @@ TEST(CliHardening, RoutineAndPropertyAreRepeatableGlobs) {
 
 TEST(CliHardening, CrashLineNamesThePortAndReplaysTheCrash) {
   TempDir dir("crash");
-  const auto run = RunNpuconf(std::string("run --profile ascend910b --quiet --port ") +
+  const auto run = RunNpuconf(std::string("run --profile ascend910b --quiet --in-process --port ") +
                               NPUCONF_CRASH_PORT + " --out " + dir.path());
   EXPECT_EQ(run.exit_code, 3) << run.output;
   const size_t at = run.output.find("replay: ");

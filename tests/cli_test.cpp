@@ -128,9 +128,10 @@ TEST(Cli, PortOfAnotherAbiVersionIsPortFailure) {
 }
 
 TEST(Cli, CrashingPortIsPortFailureAndNamesTheCase) {
-  ExpectExit(std::string("run --profile ascend910b --port ") + NPUCONF_CRASH_PORT, 3,
+  // In process there is no run to go on with (isolated: tests/isolation_test.cpp).
+  ExpectExit(std::string("run --in-process --profile ascend910b --port ") + NPUCONF_CRASH_PORT, 3,
              "the port crashed");
-  ExpectExit(std::string("run --profile ascend910b --port ") + NPUCONF_CRASH_PORT, 3,
+  ExpectExit(std::string("run --in-process --profile ascend910b --port ") + NPUCONF_CRASH_PORT, 3,
              "cann.calculate_matmul_weight_size_v2");
 }
 

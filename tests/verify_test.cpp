@@ -139,5 +139,71 @@ TEST(NzStorageMap, PaddingAgreesWithTheOraclesMask) {
   }
 }
 
+TEST(Verify, FoundAtNamesTheNeighbouringBlockThatHoldsTheExpectedValue) {
+  // The same two swapped FRACTAL_NZ blocks as above: element 0's value is at 256.
+  const Shape nd = {16, 32};
+  cann_props::NzStorageMap map(nd, 16);
+  Bytes want(1024);
+  for (size_t i = 0; i < want.size(); ++i) want[i] = static_cast<uint8_t>(i * 7 + i / 256);
+  Bytes got(want.begin() + 512, want.end());
+  got.insert(got.end(), want.begin(), want.begin() + 512);
+  const Comparison c = CompareBytes(got, want, DType::kFloat16, 512, {}, &map);
+  ASSERT_FALSE(c.ok());
+  ASSERT_TRUE(c.first[0].found_at.has_value());
+  EXPECT_EQ(*c.first[0].found_at, 256);
+  EXPECT_EQ(c.first[0].ToJson(DType::kFloat16, "ND")["found_at"], 256);
+  // The first block, 16 rows of C0 16, every element found in the neighbour.
+  EXPECT_EQ(c.first_block.block, 0);
+  EXPECT_EQ(c.first_block.rows, 16);
+  EXPECT_EQ(c.first_block.cols, 16);
+  EXPECT_EQ(c.first_block.cells, std::string(256, 'n'));
+}
+
+TEST(Verify, FirstBlockCellsShowASwappedNibbleOrderAndPadding) {
+  // FRACTAL_NZ [1, 3] INT4, C0 64: one block of 16 x 64; elements 0..2 are data
+  // (k 0..2 of row 0), the rest padding. The port wrote the nibbles swapped.
+  const Shape nd = {1, 3};
+  cann_props::NzStorageMap map(nd, 64);
+  Bytes want(512, 0), got(512, 0);
+  want[0] = 0x21;  // elements 0, 1 = 1, 2 (low nibble first)
+  want[1] = 0x03;  // element 2 = 3, element 3 padding 0
+  got[0] = 0x12;
+  got[1] = 0x30;
+  const Comparison c = Compare({.output = "nz",
+                                .got = got,
+                                .want = want,
+                                .codec = {DType::kInt4, false},
+                                .count = 1024,
+                                .map = &map});
+  ASSERT_EQ(c.mismatches, 4);
+  EXPECT_EQ(c.first[0].found_at, std::optional<int64_t>{1});
+  EXPECT_EQ(c.first_block.rows, 16);
+  EXPECT_EQ(c.first_block.cols, 64);
+  ASSERT_EQ(c.first_block.cells.size(), 1024u);
+  EXPECT_EQ(c.first_block.cells.substr(0, 6), "ssss__");
+}
+
+TEST(Verify, WithoutAMapTheFirstBlockIsARowOfPackedElements) {
+  // INT4 elements 0..3 = 1, 2, 3, 4 low nibble first, written high first; 4..5 agree.
+  const Bytes want = {0x21, 0x43, 0x65};
+  const Bytes got = {0x12, 0x34, 0x65};
+  const Comparison c = CompareBytes(got, want, DType::kInt4, 6);
+  EXPECT_EQ(c.first_block.block, 0);
+  EXPECT_EQ(c.first_block.elements, kMaplessRowElements);
+  EXPECT_EQ(c.first_block.cells, "ssss..");
+}
+
+TEST(Verify, BelongsAtNamesTheOneElementWhereTheHeldValueIsExpected) {
+  // UINT8 [3, 2] row-major; the port swapped rows 0 and 2 (not neighbours).
+  const RowMajorMap map({3, 2}, {"n", "k"}, "B");
+  const Bytes want = {10, 11, 20, 21, 30, 31}, got = {30, 31, 20, 21, 10, 11};
+  const Comparison c = CompareBytes(got, want, DType::kUint8, 6, {}, &map);
+  ASSERT_EQ(c.mismatches, 4);
+  EXPECT_FALSE(c.first[0].found_at.has_value());
+  EXPECT_EQ(c.first[0].belongs_at, std::optional<int64_t>{4});
+  EXPECT_EQ(c.first[0].ToJson(DType::kUint8, "B")["belongs_at"], 4);
+  EXPECT_NE(c.first[0].meaning.find("holds the value expected at"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace npuconf::verify

@@ -67,7 +67,8 @@ std::string Where(const CompareRequest& r, int64_t e) {
          r.map->Locate(e).Text(r.map->logical_name()) + ")";
 }
 
-std::string Meaning(const CompareRequest& r, int64_t e, uint64_t got, uint64_t want, bool padding) {
+std::string Meaning(const CompareRequest& r, int64_t e, uint64_t got, uint64_t want, bool padding,
+                    std::optional<int64_t>* found_at, std::optional<int64_t>* belongs_at) {
   const DType dtype = r.codec.dtype;
   if (IsFill(r.got, r.codec, e)) {
     return Hex(got, dtype) + " is the runner's fill: the port never wrote this " +
@@ -77,6 +78,7 @@ std::string Meaning(const CompareRequest& r, int64_t e, uint64_t got, uint64_t w
     const int64_t other = e ^ 1;
     if (other < r.count && r.codec.Get(r.got, other) == want && r.codec.Get(r.want, other) == got &&
         got != want) {
+      *found_at = other;
       return "the value expected here sits in the other nibble of this byte, and this nibble holds "
              "the other's: "
              "the nibble order is swapped";
@@ -85,14 +87,63 @@ std::string Meaning(const CompareRequest& r, int64_t e, uint64_t got, uint64_t w
   if (r.map) {
     for (int64_t n : r.map->Neighbours(e)) {
       if (n < r.count && r.codec.Get(r.got, n) == want && r.codec.Get(r.want, n) != want) {
+        *found_at = n;
         return "the value expected here is at " + Where(r, n) + ", a neighbouring block";
       }
     }
   }
   if (padding) return "padding must hold 0";
-  if (auto from = UniqueExpected(r, got); from && *from != e)
+  if (auto from = UniqueExpected(r, got); from && *from != e) {
+    *belongs_at = from;
     return "holds the value expected at " + Where(r, *from);
+  }
   return "";
+}
+
+// The block holding `first`, element by element (see BlockCells).
+BlockCells DescribeBlock(const CompareRequest& r, const Mismatch& first, int64_t per_block) {
+  BlockCells out;
+  out.block = first.storage_index / per_block;
+  out.elements = per_block;
+  out.cols = per_block;
+  const auto& within = first.place.within;
+  if (within.size() >= 2 && within.back().extent > 0 && per_block % within.back().extent == 0) {
+    out.cols = within.back().extent;
+    out.rows = per_block / out.cols;
+  }
+  const int64_t start = out.block * per_block;
+  const int64_t end = std::min(r.count, start + per_block);
+  out.cells.reserve(static_cast<size_t>(per_block));
+  for (int64_t e = start; e < end; ++e) {
+    const uint64_t got = r.codec.Get(r.got, e), want = r.codec.Get(r.want, e);
+    const bool padding = r.map && r.map->Locate(e).padding;
+    if ((r.only == CompareRequest::Only::kPadding && !padding) ||
+        (r.only == CompareRequest::Only::kData && padding)) {
+      out.cells += '-';
+      continue;
+    }
+    if (Agree(got, want, r.codec.dtype, r.mode)) {
+      out.cells += padding ? '_' : '.';
+      continue;
+    }
+    // The same tests as Meaning, without its whole-output search.
+    char cell = 'x';
+    if (IsFill(r.got, r.codec, e)) {
+      cell = 'u';
+    } else if (Bits(r.codec.dtype) == 4 && (e ^ 1) < r.count && r.codec.Get(r.got, e ^ 1) == want &&
+               r.codec.Get(r.want, e ^ 1) == got) {
+      cell = 's';
+    } else if (r.map) {
+      for (int64_t n : r.map->Neighbours(e)) {
+        if (n < r.count && r.codec.Get(r.got, n) == want && r.codec.Get(r.want, n) != want) {
+          cell = 'n';
+          break;
+        }
+      }
+    }
+    out.cells += cell;
+  }
+  return out;
 }
 
 }  // namespace
@@ -163,11 +214,24 @@ Comparison Compare(const CompareRequest& r) {
       m.expected = want;
       m.actual = got;
       m.unwritten = IsFill(r.got, r.codec, e);
-      m.meaning = Meaning(r, e, got, want, padding);
+      m.meaning = Meaning(r, e, got, want, padding, &m.found_at, &m.belongs_at);
       out.first.push_back(std::move(m));
     }
   }
+  if (!out.first.empty() && out.first.front().region != Region::kGuard) {
+    if (r.map && per_block <= kMaxBlockCells) {
+      out.first_block = DescribeBlock(r, out.first.front(), per_block);
+    } else if (!r.map) {
+      // No layout: a row of kMaplessRowElements elements (INT4: packed bytes).
+      out.first_block = DescribeBlock(r, out.first.front(), kMaplessRowElements);
+    }
+  }
   return out;
+}
+
+nlohmann::json BlockCells::ToJson() const {
+  return {
+      {"block", block}, {"elements", elements}, {"rows", rows}, {"cols", cols}, {"cells", cells}};
 }
 
 Mismatch GuardMismatch(const std::string& output, int64_t first_bad_offset,
@@ -213,6 +277,8 @@ nlohmann::json Mismatch::ToJson(DType dtype, const std::string& logical_name) co
   j["expected"] = Hex(expected, dtype);
   j["actual"] = Hex(actual, dtype);
   j["unwritten"] = unwritten;
+  if (found_at) j["found_at"] = *found_at;
+  if (belongs_at) j["belongs_at"] = *belongs_at;
   j["text"] = Text(dtype, logical_name);
   return j;
 }

@@ -42,10 +42,34 @@ struct Mismatch {
   uint64_t actual = 0;
   bool unwritten = false;  // the element still holds the runner's fill
   std::string meaning;     // what the held value means, when something can be said
+  // The storage element that holds the value expected here, when `meaning` says
+  // it was found there: the other nibble of the byte, or the same place in a
+  // neighbouring block. A report draws an arrow from that block to this one.
+  std::optional<int64_t> found_at;
+  // The one storage element where the value held here is expected, when
+  // `meaning` names it ("holds the value expected at ..."): a value moved away.
+  std::optional<int64_t> belongs_at;
   // "nz element 12 (C1 block 0 of 2, …) = ND [n 0, k 12] holds 0x3c00, expected 0x3d00: …"
   std::string Text(DType dtype, const std::string& logical_name) const;
   nlohmann::json ToJson(DType dtype, const std::string& logical_name) const;
 };
+
+// One storage block, one character per element in storage order: '.' agrees,
+// '_' padding that agrees, 'x' differs, 'u' differs and still holds the
+// runner's fill, 's' holds the other nibble's value (nibble order swapped), 'n'
+// the expected value is at the same place in a neighbouring block, '-' not
+// compared (CompareRequest::only left it out).
+struct BlockCells {
+  int64_t block = -1;    // index of the block (storage index / elements)
+  int64_t elements = 0;  // per block: StorageMap::block_elements, or without a map
+                         // a row of kMaplessRowElements
+  int64_t rows = 1;      // the block drawn as rows × cols (the map's within extents)
+  int64_t cols = 0;
+  std::string cells;
+  nlohmann::json ToJson() const;
+};
+inline constexpr int64_t kMaxBlockCells = 4096;
+inline constexpr int64_t kMaplessRowElements = 64;
 
 struct Comparison {
   int64_t compared = 0;         // elements compared
@@ -54,6 +78,10 @@ struct Comparison {
   // Per storage block (StorageMap::block_elements), how many elements differ;
   // empty without a map or when the output has more than kMaxBlocksCounted blocks.
   std::vector<int64_t> block_mismatches;
+  // The storage block of the first mismatch, element by element, for a picture
+  // (without a map the row of kMaplessRowElements holding it; empty when a
+  // block has more than kMaxBlockCells elements).
+  BlockCells first_block;
   bool ok() const { return mismatches == 0; }
 };
 

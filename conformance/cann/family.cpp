@@ -141,7 +141,8 @@ Family CannFamily() {
                        {Spec(kTrans), TransCase},
                        {Spec(kPack), PackCase},
                        {Spec(kUnpack), UnpackCase}},
-          .add_properties = AddProperties};
+          .add_properties = AddProperties,
+          .add_coverage = AddCannCoverage};
 }
 
 }  // namespace npuconf

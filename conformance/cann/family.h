@@ -7,5 +7,7 @@
 namespace npuconf {
 
 Family CannFamily();
+// Its coverage classes (conformance/cann/coverage.cpp).
+void AddCannCoverage(std::vector<RoutineCoverage>* out);
 
 }  // namespace npuconf

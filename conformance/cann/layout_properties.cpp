@@ -72,9 +72,9 @@ LayoutInstance NzInstance(const Case& c, const Profile& profile, const std::stri
 // block ±1, rank 1, batch dims, empty tensors; every dtype of the C0 table and
 // every other C0 reading of the profile's choices.
 std::vector<Case> EdgeLayoutCases(const PropertyContext& ctx, const std::string& routine) {
-  const std::vector<Shape> shapes = {{1, 1},     {16, 16}, {16, 32},       {17, 33}, {15, 31},
-                                     {1},        {33},     {2, 3, 17, 65}, {0, 5},   {5, 0},
-                                     {2, 0, 16}, {64, 64}, {31, 1}};
+  const std::vector<Shape> shapes = {{1, 1},     {16, 16}, {16, 32},       {17, 33},  {15, 31},
+                                     {1},        {33},     {2, 3, 17, 65}, {0, 5},    {5, 0},
+                                     {2, 0, 16}, {64, 64}, {31, 1},        {0, 2, 16}};
   std::vector<Case> out;
   int64_t seed = 1;
   for (const gen::cann::LayoutVariant& v : gen::cann::LayoutVariants(ctx.profile)) {
@@ -84,6 +84,11 @@ std::vector<Case> EdgeLayoutCases(const PropertyContext& ctx, const std::string&
       if (v.c0) c.Set("c0", v.c0);
       out.push_back(c);
     }
+  }
+  // A dim past 2^16 (coverage class dim.past_2_16), on the first dtype only: 2 MB.
+  if (!out.empty()) {
+    Case c = out.front();
+    out.push_back(c.Set("shape", Shape{1, 65537}).Set("seed", seed++));
   }
   return out;
 }
@@ -102,7 +107,9 @@ LayoutRoutine NzLayout(const std::string& routine) {
               ? "ND -> FRACTAL_NZ (pad -> reshape -> shuffle, Eigen oracle)"
               : "FRACTAL_NZ -> ND (the oracle's shuffle -> reshape -> slice; the input's padding, "
                 "random here, ignored)",
-      .output_has_padding = to_nz,
+      // TransMatmulWeight writes FRACTAL_NZ too (spec cann.md §2.2, §2.5), so its padding is
+      // checked.
+      .output_has_padding = routine != kUnpack,
       .choices = kLayoutChoices,
       .instance = [routine](const Case& c, const Profile& p) { return NzInstance(c, p, routine); },
       .edge_cases = [routine](const PropertyContext& ctx) { return EdgeLayoutCases(ctx, routine); },
@@ -194,7 +201,19 @@ void AddTransProperties(std::vector<Property>* out) {
            "bad inputs get the documented status in the documented order (§2.2); the weight "
            "is untouched (the empty tensor succeeds untouched, as shipped)",
        .choices = trans_choices,
-       .explicit_cases = [](const PropertyContext& ctx) { return DocumentedTrans(ctx, false); },
+       .explicit_cases =
+           [](const PropertyContext& ctx) {
+             // The rank rule of §2.2 step 6 for every dtype of the SoC's list:
+             // rank 1 and rank 7 (under step 4's 8, outside [2,6]).
+             auto out = DocumentedTrans(ctx, false);
+             for (DType dtype : ctx.profile.cann->trans_dtypes) {
+               for (const Shape& shape : {Shape{32}, Shape{1, 1, 1, 1, 1, 16, 32}}) {
+                 Case c(kTrans, ctx.profile.name);
+                 out.push_back(c.Set("shape", shape).Set("dtype", dtype).Set("seed", int64_t{1}));
+               }
+             }
+             return out;
+           },
        .generator =
            [](const PropertyContext& ctx) { return gen::cann::InvalidTransCase(ctx.profile); },
        .check = CheckTransRejects});

@@ -263,6 +263,12 @@ void AddFor(const std::string& routine, std::vector<Property>* out) {
        .explicit_cases =
            [routine, real](const PropertyContext& ctx) {
              auto cases = DocumentedRows(ctx, routine, false);
+             // A dim past 2^16 and a size past 2^31 elements (coverage classes
+             // dim.past_2_16, size.past_2_31_elements), without real shapes too.
+             cases.push_back(Case(routine, ctx.profile.name)
+                                 .Set("shape", Shape{65537, 40000})
+                                 .Set("dtype", DType::kFloat16));
+             if (routine == kLegacy) cases.back().params.erase("dtype");
              auto more = real(ctx);
              cases.insert(cases.end(), more.begin(), more.end());
              return cases;

@@ -161,6 +161,8 @@ Verdict FailFrom(const verify::Comparison& comparison, DType dtype, const verify
     evidence["block_elements"] = map->block_elements();
     evidence["block_mismatches"] = comparison.block_mismatches;
   }
+  if (!comparison.first_block.cells.empty())
+    evidence["first_block"] = comparison.first_block.ToJson();
   return Verdict::Fail(context + first.Text(dtype, logical_name) + " (" +
                            std::to_string(comparison.mismatches) + " of " +
                            std::to_string(comparison.compared) + " elements differ)",

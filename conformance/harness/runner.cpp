@@ -7,6 +7,7 @@
 #include <iostream>
 #include <optional>
 
+#include "conformance/harness/coverage.h"
 #include "conformance/harness/determinism.h"
 #include "conformance/ports/claims.h"
 #include "core/case_json.h"
@@ -86,14 +87,20 @@ bool IsTooLarge(const Verdict& v) {
   return v.kind == Verdict::Kind::kSkip && v.message.rfind(kTooLargeMark, 0) == 0;
 }
 
-Verdict SafeCheck(const Property& property, const PropertyContext& ctx, const Case& c) {
+Verdict SafeCheck(const Property& property, const PropertyContext& ctx, const Case& c,
+                  report::PropertyResult* result) {
+  Verdict verdict;
   try {
-    return property.check(ctx, c);
+    verdict = property.check(ctx, c);
   } catch (const CaseTooLarge& e) {
     return Verdict::Skip(kTooLargeMark + e.what());
   } catch (const CaseError& e) {
     return Verdict::Fail(std::string("the suite built a malformed case: ") + e.what());
   }
+  // Every checked case counts toward the coverage classes (coverage.h).
+  if (verdict.kind != Verdict::Kind::kSkip)
+    CountCoverage(ctx.suite, ctx.profile, c, &result->coverage_hits);
+  return verdict;
 }
 
 // A failure of `c`, answered a second time (conformance/harness/determinism.h);
@@ -101,8 +108,9 @@ Verdict SafeCheck(const Property& property, const PropertyContext& ctx, const Ca
 Verdict Confirmed(const Property& property, const PropertyContext& ctx, const Case& c,
                   const Verdict& first, std::string* reproduce_note) {
   bool non_deterministic = false;
-  Verdict out =
-      ConfirmFailure([&] { return SafeCheck(property, ctx, c); }, first, &non_deterministic);
+  report::PropertyResult scratch;  // the second answer counts toward no coverage class
+  Verdict out = ConfirmFailure([&] { return SafeCheck(property, ctx, c, &scratch); }, first,
+                               &non_deterministic);
   *reproduce_note = non_deterministic ? "  # non-deterministic: a replay may pass" : "";
   return out;
 }
@@ -120,7 +128,7 @@ void RandomPhase(const Property& property, const PropertyContext& ctx, const Run
       ++result->outside_claims;
       RC_DISCARD("outside the port's claims");
     }
-    const Verdict verdict = SafeCheck(property, ctx, c);
+    const Verdict verdict = SafeCheck(property, ctx, c, result);
     if (IsTooLarge(verdict)) ++result->too_large;
     if (verdict.kind == Verdict::Kind::kSkip) RC_DISCARD(verdict.message);
     if (verdict.failed()) {
@@ -221,7 +229,7 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
           ++result.outside_claims;
           continue;
         }
-        const Verdict verdict = SafeCheck(property, ctx, c);
+        const Verdict verdict = SafeCheck(property, ctx, c, &result);
         if (IsTooLarge(verdict)) {
           ++result.too_large;
           continue;
@@ -381,6 +389,8 @@ report::RunReport RunSuite(const Suite& suite, const Port& port, const RunOption
     if (options.on_result) options.on_result(run);
   }
   if (options.progress && tty) std::cerr << "\r\033[K" << std::flush;
+  ApplyCoverageGate(suite, options, &run);
+  if (options.on_result && !run.coverage.empty()) options.on_result(run);
   return run;
 }
 

@@ -21,6 +21,22 @@ Suite::Suite(std::vector<Family> families) : families_(std::move(families)) {
   for (const Family& family : families_) {
     if (family.add_properties) family.add_properties(&properties_);
   }
+  for (const Family& family : families_) {
+    if (family.add_coverage) family.add_coverage(&coverage_);
+  }
+  std::set<std::string> covered;
+  for (const RoutineCoverage& routine : coverage_) {
+    if (!ids.count(routine.routine) || !covered.insert(routine.routine).second) {
+      throw std::logic_error("coverage of unknown or twice-listed routine " + routine.routine);
+    }
+    std::set<std::string> classes;
+    for (const CoverageClass& cls : routine.classes) {
+      if (!cls.hit || !classes.insert(cls.name).second) {
+        throw std::logic_error("coverage class " + routine.routine + " " + cls.name +
+                               " has no predicate or is listed twice");
+      }
+    }
+  }
   for (const Property& property : properties_) {
     if (!names.insert(property.name).second) {
       throw std::logic_error("property " + property.name + " registered twice");
@@ -55,6 +71,13 @@ const Routine* Suite::FindRoutine(std::string_view id) const {
     for (const Routine& routine : family.routines) {
       if (routine.spec->id == id) return &routine;
     }
+  }
+  return nullptr;
+}
+
+const RoutineCoverage* Suite::FindCoverage(std::string_view id) const {
+  for (const RoutineCoverage& routine : coverage_) {
+    if (routine.routine == id) return &routine;
   }
   return nullptr;
 }

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "conformance/harness/coverage.h"
 #include "conformance/harness/materialize.h"
 #include "conformance/harness/property.h"
 #include "core/routine.h"
@@ -27,6 +28,8 @@ struct Family {
   std::string name;  // "cann", "rknn", "quant"
   std::vector<Routine> routines;
   void (*add_properties)(std::vector<Property>* out) = nullptr;
+  // The coverage classes of its routines (conformance/<family>/coverage.cpp).
+  void (*add_coverage)(std::vector<RoutineCoverage>* out) = nullptr;
 };
 
 class Suite {
@@ -41,6 +44,9 @@ class Suite {
   std::vector<const RoutineSpec*> specs() const;
   const Routine* FindRoutine(std::string_view id) const;
   const Property* FindProperty(std::string_view name) const;
+  const std::vector<RoutineCoverage>& coverage() const { return coverage_; }
+  // The coverage classes of routine `id`, or nullptr.
+  const RoutineCoverage* FindCoverage(std::string_view id) const;
 
   // Validates the case against its routine's spec (core/routine.h), checks the
   // profile is of the routine's vendor, then materializes. Throws CaseError
@@ -50,6 +56,7 @@ class Suite {
  private:
   std::vector<Family> families_;
   std::vector<Property> properties_;
+  std::vector<RoutineCoverage> coverage_;
 };
 
 }  // namespace npuconf

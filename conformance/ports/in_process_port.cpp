@@ -8,6 +8,7 @@
 
 #include "conformance/ports/port.h"
 #include "core/status.h"
+#include "core/text.h"
 
 namespace npuconf {
 namespace {
@@ -141,10 +142,15 @@ std::unique_ptr<InProcessPort> InProcessPort::LoadLibrary(const std::string& pat
     dlclose(library);
     return nullptr;
   }
+  // Port text is untrusted: bounded and made valid UTF-8.
+  constexpr size_t kMaxPortString = 4096;
   std::vector<std::string> claims;
   for (const char* const* claim = table->claims; claim && *claim; ++claim)
-    claims.emplace_back(*claim);
-  auto port = std::make_unique<InProcessPort>(table->name, table->version ? table->version : "",
+    claims.push_back(BoundedCString(*claim, strnlen(*claim, kMaxPortString)));
+  auto bounded = [&](const char* s) {
+    return s ? BoundedCString(s, strnlen(s, kMaxPortString)) : std::string();
+  };
+  auto port = std::make_unique<InProcessPort>(bounded(table->name), bounded(table->version),
                                               std::move(claims), table->call);
   port->library_ = library;
   return port;
@@ -261,7 +267,12 @@ Answer InProcessPort::Call(const Invocation& inv) const {
     CrashGuard guard(inv.c.ToText());
     answer.call_result = call_(&c, &answer.status, message, sizeof(message));
   }
-  answer.message = message;
+  bool terminated = true;
+  answer.message = BoundedCString(message, sizeof(message), &terminated);
+  if (!terminated) {
+    answer.message += " [message not NUL-terminated within " + std::to_string(sizeof(message)) +
+                      " bytes; truncated]";
+  }
   for (size_t i = 0; i < inv.outputs.size(); ++i) {
     OutputResult& out = answer.outputs[i];
     out.name = inv.outputs[i].name;

@@ -220,15 +220,18 @@ Invocation RknnCase(const Case& c, const Profile& profile) {
     throw CaseError("scale_len / zp_len out of range");
   }
   const uint64_t count = CheckedCount(k, n, c);
+  // Verbatim values and fills alike are packed in the profile's NORM B nibble
+  // order (spec rknn.md §2.4): an odd count's last byte holds its one element in
+  // the nibble that order names (issue #9 item 7).
+  const bool even_high = profile.rknn && profile.rknn->norm_nibble == NibbleOrder::kHighFirst;
   Bytes b;
   if (auto values = c.IntList("b")) {
     if (values->size() != count) throw CaseError("b=[..] must hold k·n values");
-    // Packed in the profile's NORM B nibble order (spec rknn.md §2.4).
-    const bool even_high = profile.rknn && profile.rknn->norm_nibble == NibbleOrder::kHighFirst;
     b = oracle::quant::EncodeQ(std::vector<int32_t>(values->begin(), values->end()), dtype,
                                even_high);
   } else if (auto fill = c.Int("b_fill")) {
-    b = oracle::quant::EncodeQ(std::vector<int32_t>(count, static_cast<int32_t>(*fill)), dtype);
+    b = oracle::quant::EncodeQ(std::vector<int32_t>(count, static_cast<int32_t>(*fill)), dtype,
+                               even_high);
   } else {
     b = RandomBytes(SubSeed(c, 9), dtype == DType::kInt4 ? (count + 1) / 2 : count);
   }
@@ -275,13 +278,22 @@ void AddProperties(std::vector<Property>* out) {
 
 }  // namespace
 
+Invocation MaterializeQuantCase(const Case& c, const Profile& profile) {
+  if (c.routine == kGather) return GatherCase(c, profile);
+  if (c.routine == kGenData) return GenDataCase(c, profile);
+  if (c.routine == kAntiquant) return AntiquantCase(c, profile);
+  if (c.routine == kRknnB) return RknnCase(c, profile);
+  throw CaseError("not a routine of the dequant family: " + c.routine);
+}
+
 Family QuantFamily() {
   return {.name = "quant",
           .routines = {{Spec(kGather), GatherCase},
                        {Spec(kGenData), GenDataCase},
                        {Spec(kAntiquant), AntiquantCase},
                        {Spec(kRknnB), RknnCase}},
-          .add_properties = AddProperties};
+          .add_properties = AddProperties,
+          .add_coverage = AddQuantCoverage};
 }
 
 }  // namespace npuconf

@@ -7,5 +7,9 @@
 namespace npuconf {
 
 Family QuantFamily();
+// Its coverage classes (conformance/quant/coverage.cpp).
+void AddQuantCoverage(std::vector<RoutineCoverage>* out);
+// The family's materializer for any of its routines; throws CaseError.
+Invocation MaterializeQuantCase(const Case& c, const Profile& profile);
 
 }  // namespace npuconf

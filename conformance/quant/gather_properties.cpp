@@ -129,7 +129,8 @@ std::vector<Case> GatherExplicit(const PropertyContext& ctx) {
                                                         {1024, 256, {1, 30}},
                                                         {300, 32, {0}},
                                                         {5, 1, {3}},
-                                                        {3, 33, {2, 2}}}) {
+                                                        {3, 33, {2, 2}},
+                                                        {65537, 32, {1, 8}}}) {  // V past 2^16
     if (!any_embed && embed % 32 != 0) continue;
     Case c(kGather, ctx.profile.name);
     c.Set("vocab", vocab).Set("embed", embed).Set("indices_shape", shape).Set("seed", seed++);

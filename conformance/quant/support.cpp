@@ -1,5 +1,6 @@
 #include "conformance/quant/support.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <sstream>
@@ -240,21 +241,21 @@ oracle::quant::AntiquantCall AntiquantCallOf(const Case& c, const Invocation& in
   return call;
 }
 
-oracle::quant::RknnCall RknnCallOf(const PropertyContext& ctx, const Case& c,
-                                   const Invocation& inv) {
+namespace {
+
+oracle::quant::RknnCall RknnCallWith(const Case& c, const Invocation& inv, const Profile& profile,
+                                     const std::string& group_order,
+                                     const std::string& zero_point) {
   oracle::quant::RknnCall call;
   call.b_dtype = *c.DTypeParam("dtype");
-  call.even_high = ctx.profile.rknn && ctx.profile.rknn->norm_nibble == NibbleOrder::kHighFirst;
+  call.even_high = profile.rknn && profile.rknn->norm_nibble == NibbleOrder::kHighFirst;
   call.k = *c.Int("k");
   call.n = *c.Int("n");
   call.quant_type = *c.Int("quant_type");
   call.group_size = c.Int("group_size").value_or(0);
-  call.group_size_32_only = ctx.profile.rknn && ctx.profile.rknn->group_size_rule == "32_only";
-  call.n_major =
-      c.String("group_order").value_or(Reading(ctx, kChoiceGroupOrder, "g_major")) == "n_major";
-  call.asymmetric =
-      c.String("zero_point").value_or(Reading(ctx, kChoiceZeroPoint, "symmetric_only")) ==
-      "asymmetric";
+  call.group_size_32_only = profile.rknn && profile.rknn->group_size_rule == "32_only";
+  call.n_major = c.String("group_order").value_or(group_order) == "n_major";
+  call.asymmetric = c.String("zero_point").value_or(zero_point) == "asymmetric";
   const InputTensor* s = inv.Input("scale");
   const InputTensor* z = inv.Input("zp");
   call.scale_len = s ? static_cast<int64_t>(s->bytes.size() / 4) : 0;
@@ -267,6 +268,74 @@ oracle::quant::RknnCall RknnCallOf(const PropertyContext& ctx, const Case& c,
     }
   }
   return call;
+}
+
+std::string ProfileValue(const Profile& profile, const std::string& choice,
+                         const std::string& fallback) {
+  const Choice* found = profile.FindChoice(choice);
+  return found ? found->value : fallback;
+}
+
+}  // namespace
+
+oracle::quant::RknnCall RknnCallOf(const PropertyContext& ctx, const Case& c,
+                                   const Invocation& inv) {
+  return RknnCallWith(c, inv, ctx.profile, Reading(ctx, kChoiceGroupOrder, "g_major"),
+                      Reading(ctx, kChoiceZeroPoint, "symmetric_only"));
+}
+
+oracle::quant::RknnCall RknnCallOfProfile(const Case& c, const Invocation& inv,
+                                          const Profile& profile) {
+  return RknnCallWith(c, inv, profile, ProfileValue(profile, kChoiceGroupOrder, "g_major"),
+                      ProfileValue(profile, kChoiceZeroPoint, "symmetric_only"));
+}
+
+std::vector<DType> RknnDequantCombos::DTypesFor(int64_t quant_type) const {
+  auto it = by_quant_type.find(quant_type);
+  return it == by_quant_type.end() ? std::vector<DType>{} : it->second;
+}
+
+bool RknnDequantCombos::AnyQuantType(DType dtype) const {
+  for (const auto& [q, dtypes] : by_quant_type) {
+    if (std::find(dtypes.begin(), dtypes.end(), dtype) != dtypes.end()) return true;
+  }
+  return false;
+}
+
+bool RknnDequantCombos::Supports(int64_t quant_type, DType dtype) const {
+  const auto dtypes = DTypesFor(quant_type);
+  return std::find(dtypes.begin(), dtypes.end(), dtype) != dtypes.end();
+}
+
+RknnDequantCombos RknnDequantSupport(const Profile& profile) {
+  RknnDequantCombos out;
+  if (!profile.rknn || !profile.rknn->has_tables) return out;
+  const RknnFacts& f = *profile.rknn;
+  auto b_dtypes = [&](const std::vector<int32_t>& types) {
+    std::vector<DType> dtypes;
+    for (int32_t type : types) {
+      const RknnMatmulType* t = f.FindType(type);
+      if (!t || !f.Supports(type)) continue;
+      if ((t->b == DType::kInt8 || t->b == DType::kInt4) &&
+          std::find(dtypes.begin(), dtypes.end(), t->b) == dtypes.end()) {
+        dtypes.push_back(t->b);
+      }
+    }
+    std::sort(dtypes.begin(), dtypes.end());
+    return dtypes;
+  };
+  const std::vector<DType> all = b_dtypes(f.supported_types);
+  const bool quant_types_exist = !(f.sdk.size() >= 2 && f.sdk.compare(0, 2, "1.") == 0);
+  out.by_quant_type[0] = all;
+  if (quant_types_exist) out.by_quant_type[1] = all;
+  if (quant_types_exist && f.per_channel_types) {
+    out.by_quant_type[2] = out.by_quant_type[3] = b_dtypes(*f.per_channel_types);
+  }
+  if (quant_types_exist) out.by_quant_type[4] = out.by_quant_type[5] = b_dtypes({7, 8, 9});
+  for (auto it = out.by_quant_type.begin(); it != out.by_quant_type.end();) {
+    it = it->second.empty() ? out.by_quant_type.erase(it) : std::next(it);
+  }
+  return out;
 }
 
 }  // namespace npuconf::quant_props

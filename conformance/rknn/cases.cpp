@@ -331,6 +331,7 @@ std::vector<Case> EdgeLayoutCases(const std::string& routine, const Profile& pro
                {2 * s.b_sub_k + 1, 3}}) {
         add(k, n);
       }
+      if (type == f.supported_types.front()) add(1, 65537);  // N past 2^16
       // The other reading of the RK3576 mixed-type B row (§2.2, §8.14).
       if (t.a != t.b) {
         const std::string other = f.mixed_b_layout == "c_dtype_row" ? "b_dtype_row" : "c_dtype_row";
@@ -347,6 +348,7 @@ std::vector<Case> EdgeLayoutCases(const std::string& routine, const Profile& pro
       }
     } else {
       const int64_t sub = matrix == Matrix::kA ? s.a_sub_k : s.c_sub_n;
+      if (type == f.supported_types.front()) add(65537, 1);  // M past 2^16
       for (auto [m, x] :
            std::vector<std::pair<int64_t, int64_t>>{{1, 1},
                                                     {1, sub},

@@ -45,5 +45,9 @@ std::vector<Case> SegmentCases(const std::string& routine, const Profile& profil
 std::vector<Case> RealLayoutCases(const std::string& routine, const PropertyContext& ctx);
 // Real shapes as create cases: M ∈ {1, 4, 64} × supported types × layouts.
 std::vector<Case> RealCreateCases(const PropertyContext& ctx);
+// Create cases for the coverage classes random draws rarely reach
+// (conformance/rknn/coverage.cpp): zero M/K/N, each dim past 2^16, K at the
+// segment length, every B_quant_type, an io_attr size past 2^31 bytes.
+std::vector<Case> CoverageCreateCases(const Profile& profile);
 
 }  // namespace npuconf::rknn_props

@@ -324,6 +324,8 @@ std::vector<Case> CreateExplicit(const PropertyContext& ctx) {
   }
   auto real = RealCreateCases(ctx);
   cases.insert(cases.end(), real.begin(), real.end());
+  auto edges = CoverageCreateCases(ctx.profile);
+  cases.insert(cases.end(), edges.begin(), edges.end());
   return cases;
 }
 

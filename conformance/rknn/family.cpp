@@ -104,7 +104,7 @@ void AddProperties(std::vector<Property>* out) {
 }  // namespace
 
 Family RknnFamily() {
-  Family family{.name = "rknn", .add_properties = AddProperties};
+  Family family{.name = "rknn", .add_properties = AddProperties, .add_coverage = AddRknnCoverage};
   family.routines = {{Spec(kCreate), CreateInvocation},
                      {Spec(kDynamic), DynamicInvocation},
                      {Spec(kInt4Pack), Int4Invocation},

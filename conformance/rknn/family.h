@@ -8,5 +8,7 @@
 namespace npuconf {
 
 Family RknnFamily();
+// Its coverage classes (conformance/rknn/coverage.cpp).
+void AddRknnCoverage(std::vector<RoutineCoverage>* out);
 
 }  // namespace npuconf

@@ -316,7 +316,7 @@ std::vector<Case> Int4Explicit(const PropertyContext& ctx, const std::string& ro
     }
   }
   int64_t seed = 1;
-  for (int64_t count : {0, 1, 2, 3, 31, 64, 1001}) {
+  for (int64_t count : {0, 1, 2, 3, 31, 64, 1001, 65537}) {  // 65537: past 2^16
     Case c(routine, ctx.profile.name);
     c.Set("count", count).Set("seed", seed++);
     out.push_back(c);

@@ -88,7 +88,8 @@ LayoutGeometry GeometryOf(const Case& c, const Profile& profile) {
     (a ? l.K : l.N) = cols;
     l.sub = c.Int(a ? "sub_k" : "sub_n").value_or(a ? sub.a_sub_k : sub.c_sub_n);
     if (l.sub <= 0) throw CaseError("sub-block " + std::to_string(l.sub) + " must be positive");
-    l.plain_name = a ? "A" : "C";
+    // A temporary, not operator=(const char*): GCC 12 warns falsely (-Wrestrict, PR 105329).
+    l.plain_name = std::string(a ? "A" : "C");
     l.native_name = l.plain_name + "_native";
     l.plain_dims = {l.M, cols};
     l.native_dims = oracle::rknn::RowBlockedDims(l.M, cols, l.sub);

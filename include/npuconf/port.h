@@ -25,6 +25,19 @@
  * Thread safety
  *   The runner calls `call` from one thread at a time. A port that keeps state
  *   must not rely on calls being ordered.
+ *
+ * Isolation
+ *   The runner calls `call` in a child process (a long-lived worker that has
+ *   loaded the library; `npuconf --in-process` opts out). Every input ends at
+ *   a page boundary with an inaccessible guard page behind it, and so does
+ *   every output's capacity (`bytes`) and the `message` buffer: reading past
+ *   an input or writing past an output faults. Data pointers are therefore
+ *   aligned only to the element size (a byte for INT4), not to 16 or 64 bytes.
+ *   A crash, an exit() or _exit(), a C++ exception escaping `call`, or
+ *   running longer than the per-case limit (default 10 s) fails that case,
+ *   naming the fault; the worker is then restarted, so the port is loaded
+ *   again (npuconf_port_entry runs again). Inputs are read-only; a port that
+ *   writes to them does not change the case checked.
  */
 #ifndef NPUCONF_PORT_H_
 #define NPUCONF_PORT_H_

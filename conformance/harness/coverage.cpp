@@ -1,0 +1,95 @@
+#include "conformance/harness/coverage.h"
+
+#include <set>
+#include <utility>
+
+#include "conformance/harness/runner.h"
+#include "conformance/harness/suite.h"
+
+namespace npuconf {
+namespace {
+
+bool Applies(const CoverageClass& cls, const Profile& profile) {
+  return !cls.applies || cls.applies(profile);
+}
+
+// A result on which the routine applied and was claimed: its cases count.
+bool Gated(report::Outcome outcome) {
+  using report::Outcome;
+  return outcome != Outcome::kNotClaimed && outcome != Outcome::kNotCovered &&
+         outcome != Outcome::kNotApplicable;
+}
+
+}  // namespace
+
+void CountCoverage(const Suite& suite, const Profile& profile, const Case& c,
+                   std::map<std::string, std::map<std::string, int64_t>>* hits) {
+  const RoutineCoverage* coverage = suite.FindCoverage(c.routine);
+  if (!coverage) return;
+  for (const CoverageClass& cls : coverage->classes) {
+    if (Applies(cls, profile) && cls.hit(c, profile)) ++(*hits)[c.routine][cls.name];
+  }
+}
+
+std::vector<std::string> ClassesOf(const Suite& suite, const Profile& profile, const Case& c) {
+  std::map<std::string, std::map<std::string, int64_t>> hits;
+  CountCoverage(suite, profile, c, &hits);
+  std::vector<std::string> out;
+  for (const auto& [name, count] : hits[c.routine]) out.push_back(name);
+  return out;
+}
+
+std::string CoverageFilterReason(const RunOptions& options) {
+  if (options.property_glob != "*") return "--property " + options.property_glob;
+  if (options.routine_glob != "*") return "--routine " + options.routine_glob;
+  if (options.cases < kDefaultCases) {
+    return "--cases " + std::to_string(options.cases) + " < " + std::to_string(kDefaultCases);
+  }
+  if (!options.rc_reproduce.empty()) return "a RapidCheck replay";
+  return "";
+}
+
+void ApplyCoverageGate(const Suite& suite, const RunOptions& options, report::RunReport* run) {
+  const std::string filtered = CoverageFilterReason(options);
+  run->coverage_gate =
+      filtered.empty() ? "enforced" : "report only: filtered run (" + filtered + ")";
+  // routine × profile pairs in first-seen order, and the hits on each profile.
+  std::vector<std::pair<std::string, std::string>> pairs;
+  std::set<std::pair<std::string, std::string>> seen;
+  std::map<std::string, std::map<std::string, std::map<std::string, int64_t>>> by_profile;
+  for (const auto& r : run->results) {
+    for (const auto& [routine, classes] : r.coverage_hits) {
+      for (const auto& [name, count] : classes) by_profile[r.profile][routine][name] += count;
+    }
+    if (Gated(r.outcome) && suite.FindCoverage(r.routine) &&
+        seen.insert({r.routine, r.profile}).second) {
+      pairs.emplace_back(r.routine, r.profile);
+    }
+  }
+  std::vector<report::PropertyResult> failures;
+  for (const auto& [routine, profile_name] : pairs) {
+    const Profile* profile = FindProfile(profile_name);
+    if (!profile) continue;
+    std::string missing;
+    for (const CoverageClass& cls : suite.FindCoverage(routine)->classes) {
+      if (!Applies(cls, *profile)) continue;
+      const int64_t hits = by_profile[profile_name][routine][cls.name];
+      run->coverage.push_back({routine, profile_name, cls.name, cls.doc, hits, cls.required});
+      if (cls.required && hits == 0) missing += (missing.empty() ? "" : ", ") + cls.name;
+    }
+    if (missing.empty() || !filtered.empty()) continue;
+    report::PropertyResult fail;
+    fail.property = routine + ".coverage";
+    fail.routine = routine;
+    fail.profile = profile_name;
+    fail.description = "every required coverage class of the routine is hit by a checked case";
+    fail.outcome = report::Outcome::kFail;
+    fail.seed = options.seed;
+    fail.message = "required coverage classes not hit by any checked case: " + missing +
+                   " (report.json \"coverage\" says what each class is)";
+    failures.push_back(std::move(fail));
+  }
+  for (auto& f : failures) run->results.push_back(std::move(f));
+}
+
+}  // namespace npuconf

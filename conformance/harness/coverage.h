@@ -1,0 +1,67 @@
+// Coverage classes (issue #9 item 6): the boundary classes a routine's cases
+// must hit, as data beside each family (conformance/<family>/coverage.cpp).
+// The runner classifies every case a property checked (explicit and random,
+// skipped ones not) into the classes of the CASE's routine and counts hits per
+// property × profile (PropertyResult::coverage_hits); after the run the gate
+// sums them per routine × profile into report.json's `coverage` table and adds
+// a failing result `<routine>.coverage` per routine × profile where a REQUIRED
+// class that applies to the profile got no hit.
+//
+// When the gate fails the run: only on an unfiltered run (property and routine
+// globs "*", at least the default number of random cases, no RapidCheck
+// replay): a filtered run checks less on purpose, so its table is written and
+// its missing classes printed, but they do not fail it. The gate covers the
+// routine × profile pairs where at least one property of the routine applied
+// and was claimed (a result other than not_claimed / not_covered /
+// not_applicable); a selection of profiles (--profile) is not a filter, each
+// profile is gated on its own.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/case.h"
+#include "core/profile.h"
+#include "reports/report.h"
+
+namespace npuconf {
+
+struct CoverageClass {
+  std::string name;  // "n.block_multiple_plus_1"
+  std::string doc;   // what the class is, its source, and how the default run reaches it
+  bool required = true;
+  // Empty: the class applies on every profile of the routine's vendor.
+  std::function<bool(const Profile&)> applies;
+  // Whether case `c` (of this routine, run on `profile`) is in the class.
+  std::function<bool(const Case& c, const Profile& profile)> hit;
+};
+
+struct RoutineCoverage {
+  std::string routine;
+  std::vector<CoverageClass> classes;
+};
+
+class Suite;
+struct RunOptions;
+
+// Adds one hit to `hits[c.routine][class]` for every class of c's routine that
+// c is in; nothing when the routine has no coverage data.
+void CountCoverage(const Suite& suite, const Profile& profile, const Case& c,
+                   std::map<std::string, std::map<std::string, int64_t>>* hits);
+
+// The classes `c` is in (for tests and `npuconf case`-style tools).
+std::vector<std::string> ClassesOf(const Suite& suite, const Profile& profile, const Case& c);
+
+// Why a run is filtered for the gate ("" when it is not): a --property or
+// --routine glob other than "*", fewer random cases than the default, a replay.
+std::string CoverageFilterReason(const RunOptions& options);
+
+// Fills run->coverage and run->coverage_gate from the results' hits and, on an
+// unfiltered run, appends one failing `<routine>.coverage` result per routine ×
+// profile with a required class not hit, naming the classes.
+void ApplyCoverageGate(const Suite& suite, const RunOptions& options, report::RunReport* run);
+
+}  // namespace npuconf

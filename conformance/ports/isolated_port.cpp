@@ -1,0 +1,1080 @@
+#include "conformance/ports/isolated_port.h"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <exception>
+#include <iostream>
+#include <string_view>
+
+#include "core/text.h"
+
+namespace npuconf {
+namespace {
+
+constexpr uint64_t kMessageBytes = 1024;     // the `message` buffer handed to `call`
+constexpr size_t kMaxControlMessage = 4096;  // one socket message
+constexpr size_t kMaxPortString = 4096;      // name, version, one claim
+constexpr size_t kMaxClaims = 4096;          // claims read from the table
+constexpr uint64_t kInitialArenaBytes = 1u << 20;
+// An arena above this is sized to the case and given back after it: a huge
+// case must not keep its memory for the rest of the run.
+constexpr uint64_t kKeepArenaBytes = 64u << 20;
+constexpr int kSocketFd = 3;  // in the worker
+constexpr int kArenaFd = 4;
+
+// Control messages. Runner -> worker: 'C' (answer the case in the arena).
+// Worker -> runner: 'H' (loaded; strings in the arena), 'E' (cannot load),
+// 'R' (answered), 'X' (an exception came through call), 'S' (fatal signal,
+// sent from the signal handler just before the worker dies).
+struct CaseMessage {
+  char kind = 'C';
+  uint64_t arena_bytes = 0;
+  uint64_t blob_bytes = 0;
+};
+struct HelloMessage {
+  char kind = 'H';
+  uint64_t n_claims = 0;
+  uint64_t bytes = 0;
+  uint8_t name_terminated = 1;
+  uint8_t version_terminated = 1;
+  uint8_t claims_truncated = 0;
+};
+struct ResultMessage {
+  char kind = 'R';
+  int32_t call_result = 0;
+  int64_t status = 0;
+};
+struct SignalMessage {
+  char kind = 'S';
+  int32_t signal_number = 0;
+  int32_t is_write = -1;      // -1 unknown
+  int64_t arena_offset = -1;  // of the faulting address; -1 outside the arena
+};
+
+size_t PageBytes() {
+  static const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  return page;
+}
+uint64_t RoundUp(uint64_t n, uint64_t to) { return (n + to - 1) / to * to; }
+
+// ---- case blob: the case as the worker reads it from the arena -------------
+
+class BlobWriter {
+ public:
+  template <typename T>
+  void Put(T value) {
+    const size_t at = bytes_.size();
+    bytes_.resize(at + sizeof(T));
+    std::memcpy(bytes_.data() + at, &value, sizeof(T));
+  }
+  void PutString(const std::string& s) {
+    Put<uint64_t>(s.size());
+    bytes_.append(s);
+  }
+  const std::string& bytes() const { return bytes_; }
+
+ private:
+  std::string bytes_;
+};
+
+class BlobReader {
+ public:
+  BlobReader(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+  template <typename T>
+  T Get() {
+    T value{};
+    if (at_ + sizeof(T) > size_) {
+      ok_ = false;
+      return value;
+    }
+    std::memcpy(&value, data_ + at_, sizeof(T));
+    at_ += sizeof(T);
+    return value;
+  }
+  std::string GetString() {
+    const uint64_t n = Get<uint64_t>();
+    if (!ok_ || n > size_ - at_) {
+      ok_ = false;
+      return {};
+    }
+    std::string s(reinterpret_cast<const char*>(data_ + at_), n);
+    at_ += n;
+    return s;
+  }
+  bool ok() const { return ok_; }
+
+ private:
+  const uint8_t* data_;
+  size_t size_;
+  size_t at_ = 0;
+  bool ok_ = true;
+};
+
+struct Region {
+  enum class Kind { kInput, kOutput, kMessage } kind;
+  std::string name;
+  uint64_t data_offset = 0;
+  uint64_t bytes = 0;  // of the data (input bytes, output capacity)
+  uint64_t guard_offset = 0;
+};
+
+struct Layout {
+  uint64_t control_bytes = 0;
+  uint64_t result_offset = 0;  // per output: rank, then NPUCONF_MAX_RANK dims (int64)
+  uint64_t message_offset = 0;
+  std::vector<uint64_t> input_offsets;   // 0: no data (an empty input is NULL)
+  std::vector<uint64_t> output_offsets;  // 0: a null output
+  std::vector<Region> regions;           // each with its guard page
+  uint64_t total_bytes = 0;
+};
+
+constexpr uint64_t kResultSlotBytes = (1 + NPUCONF_MAX_RANK) * sizeof(int64_t);
+
+std::string SerializeCase(const Invocation& inv, const Layout& layout) {
+  BlobWriter w;
+  w.PutString(inv.c.routine);
+  w.PutString(inv.c.profile);
+  w.Put<uint64_t>(inv.c.params.size());
+  for (const auto& [key, value] : inv.c.params) {
+    w.PutString(key);
+    int32_t kind = NPUCONF_PARAM_NULL;
+    switch (value.kind) {
+      case ParamValue::Kind::kNull:
+        kind = NPUCONF_PARAM_NULL;
+        break;
+      case ParamValue::Kind::kInt:
+        kind = NPUCONF_PARAM_INT;
+        break;
+      case ParamValue::Kind::kFloat:
+        kind = NPUCONF_PARAM_FLOAT;
+        break;
+      case ParamValue::Kind::kString:
+        kind = NPUCONF_PARAM_STRING;
+        break;
+      case ParamValue::Kind::kIntList:
+        kind = NPUCONF_PARAM_INT_LIST;
+        break;
+    }
+    w.Put<int32_t>(kind);
+    w.Put<int64_t>(value.i);
+    w.Put<double>(value.f);
+    w.PutString(value.s);
+    w.Put<uint64_t>(value.ints.size());
+    for (int64_t v : value.ints) w.Put<int64_t>(v);
+  }
+  w.Put<uint64_t>(inv.inputs.size());
+  for (size_t i = 0; i < inv.inputs.size(); ++i) {
+    const auto& input = inv.inputs[i];
+    w.PutString(input.name);
+    w.Put<int32_t>(static_cast<int32_t>(input.dtype));
+    w.Put<uint64_t>(input.shape.size());
+    for (int64_t d : input.shape) w.Put<int64_t>(d);
+    w.Put<uint64_t>(i < layout.input_offsets.size() ? layout.input_offsets[i] : 0);
+    w.Put<uint64_t>(input.bytes.size());
+  }
+  w.Put<uint64_t>(inv.outputs.size());
+  for (size_t i = 0; i < inv.outputs.size(); ++i) {
+    const auto& output = inv.outputs[i];
+    w.PutString(output.name);
+    w.Put<int32_t>(static_cast<int32_t>(output.dtype));
+    w.Put<uint64_t>(i < layout.output_offsets.size() ? layout.output_offsets[i] : 0);
+    w.Put<uint64_t>(output.null ? 0 : output.capacity_bytes);
+  }
+  w.Put<uint64_t>(layout.result_offset);
+  w.Put<uint64_t>(layout.message_offset);
+  w.Put<uint64_t>(layout.regions.size());
+  for (const auto& region : layout.regions) w.Put<uint64_t>(region.guard_offset);
+  return w.bytes();
+}
+
+Layout PlanLayout(const Invocation& inv, uint64_t blob_bytes) {
+  const uint64_t page = PageBytes();
+  Layout layout;
+  // blob_bytes is the size of the blob without its list of guard pages; one
+  // entry per region at most.
+  const uint64_t results =
+      RoundUp(blob_bytes + sizeof(uint64_t) * (1 + inv.inputs.size() + inv.outputs.size()), 8);
+  layout.result_offset = results;
+  layout.control_bytes = RoundUp(results + inv.outputs.size() * kResultSlotBytes, page);
+  uint64_t at = layout.control_bytes;
+  // The message buffer ends at a guard page: a port writing past
+  // message_bytes faults.
+  const uint64_t message_region = RoundUp(kMessageBytes, page);
+  layout.message_offset = at + message_region - kMessageBytes;
+  layout.regions.push_back({Region::Kind::kMessage, "message", layout.message_offset, kMessageBytes,
+                            at + message_region});
+  at += message_region + page;
+  for (const auto& input : inv.inputs) {
+    const uint64_t bytes = input.bytes.size();
+    if (bytes == 0) {
+      layout.input_offsets.push_back(0);
+      continue;
+    }
+    const uint64_t region = RoundUp(bytes, page);
+    layout.input_offsets.push_back(at + region - bytes);
+    layout.regions.push_back(
+        {Region::Kind::kInput, input.name, at + region - bytes, bytes, at + region});
+    at += region + page;
+  }
+  for (const auto& output : inv.outputs) {
+    if (output.null) {
+      layout.output_offsets.push_back(0);
+      continue;
+    }
+    const uint64_t cap = output.capacity_bytes;
+    const uint64_t region = RoundUp(cap + kGuardBytes, page);
+    layout.output_offsets.push_back(at + region - cap);
+    layout.regions.push_back(
+        {Region::Kind::kOutput, output.name, at + region - cap, cap, at + region});
+    at += region + page;
+  }
+  layout.total_bytes = at;
+  return layout;
+}
+
+// ---- the worker (child process) ---------------------------------------------
+
+int g_worker_socket = -1;
+uint8_t* g_worker_arena = nullptr;
+uint64_t g_worker_arena_bytes = 0;
+uint64_t g_worker_arena_generation = 0;  // changes with every (re)mapping
+
+void SendAll(int fd, const void* data, size_t size) {
+  // SOCK_SEQPACKET: one send is one message.
+  while (send(fd, data, size, MSG_NOSIGNAL) < 0 && errno == EINTR) {
+  }
+}
+
+void SendText(int fd, char kind, const std::string& text) {
+  std::string message(1, kind);
+  message += text.substr(0, kMaxControlMessage - 1);
+  SendAll(fd, message.data(), message.size());
+}
+
+void OnWorkerFatalSignal(int signal_number, siginfo_t* info, void* context) {
+  SignalMessage message;
+  message.signal_number = signal_number;
+  const auto address = reinterpret_cast<uintptr_t>(info->si_addr);
+  const auto base = reinterpret_cast<uintptr_t>(g_worker_arena);
+  if ((signal_number == SIGSEGV || signal_number == SIGBUS) && info->si_code > 0 && base &&
+      address >= base && address < base + g_worker_arena_bytes) {
+    message.arena_offset = static_cast<int64_t>(address - base);
+#if defined(__x86_64__)
+    // Bit 1 of the x86 page-fault error code: the access was a write.
+    const auto* uc = static_cast<const ucontext_t*>(context);
+    message.is_write = (uc->uc_mcontext.gregs[REG_ERR] & 2) ? 1 : 0;
+#endif
+  }
+  (void)context;
+  send(g_worker_socket, &message, sizeof(message), MSG_NOSIGNAL | MSG_DONTWAIT);
+  // SA_RESETHAND restored the default action; the signal is blocked in the
+  // handler, so it is delivered (and ends the worker) on return.
+  raise(signal_number);
+}
+
+void InstallWorkerSignals() {
+  for (int sig = 1; sig < NSIG; ++sig) {
+    if (sig == SIGKILL || sig == SIGSTOP) continue;
+    signal(sig, SIG_DFL);
+  }
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, nullptr);
+  // An alternate stack, so a stack overflow is reported like any SIGSEGV.
+  static std::array<uint8_t, 64 * 1024> alternate_stack;
+  stack_t stack{};
+  stack.ss_sp = alternate_stack.data();
+  stack.ss_size = alternate_stack.size();
+  sigaltstack(&stack, nullptr);
+  for (int sig : {SIGSEGV, SIGBUS}) {
+    struct sigaction action {};
+    action.sa_sigaction = OnWorkerFatalSignal;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
+    sigemptyset(&action.sa_mask);
+    sigaction(sig, &action, nullptr);
+  }
+}
+
+bool MapWorkerArena(uint64_t bytes) {
+  if (g_worker_arena && g_worker_arena_bytes == bytes) return true;
+  if (g_worker_arena) munmap(g_worker_arena, g_worker_arena_bytes);
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, kArenaFd, 0);
+  if (p == MAP_FAILED) {
+    g_worker_arena = nullptr;
+    g_worker_arena_bytes = 0;
+    return false;
+  }
+  g_worker_arena = static_cast<uint8_t*>(p);
+  g_worker_arena_bytes = bytes;
+  g_worker_arena_generation += 1;
+  return true;
+}
+
+// Writes name, version and claims into the arena, NUL-separated.
+void SendHello(const npuconf_port* table) {
+  HelloMessage hello;
+  uint64_t at = 0;
+  auto put = [&](const char* s, uint8_t* terminated) {
+    const size_t n = s ? strnlen(s, kMaxPortString) : 0;
+    if (terminated) *terminated = n < kMaxPortString;
+    if (at + n + 1 > g_worker_arena_bytes) return false;
+    if (n) std::memcpy(g_worker_arena + at, s, n);
+    g_worker_arena[at + n] = 0;
+    at += n + 1;
+    return true;
+  };
+  put(table->name, &hello.name_terminated);
+  put(table->version, &hello.version_terminated);
+  for (const char* const* claim = table->claims; claim && *claim; ++claim) {
+    if (hello.n_claims == kMaxClaims || !put(*claim, nullptr)) {
+      hello.claims_truncated = 1;
+      break;
+    }
+    hello.n_claims += 1;
+  }
+  hello.bytes = at;
+  SendAll(kSocketFd, &hello, sizeof(hello));
+}
+
+// The case as npuconf structs; deques keep every string and list where the
+// structs point while more are added.
+struct WorkerCase {
+  std::deque<std::string> strings;  // keys and string params
+  std::deque<std::vector<int64_t>> int_lists;
+  std::vector<npuconf_param> params;
+  std::deque<std::string> names;
+  std::deque<std::vector<int64_t>> input_dims;
+  std::vector<npuconf_tensor> inputs;
+  std::vector<std::array<int64_t, NPUCONF_MAX_RANK>> output_dims;
+  std::vector<npuconf_tensor> outputs;
+  std::vector<uint64_t> result_slots;
+  std::string routine, profile;
+  uint64_t message_offset = 0;
+  std::vector<uint64_t> guards;
+};
+
+bool ReadWorkerCase(uint64_t blob_bytes, WorkerCase* wc) {
+  if (blob_bytes > g_worker_arena_bytes) return false;
+  BlobReader r(g_worker_arena, blob_bytes);
+  wc->routine = r.GetString();
+  wc->profile = r.GetString();
+  const uint64_t n_params = r.Get<uint64_t>();
+  if (!r.ok() || n_params > blob_bytes) return false;
+  for (uint64_t i = 0; i < n_params && r.ok(); ++i) {
+    npuconf_param p{};
+    wc->strings.push_back(r.GetString());
+    p.key = wc->strings.back().c_str();
+    p.kind = r.Get<int32_t>();
+    p.i = r.Get<int64_t>();
+    p.f = r.Get<double>();
+    wc->strings.push_back(r.GetString());
+    p.s = p.kind == NPUCONF_PARAM_STRING ? wc->strings.back().c_str() : nullptr;
+    const uint64_t n_ints = r.Get<uint64_t>();
+    if (!r.ok() || n_ints > blob_bytes) return false;
+    wc->int_lists.emplace_back();
+    for (uint64_t k = 0; k < n_ints; ++k) wc->int_lists.back().push_back(r.Get<int64_t>());
+    if (p.kind == NPUCONF_PARAM_INT_LIST) {
+      p.ints = wc->int_lists.back().data();
+      p.n_ints = n_ints;
+    }
+    wc->params.push_back(p);
+  }
+  const uint64_t n_inputs = r.Get<uint64_t>();
+  if (!r.ok() || n_inputs > blob_bytes) return false;
+  for (uint64_t i = 0; i < n_inputs && r.ok(); ++i) {
+    npuconf_tensor t{};
+    wc->names.push_back(r.GetString());
+    t.name = wc->names.back().c_str();
+    t.dtype = r.Get<int32_t>();
+    const uint64_t rank = r.Get<uint64_t>();
+    if (!r.ok() || rank > blob_bytes) return false;
+    wc->input_dims.emplace_back();
+    for (uint64_t k = 0; k < rank; ++k) wc->input_dims.back().push_back(r.Get<int64_t>());
+    t.rank = static_cast<int32_t>(rank);
+    t.dims = wc->input_dims.back().data();
+    const uint64_t offset = r.Get<uint64_t>();
+    t.bytes = r.Get<uint64_t>();
+    if (offset + t.bytes > g_worker_arena_bytes) return false;
+    t.data = offset ? g_worker_arena + offset : nullptr;
+    wc->inputs.push_back(t);
+  }
+  const uint64_t n_outputs = r.Get<uint64_t>();
+  if (!r.ok() || n_outputs > blob_bytes) return false;
+  wc->output_dims.resize(n_outputs);
+  for (uint64_t i = 0; i < n_outputs && r.ok(); ++i) {
+    npuconf_tensor t{};
+    wc->names.push_back(r.GetString());
+    t.name = wc->names.back().c_str();
+    t.dtype = r.Get<int32_t>();
+    const uint64_t offset = r.Get<uint64_t>();
+    t.bytes = r.Get<uint64_t>();
+    if (offset + t.bytes > g_worker_arena_bytes) return false;
+    t.data = offset ? g_worker_arena + offset : nullptr;
+    t.rank = -1;
+    wc->output_dims[i].fill(-1);
+    t.dims = wc->output_dims[i].data();
+    wc->outputs.push_back(t);
+  }
+  const uint64_t result_offset = r.Get<uint64_t>();
+  wc->message_offset = r.Get<uint64_t>();
+  const uint64_t n_guards = r.Get<uint64_t>();
+  if (!r.ok() || n_guards > blob_bytes) return false;
+  for (uint64_t i = 0; i < n_guards; ++i) wc->guards.push_back(r.Get<uint64_t>());
+  for (uint64_t i = 0; i < n_outputs; ++i)
+    wc->result_slots.push_back(result_offset + i * kResultSlotBytes);
+  if (!r.ok() || wc->message_offset + kMessageBytes > g_worker_arena_bytes ||
+      result_offset + n_outputs * kResultSlotBytes > g_worker_arena_bytes) {
+    return false;
+  }
+  for (uint64_t guard : wc->guards) {
+    if (guard + PageBytes() > g_worker_arena_bytes || guard % PageBytes() != 0) return false;
+  }
+  return true;
+}
+
+// Makes exactly `guards` PROT_NONE (a no-op when the layout did not change).
+void ProtectGuards(const std::vector<uint64_t>& guards) {
+  static std::vector<uint64_t> protected_now;
+  static uint64_t protected_generation = 0;
+  if (protected_generation == g_worker_arena_generation && protected_now == guards) return;
+  if (protected_generation == g_worker_arena_generation) {
+    for (uint64_t guard : protected_now) {
+      mprotect(g_worker_arena + guard, PageBytes(), PROT_READ | PROT_WRITE);
+    }
+  }
+  for (uint64_t guard : guards) mprotect(g_worker_arena + guard, PageBytes(), PROT_NONE);
+  protected_now = guards;
+  protected_generation = g_worker_arena_generation;
+}
+
+[[noreturn]] void WorkerMain(const std::string& path, pid_t runner) {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != runner) _exit(0);
+  setpgid(0, 0);
+  struct rlimit no_core {};
+  setrlimit(RLIMIT_CORE, &no_core);
+  InstallWorkerSignals();
+  g_worker_socket = kSocketFd;
+  if (int devnull = open("/dev/null", O_RDONLY); devnull >= 0) {
+    dup2(devnull, STDIN_FILENO);
+    if (devnull != STDIN_FILENO) close(devnull);
+  }
+  struct stat st {};
+  if (fstat(kArenaFd, &st) != 0 || !MapWorkerArena(static_cast<uint64_t>(st.st_size))) {
+    SendText(kSocketFd, 'E', "the port worker cannot map its shared memory arena");
+    _exit(0);
+  }
+  void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!library) {
+    const char* why = dlerror();
+    SendText(kSocketFd, 'E',
+             "cannot load port library '" + path + "': " + (why ? why : "dlopen failed"));
+    _exit(0);
+  }
+  auto entry = reinterpret_cast<npuconf_port_entry_fn>(dlsym(library, "npuconf_port_entry"));
+  if (!entry) {
+    SendText(kSocketFd, 'E', "port library '" + path + "' does not export npuconf_port_entry");
+    _exit(0);
+  }
+  const npuconf_port* table = entry(NPUCONF_PORT_ABI_VERSION);
+  if (!table || table->abi_version != NPUCONF_PORT_ABI_VERSION || !table->call || !table->name) {
+    SendText(kSocketFd, 'E',
+             "port library '" + path + "' does not speak port ABI version " +
+                 std::to_string(NPUCONF_PORT_ABI_VERSION));
+    _exit(0);
+  }
+  SendHello(table);
+  for (;;) {
+    CaseMessage request;
+    const ssize_t got = recv(kSocketFd, &request, sizeof(request), 0);
+    if (got < 0 && errno == EINTR) continue;
+    if (got != static_cast<ssize_t>(sizeof(request)) || request.kind != 'C') _exit(0);
+    if (!MapWorkerArena(request.arena_bytes)) {
+      SendText(kSocketFd, 'E', "the port worker cannot map its shared memory arena");
+      _exit(0);
+    }
+    WorkerCase wc;
+    if (!ReadWorkerCase(request.blob_bytes, &wc)) {
+      SendText(kSocketFd, 'E', "the port worker received a malformed case");
+      _exit(0);
+    }
+    ProtectGuards(wc.guards);
+    npuconf_case c{};
+    c.routine = wc.routine.c_str();
+    c.profile = wc.profile.c_str();
+    c.params = wc.params.data();
+    c.n_params = wc.params.size();
+    c.inputs = wc.inputs.data();
+    c.n_inputs = wc.inputs.size();
+    c.outputs = wc.outputs.data();
+    c.n_outputs = wc.outputs.size();
+    ResultMessage result;
+    std::string exception;
+    bool threw = false;
+    try {
+      result.call_result =
+          table->call(&c, &result.status,
+                      reinterpret_cast<char*>(g_worker_arena + wc.message_offset), kMessageBytes);
+    } catch (const std::exception& e) {
+      threw = true;
+      exception = e.what() ? e.what() : "";
+    } catch (...) {
+      threw = true;
+      exception = "(an exception that is not a std::exception)";
+    }
+    for (size_t i = 0; i < wc.outputs.size(); ++i) {
+      int64_t slot[1 + NPUCONF_MAX_RANK];
+      slot[0] = wc.outputs[i].rank;
+      std::memcpy(slot + 1, wc.output_dims[i].data(), sizeof(int64_t) * NPUCONF_MAX_RANK);
+      std::memcpy(g_worker_arena + wc.result_slots[i], slot, sizeof(slot));
+    }
+    if (threw) {
+      SendText(kSocketFd, 'X', exception);
+    } else {
+      SendAll(kSocketFd, &result, sizeof(result));
+    }
+  }
+}
+
+// ---- the runner's side -------------------------------------------------------
+
+std::string SignalName(int sig) {
+  switch (sig) {
+    case SIGSEGV:
+      return "SIGSEGV";
+    case SIGBUS:
+      return "SIGBUS";
+    case SIGFPE:
+      return "SIGFPE";
+    case SIGILL:
+      return "SIGILL";
+    case SIGABRT:
+      return "SIGABRT";
+    case SIGKILL:
+      return "SIGKILL";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGINT:
+      return "SIGINT";
+    case SIGHUP:
+      return "SIGHUP";
+    case SIGQUIT:
+      return "SIGQUIT";
+    case SIGPIPE:
+      return "SIGPIPE";
+    case SIGTRAP:
+      return "SIGTRAP";
+    case SIGSYS:
+      return "SIGSYS";
+    case SIGALRM:
+      return "SIGALRM";
+    case SIGUSR1:
+      return "SIGUSR1";
+    case SIGUSR2:
+      return "SIGUSR2";
+    case SIGXCPU:
+      return "SIGXCPU";
+    case SIGXFSZ:
+      return "SIGXFSZ";
+    default:
+      return "signal " + std::to_string(sig);
+  }
+}
+
+// `where`: "inside call", or "while loading" (npuconf_port_entry).
+std::string DescribeDeath(int status, const char* where) {
+  if (WIFEXITED(status)) {
+    return "called exit(" + std::to_string(WEXITSTATUS(status)) + ") " + where;
+  }
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    if (sig == SIGABRT) return "aborted (SIGABRT)";
+    std::string description = strsignal(sig) ? strsignal(sig) : "";
+    std::transform(description.begin(), description.end(), description.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    return "killed by " + SignalName(sig) + (description.empty() ? "" : " (" + description + ")");
+  }
+  return "stopped (wait status " + std::to_string(status) + ")";
+}
+
+int PidfdOpen(pid_t pid) {
+#ifdef SYS_pidfd_open
+  return static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+#else
+  (void)pid;
+  return -1;
+#endif
+}
+
+}  // namespace
+
+// One worker process and the arena it shares with this process.
+class IsolatedWorker {
+ public:
+  IsolatedWorker(std::string path, int64_t timeout_ms)
+      : path_(std::move(path)), timeout_ms_(timeout_ms) {}
+  ~IsolatedWorker() {
+    if (owner_ == getpid()) {
+      Stop();
+    } else {
+      CloseDescriptors();
+    }
+    if (owner_ == getpid() && arena_) munmap(arena_, arena_bytes_);
+    if (memfd_ >= 0) close(memfd_);
+  }
+
+  struct Hello {
+    std::string name, version;
+    std::vector<std::string> claims;
+  };
+
+  // Starts the worker and reads the port's table; false and *error on failure.
+  bool Start(Hello* hello, std::string* error) {
+    if (owner_ != getpid()) AdoptAfterFork();
+    if (!EnsureArena(kInitialArenaBytes, error)) return false;
+    int fds[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fds) != 0) {
+      *error = std::string("cannot create the port worker's socket: ") + std::strerror(errno);
+      return false;
+    }
+    // Output buffered in this process must not be written twice by a worker
+    // that calls exit().
+    std::fflush(nullptr);
+    std::cout.flush();
+    std::cerr.flush();
+    const pid_t runner = getpid();
+    const pid_t pid = fork();
+    if (pid < 0) {
+      *error = std::string("cannot fork the port worker: ") + std::strerror(errno);
+      close(fds[0]);
+      close(fds[1]);
+      return false;
+    }
+    if (pid == 0) {
+      // Descriptors 3 and 4 are the socket and the arena; nothing else of the
+      // runner's stays open in the worker.
+      const int sock = fcntl(fds[1], F_DUPFD, 16);
+      const int arena = fcntl(memfd_, F_DUPFD, 16);
+      if (sock < 0 || arena < 0) _exit(0);
+      dup2(sock, kSocketFd);
+      dup2(arena, kArenaFd);
+#ifdef SYS_close_range
+      if (syscall(SYS_close_range, kArenaFd + 1, ~0u, 0) != 0)
+#endif
+        for (int fd = kArenaFd + 1; fd < 4096; ++fd) close(fd);
+      WorkerMain(path_, runner);
+    }
+    close(fds[1]);
+    setpgid(pid, pid);  // also done by the worker; whichever runs first
+    pid_ = pid;
+    socket_ = fds[0];
+    pidfd_ = PidfdOpen(pid);
+    // The hello.
+    std::string message;
+    std::string fault;
+    loading_ = true;
+    const bool received = Receive(&message, &fault);
+    loading_ = false;
+    if (!received) {
+      *error = "port library '" + path_ + "' could not be loaded: " + fault;
+      return false;
+    }
+    if (message[0] == 'E') {
+      *error = SanitizeUtf8(message.substr(1));
+      Stop();
+      return false;
+    }
+    HelloMessage h;
+    if (message[0] != 'H' || message.size() != sizeof(h)) {
+      *error = "port library '" + path_ + "': the port worker answered garbage while loading";
+      Stop();
+      return false;
+    }
+    std::memcpy(&h, message.data(), sizeof(h));
+    if (h.bytes > arena_bytes_) {
+      *error = "port library '" + path_ + "': the port worker answered garbage while loading";
+      Stop();
+      return false;
+    }
+    std::vector<std::string> fields;
+    const char* p = reinterpret_cast<const char*>(arena_);
+    const char* end = p + h.bytes;
+    while (p < end) {
+      const size_t n = strnlen(p, static_cast<size_t>(end - p));
+      fields.push_back(SanitizeUtf8(std::string_view(p, n)));
+      p += n + 1;
+    }
+    if (fields.size() != 2 + h.n_claims) {
+      *error = "port library '" + path_ + "': the port worker answered garbage while loading";
+      Stop();
+      return false;
+    }
+    hello->name = fields[0];
+    if (!h.name_terminated) hello->name += " [name truncated]";
+    hello->version = fields[1];
+    if (!h.version_terminated) hello->version += " [version truncated]";
+    hello->claims.assign(fields.begin() + 2, fields.end());
+    dead_ = false;
+    return true;
+  }
+
+  Answer Call(const Invocation& inv) {
+    Answer answer = CallOnce(inv);
+    if (arena_bytes_ > kKeepArenaBytes && owner_ == getpid()) {
+      // The worker maps the arena again with the next case.
+      munmap(arena_, arena_bytes_);
+      arena_ = nullptr;
+      arena_bytes_ = 0;
+      if (ftruncate(memfd_, 0) != 0) {
+        // The worker knows only this arena: both start afresh.
+        Stop();
+        close(memfd_);
+        memfd_ = -1;
+      }
+    }
+    return answer;
+  }
+
+ private:
+  Answer CallOnce(const Invocation& inv) {
+    Answer answer;
+    if (owner_ != getpid()) AdoptAfterFork();
+    if (!dead_ && WorkerGone()) {
+      // It died between cases (a thread the port left running, say): no case
+      // to blame; a fresh worker answers this one.
+      Reap();
+    }
+    if (dead_) {
+      Hello ignored;
+      std::string error;
+      if (restart_failed_ || !Start(&ignored, &error)) {
+        if (!restart_failed_) restart_error_ = error;
+        restart_failed_ = true;
+        answer.fault = "port worker could not be restarted: " + restart_error_;
+        FillOutputs(inv, nullptr, &answer);
+        return answer;
+      }
+    }
+    Layout layout = PlanLayout(inv, SerializeCase(inv, Layout{}).size());
+    const std::string blob = SerializeCase(inv, layout);
+    last_layout_regions_ = layout.regions;
+    std::string error;
+    if (!EnsureArena(layout.total_bytes, &error)) {
+      answer.fault = error;
+      FillOutputs(inv, nullptr, &answer);
+      return answer;
+    }
+    std::memcpy(arena_, blob.data(), blob.size());
+    std::memset(arena_ + layout.message_offset, 0, kMessageBytes);
+    for (size_t i = 0; i < inv.inputs.size(); ++i) {
+      if (layout.input_offsets[i]) {
+        std::memcpy(arena_ + layout.input_offsets[i], inv.inputs[i].bytes.data(),
+                    inv.inputs[i].bytes.size());
+      }
+    }
+    for (size_t i = 0; i < inv.outputs.size(); ++i) {
+      const OutputSpec& spec = inv.outputs[i];
+      if (!layout.output_offsets[i]) continue;
+      uint8_t* data = arena_ + layout.output_offsets[i];
+      for (size_t g = 0; g < kGuardBytes; ++g) data[g - kGuardBytes] = GuardByteAt(g);
+      const uint64_t head = std::min<uint64_t>(spec.initial.size(), spec.capacity_bytes);
+      if (head) std::memcpy(data, spec.initial.data(), head);
+      std::memset(data + head, kSentinelByte, spec.capacity_bytes - head);
+    }
+    CaseMessage request;
+    request.arena_bytes = arena_bytes_;
+    request.blob_bytes = blob.size();
+    if (send(socket_, &request, sizeof(request), MSG_NOSIGNAL) !=
+        static_cast<ssize_t>(sizeof(request))) {
+      answer.fault = "the port worker is gone: " + Reap();
+      FillOutputs(inv, &layout, &answer);
+      return answer;
+    }
+    std::string message;
+    std::string fault;
+    if (!Receive(&message, &fault)) {
+      answer.fault = fault;
+      if (!last_signal_.empty()) answer.fault += last_signal_;
+      FillOutputs(inv, &layout, &answer);
+      return answer;
+    }
+    ResultMessage result;
+    if (message[0] == 'R' && message.size() == sizeof(result)) {
+      std::memcpy(&result, message.data(), sizeof(result));
+      answer.call_result = result.call_result;
+      answer.status = result.status;
+    } else if (message[0] == 'X') {
+      answer.fault = "threw a C++ exception through call: " + SanitizeUtf8(message.substr(1));
+    } else {
+      answer.fault =
+          "the port worker answered garbage (" + SanitizeUtf8(message.substr(0, 64)) + ")";
+      Stop();
+    }
+    bool terminated = true;
+    answer.message = BoundedCString(reinterpret_cast<const char*>(arena_ + layout.message_offset),
+                                    kMessageBytes, &terminated);
+    if (!terminated) {
+      answer.message += " [message not NUL-terminated within " + std::to_string(kMessageBytes) +
+                        " bytes; truncated]";
+    }
+    FillOutputs(inv, &layout, &answer);
+    return answer;
+  }
+
+  // After fork() of the runner: the inherited worker belongs to the parent.
+  void AdoptAfterFork() {
+    CloseDescriptors();
+    if (arena_) munmap(arena_, arena_bytes_);
+    arena_ = nullptr;
+    arena_bytes_ = 0;
+    if (memfd_ >= 0) close(memfd_);
+    memfd_ = -1;
+    pid_ = -1;
+    dead_ = true;
+    restart_failed_ = false;
+    owner_ = getpid();
+  }
+
+  // Whether the worker has ended since the last case (never blocks).
+  bool WorkerGone() const {
+    pollfd fds[2] = {{socket_, 0, 0}, {pidfd_, POLLIN, 0}};
+    if (poll(fds, pidfd_ >= 0 ? 2 : 1, 0) <= 0) return false;
+    return (fds[0].revents & (POLLHUP | POLLERR)) || (pidfd_ >= 0 && (fds[1].revents & POLLIN));
+  }
+
+  void CloseDescriptors() {
+    if (socket_ >= 0) close(socket_);
+    if (pidfd_ >= 0) close(pidfd_);
+    socket_ = pidfd_ = -1;
+  }
+
+  bool EnsureArena(uint64_t bytes, std::string* error) {
+    if (memfd_ < 0) {
+      memfd_ = memfd_create("npuconf-port-arena", MFD_CLOEXEC);
+      if (memfd_ < 0) {
+        *error = std::string("cannot create the port arena: ") + std::strerror(errno);
+        return false;
+      }
+    }
+    if (arena_ && arena_bytes_ >= bytes) return true;
+    uint64_t want = std::max<uint64_t>(RoundUp(bytes, PageBytes()), kInitialArenaBytes);
+    if (want <= kKeepArenaBytes) {
+      want = std::min<uint64_t>(kKeepArenaBytes, std::max<uint64_t>(want, 2 * arena_bytes_));
+    }
+    if (ftruncate(memfd_, static_cast<off_t>(want)) != 0) {
+      *error = "cannot grow the port arena to " + std::to_string(want) +
+               " bytes: " + std::strerror(errno);
+      return false;
+    }
+    void* p = arena_ ? mremap(arena_, arena_bytes_, want, MREMAP_MAYMOVE)
+                     : mmap(nullptr, want, PROT_READ | PROT_WRITE, MAP_SHARED, memfd_, 0);
+    if (p == MAP_FAILED) {
+      arena_ = nullptr;
+      arena_bytes_ = 0;
+      *error = "cannot map the port arena of " + std::to_string(want) +
+               " bytes: " + std::strerror(errno);
+      return false;
+    }
+    arena_ = static_cast<uint8_t*>(p);
+    arena_bytes_ = want;
+    return true;
+  }
+
+  // Waits for one message from the worker. false and *fault (what happened)
+  // when the worker died or did not answer in time; the worker is then gone.
+  bool Receive(std::string* message, std::string* fault) {
+    last_signal_.clear();
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms_);
+    std::array<char, kMaxControlMessage> buffer{};
+    for (;;) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            deadline - std::chrono::steady_clock::now())
+                            .count();
+      if (left < 0) {
+        Kill();
+        *fault = "timed out after " + std::to_string(timeout_ms_) + " ms";
+        return false;
+      }
+      pollfd fds[2] = {{socket_, POLLIN, 0}, {pidfd_, POLLIN, 0}};
+      const int ready =
+          poll(fds, pidfd_ >= 0 ? 2 : 1, static_cast<int>(std::min<int64_t>(left + 1, 1 << 30)));
+      if (ready < 0 && errno != EINTR) {
+        Kill();
+        *fault = std::string("could not be waited for: ") + std::strerror(errno);
+        return false;
+      }
+      if (ready <= 0) continue;
+      if (fds[0].revents & POLLIN) {
+        const ssize_t got = recv(socket_, buffer.data(), buffer.size(), MSG_DONTWAIT);
+        if (got > 0) {
+          message->assign(buffer.data(), static_cast<size_t>(got));
+          if ((*message)[0] == 'S') {
+            NoteSignal(*message);
+            continue;  // the worker is about to die of it
+          }
+          return true;
+        }
+        if (got < 0 && (errno == EAGAIN || errno == EINTR)) continue;
+      }
+      if ((fds[0].revents & (POLLHUP | POLLERR | POLLIN)) ||
+          (pidfd_ >= 0 && (fds[1].revents & POLLIN))) {
+        // Drain a signal note the worker sent just before dying.
+        for (;;) {
+          const ssize_t got = recv(socket_, buffer.data(), buffer.size(), MSG_DONTWAIT);
+          if (got <= 0) break;
+          const std::string late(buffer.data(), static_cast<size_t>(got));
+          if (late[0] == 'S') NoteSignal(late);
+        }
+        *fault = Reap();
+        return false;
+      }
+    }
+  }
+
+  void NoteSignal(const std::string& message) {
+    SignalMessage s;
+    if (message.size() != sizeof(s)) return;
+    std::memcpy(&s, message.data(), sizeof(s));
+    if (s.arena_offset < 0) return;
+    const auto offset = static_cast<uint64_t>(s.arena_offset);
+    for (const auto& region : last_layout_regions_) {
+      if (offset < region.guard_offset || offset >= region.guard_offset + PageBytes()) continue;
+      const std::string at = " (byte " + std::to_string(offset - region.data_offset) + " of " +
+                             std::to_string(region.bytes) + ")";
+      switch (region.kind) {
+        case Region::Kind::kInput:
+          last_signal_ = ": read past the end of input '" + region.name + "'" + at;
+          return;
+        case Region::Kind::kOutput:
+          last_signal_ = std::string(": ") + (s.is_write == 0 ? "read" : "wrote") +
+                         " past the capacity of output '" + region.name + "'" + at;
+          return;
+        case Region::Kind::kMessage:
+          last_signal_ = ": wrote past message_bytes" + at;
+          return;
+      }
+    }
+  }
+
+  // The worker died (or is dying): waits for it and says how it ended.
+  std::string Reap() {
+    if (pid_ <= 0) return "is not running";
+    int status = 0;
+    kill(-pid_, SIGKILL);  // whatever the port started goes with it
+    pid_t got;
+    do {
+      got = waitpid(pid_, &status, 0);
+    } while (got < 0 && errno == EINTR);
+    pid_ = -1;
+    dead_ = true;
+    CloseDescriptors();
+    if (got < 0) return "died (its status is unknown)";
+    return DescribeDeath(status, loading_ ? "while loading" : "inside call");
+  }
+
+  void Kill() {
+    if (pid_ > 0) {
+      kill(-pid_, SIGKILL);
+      kill(pid_, SIGKILL);
+    }
+    Reap();
+  }
+
+  void Stop() {
+    if (pid_ > 0) Kill();
+    CloseDescriptors();
+    dead_ = true;
+  }
+
+  // The outputs as the port left them, in the runner's GuardedBuffer form.
+  void FillOutputs(const Invocation& inv, const Layout* layout, Answer* answer) {
+    answer->outputs.resize(inv.outputs.size());
+    for (size_t i = 0; i < inv.outputs.size(); ++i) {
+      const OutputSpec& spec = inv.outputs[i];
+      OutputResult& out = answer->outputs[i];
+      out.name = spec.name;
+      out.null = spec.null;
+      auto buffer = std::make_shared<GuardedBuffer>(spec.capacity_bytes);
+      const uint64_t offset = layout && arena_ ? layout->output_offsets[i] : 0;
+      if (offset) {
+        std::memcpy(buffer->data(), arena_ + offset, spec.capacity_bytes);
+        // The guard page behind the capacity makes a write past it a fault;
+        // the guard bytes in front show a write before the start.
+        for (size_t g = 0; g < kGuardBytes; ++g) {
+          if (arena_[offset - kGuardBytes + g] != GuardByteAt(g)) {
+            out.guards_intact = false;
+            out.first_bad_offset = static_cast<int64_t>(g) - static_cast<int64_t>(kGuardBytes);
+            break;
+          }
+        }
+      } else {
+        const uint64_t head = std::min<uint64_t>(spec.initial.size(), spec.capacity_bytes);
+        if (head) std::memcpy(buffer->data(), spec.initial.data(), head);
+      }
+      if (layout && arena_) {
+        int64_t slot[1 + NPUCONF_MAX_RANK];
+        std::memcpy(slot, arena_ + layout->result_offset + i * kResultSlotBytes, sizeof(slot));
+        out.rank = static_cast<int32_t>(slot[0]);  // an int32 in the worker
+        if (out.rank >= 0 && out.rank <= NPUCONF_MAX_RANK) {
+          out.dims.assign(slot + 1, slot + 1 + out.rank);
+        }
+      }
+      out.buffer = std::move(buffer);
+    }
+  }
+
+ private:
+  std::string path_;
+  int64_t timeout_ms_;
+  pid_t owner_ = getpid();
+  pid_t pid_ = -1;
+  int socket_ = -1;
+  int pidfd_ = -1;
+  int memfd_ = -1;
+  uint8_t* arena_ = nullptr;
+  uint64_t arena_bytes_ = 0;
+  bool dead_ = true;
+  bool restart_failed_ = false;
+  bool loading_ = false;  // waiting for the hello
+  std::string restart_error_;
+  std::string last_signal_;
+  std::vector<Region> last_layout_regions_;
+};
+
+IsolatedPort::IsolatedPort(std::string name, std::string version, std::vector<std::string> claims,
+                           std::unique_ptr<IsolatedWorker> worker)
+    : Port(std::move(name), std::move(version), std::move(claims)), worker_(std::move(worker)) {}
+
+IsolatedPort::~IsolatedPort() = default;
+
+std::unique_ptr<IsolatedPort> IsolatedPort::Start(const std::string& path, int64_t timeout_ms,
+                                                  std::string* error) {
+  auto worker = std::make_unique<IsolatedWorker>(path, timeout_ms);
+  IsolatedWorker::Hello hello;
+  if (!worker->Start(&hello, error)) return nullptr;
+  return std::unique_ptr<IsolatedPort>(new IsolatedPort(
+      std::move(hello.name), std::move(hello.version), std::move(hello.claims), std::move(worker)));
+}
+
+Answer IsolatedPort::Call(const Invocation& invocation) const { return worker_->Call(invocation); }
+
+}  // namespace npuconf

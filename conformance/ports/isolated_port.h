@@ -1,0 +1,56 @@
+// A shared-library port answered in a child process: the runner survives
+// whatever the port does inside `call`.
+//
+// The child (a long-lived "worker", forked from the runner) dlopens the
+// library; the runner never loads it. Cases travel through a shared-memory
+// arena (a memfd mapped in both processes, reused from case to case and grown
+// when a case needs more); small control messages go over a socketpair.
+// In the child every input ENDS at a page boundary with a PROT_NONE guard page
+// behind it (a read past the end faults), and every output's capacity ends at
+// a page boundary with a guard page behind it (a write past the capacity
+// faults however far it runs) and the guard bytes of core/buffer.h in front.
+//
+// Whatever stops `call` from returning becomes Answer::fault, naming it:
+// "killed by SIGSEGV (segmentation fault): read past the end of input ...",
+// "aborted (SIGABRT)", "called exit(0) inside call", "threw a C++ exception
+// through call: ...", "timed out after N ms" (the worker's process group is
+// then killed with SIGKILL). The worker is restarted for the next case; when
+// it cannot be, every further case gets "port worker could not be restarted".
+// Text the port hands back (name, version, claims, message) is read with
+// bounds and made valid UTF-8 (core/text.h).
+//
+// After fork() of the runner itself (parallel runners), a process other than
+// the one that started the worker starts its own worker on first use and
+// leaves the inherited one alone (it only closes the inherited descriptors).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "conformance/ports/port.h"
+
+namespace npuconf {
+
+class IsolatedWorker;
+
+class IsolatedPort : public Port {
+ public:
+  // Starts the worker for the library at `path` and asks it for the port's
+  // name, version and claims. nullptr and *error set when the library cannot
+  // be loaded, does not export npuconf_port_entry, speaks another ABI
+  // version, or the worker dies or hangs (longer than timeout_ms) while
+  // loading it.
+  static std::unique_ptr<IsolatedPort> Start(const std::string& path, int64_t timeout_ms,
+                                             std::string* error);
+  ~IsolatedPort() override;
+
+  Answer Call(const Invocation& invocation) const override;
+
+ private:
+  IsolatedPort(std::string name, std::string version, std::vector<std::string> claims,
+               std::unique_ptr<IsolatedWorker> worker);
+  std::unique_ptr<IsolatedWorker> worker_;
+};
+
+}  // namespace npuconf

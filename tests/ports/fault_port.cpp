@@ -1,0 +1,302 @@
+// A port that answers correctly until a case trips it, then misbehaves the way
+// NPUCONF_FAULT says: the fault kinds an isolated port must survive (issue 8).
+//
+// It answers cann.calculate_matmul_weight_size_v2 (spec cann.md §1.4, the rule
+// of examples/port_template) and cann.nd_to_nz / cann.nz_to_nd (§2.5, element
+// by element) on ascend910b. The fault fires in the size routine (in
+// cann.nd_to_nz for read_past_input) on a shape whose last dim is odd and
+// >= kTripDim: the generators reach it within a few cases, some cases pass
+// before it, the other routine's properties pass, and a reproducer of the
+// failing case replays it exactly.
+//
+// NPUCONF_FAULT = segv | abort | exit0 | _exit | throw | hang | overflow_far |
+//   read_past_input | sigkill | stack_overflow | bad_utf8 | no_nul_message |
+//   null_claims | segv_unlink (deletes NPUCONF_FAULT_UNLINK, then segv) |
+//   entry_segv | entry_hang (in npuconf_port_entry, while loading)
+//   (unset: no fault).
+// It is C++ only for `throw`; everything else is plain C through the ABI.
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <stdexcept>
+
+#include "npuconf/port.h"
+
+namespace {
+
+constexpr int64_t kTripDim = 24;
+
+enum {
+  kSuccess = 0,            // ACLNN_SUCCESS
+  kParamNullptr = 161001,  // ACLNN_ERR_PARAM_NULLPTR
+  kParamInvalid = 161002,  // ACLNN_ERR_PARAM_INVALID
+};
+
+const char* Fault() {
+  const char* fault = getenv("NPUCONF_FAULT");
+  return fault ? fault : "";
+}
+bool Is(const char* name) { return strcmp(Fault(), name) == 0; }
+
+const npuconf_param* FindParam(const npuconf_case* c, const char* key) {
+  for (uint64_t i = 0; i < c->n_params; ++i) {
+    if (strcmp(c->params[i].key, key) == 0) return &c->params[i];
+  }
+  return nullptr;
+}
+npuconf_tensor* FindOutput(const npuconf_case* c, const char* name) {
+  for (uint64_t i = 0; i < c->n_outputs; ++i) {
+    if (strcmp(c->outputs[i].name, name) == 0) return &c->outputs[i];
+  }
+  return nullptr;
+}
+const npuconf_tensor* FindInput(const npuconf_case* c, const char* name) {
+  for (uint64_t i = 0; i < c->n_inputs; ++i) {
+    if (strcmp(c->inputs[i].name, name) == 0) return &c->inputs[i];
+  }
+  return nullptr;
+}
+
+int64_t RoundUp(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
+
+// §1.4 on 910B, as examples/port_template/port_template.c.
+int64_t WeightSizeV2(const npuconf_param* shape, const char* dtype, uint64_t* out) {
+  if (shape == nullptr || shape->kind == NPUCONF_PARAM_NULL) return kParamNullptr;
+  if (out == nullptr) return kParamNullptr;
+  if (shape->kind != NPUCONF_PARAM_INT_LIST || shape->n_ints < 2 || shape->n_ints > 6) {
+    return kParamInvalid;
+  }
+  const bool half = strcmp(dtype, "FLOAT16") == 0 || strcmp(dtype, "BF16") == 0;
+  __int128 size = 1;
+  for (uint64_t i = 0; i < shape->n_ints; ++i) {
+    int64_t d = shape->ints[i];
+    if (d <= 0) return kParamInvalid;
+    if (i == shape->n_ints - 2) d = RoundUp(d, 16);
+    if (i == shape->n_ints - 1) d = RoundUp(d, half ? 16 : 32);
+    size *= d;
+    if (size > INT64_MAX) return kParamInvalid;
+  }
+  *out = static_cast<uint64_t>(size);
+  return kSuccess;
+}
+
+// Element bits and the ascend910b C0 (profiles/cann/ascend910b.json
+// fractal_nz.c0: 32 B / element size; FLOAT/INT32 8, INT4 64); 0 when the
+// profile gives none.
+void DTypeFacts(const char* dtype, int* bits, int64_t* c0) {
+  struct Row {
+    const char* name;
+    int bits;
+    int64_t c0;
+  };
+  static const Row kRows[] = {
+      {"FLOAT16", 16, 16}, {"BF16", 16, 16},         {"FLOAT", 32, 8},    {"INT8", 8, 32},
+      {"UINT8", 8, 32},    {"INT32", 32, 8},         {"INT4", 4, 64},     {"INT16", 16, 0},
+      {"INT64", 64, 0},    {"FLOAT8_E4M3FN", 8, 32}, {"HIFLOAT8", 8, 32}, {"UINT64", 64, 0},
+  };
+  *bits = 0;
+  *c0 = 0;
+  for (const Row& row : kRows) {
+    if (strcmp(row.name, dtype) == 0) {
+      *bits = row.bits;
+      *c0 = row.c0;
+    }
+  }
+}
+
+uint8_t GetElementNibble(const uint8_t* data, int64_t e) {
+  return (e & 1) ? static_cast<uint8_t>(data[e >> 1] >> 4)
+                 : static_cast<uint8_t>(data[e >> 1] & 0xF);
+}
+void SetElementNibble(uint8_t* data, int64_t e, uint8_t v) {
+  uint8_t& byte = data[e >> 1];
+  byte = (e & 1) ? static_cast<uint8_t>((byte & 0x0F) | (v << 4))
+                 : static_cast<uint8_t>((byte & 0xF0) | (v & 0xF));
+}
+
+// cann.nd_to_nz / cann.nz_to_nd (§2.5): ND [..., n, k] <-> [..., C1, N1, 16, C0];
+// ND (b, r, c) sits at NZ ((b * C1 + c / C0) * N1 * 16 + r) * C0 + c % C0.
+int32_t Layout(const npuconf_case* c, bool to_nz, int64_t* status, const npuconf_tensor* in,
+               npuconf_tensor* out, const npuconf_param* shape, const char* dtype) {
+  int bits = 0;
+  int64_t c0 = 0;
+  DTypeFacts(dtype, &bits, &c0);
+  if (const npuconf_param* explicit_c0 = FindParam(c, "c0");
+      explicit_c0 && explicit_c0->kind == NPUCONF_PARAM_INT) {
+    c0 = explicit_c0->i;
+  }
+  const uint64_t rank = shape->n_ints;
+  *status = kParamInvalid;
+  if (rank == 0 || c0 <= 0 || bits == 0 || bits == 64 || (bits == 4 && c0 % 2 != 0)) {
+    return NPUCONF_CALL_ANSWERED;
+  }
+  __int128 batch = 1;
+  for (uint64_t i = 0; i < rank; ++i) {
+    if (shape->ints[i] < 0) return NPUCONF_CALL_ANSWERED;
+    if (i + 2 < rank) batch *= shape->ints[i];
+    if (batch > INT64_MAX) return NPUCONF_CALL_ANSWERED;
+  }
+  const int64_t k = shape->ints[rank - 1];
+  const int64_t n = rank >= 2 ? shape->ints[rank - 2] : 1;
+  const int64_t n1 = (n + 15) / 16, c1 = (k + c0 - 1) / c0;
+  const __int128 nd_elems = batch * n * k;
+  const __int128 nz_elems = batch * c1 * n1 * 16 * c0;
+  if (nd_elems * bits > INT64_MAX || nz_elems * bits > INT64_MAX) return NPUCONF_CALL_ANSWERED;
+  const uint64_t nd_bytes = static_cast<uint64_t>((nd_elems * bits + 7) / 8);
+  const uint64_t nz_bytes = static_cast<uint64_t>((nz_elems * bits + 7) / 8);
+  const uint64_t in_bytes = to_nz ? nd_bytes : nz_bytes;
+  const uint64_t out_bytes = to_nz ? nz_bytes : nd_bytes;
+  if (in->bytes < in_bytes || out->bytes < out_bytes || (!in->data && in_bytes) ||
+      (!out->data && out_bytes)) {
+    return NPUCONF_CALL_ANSWERED;
+  }
+  const uint64_t out_rank = to_nz ? (rank >= 2 ? rank - 2 : 0) + 4 : rank;
+  if (out_rank > NPUCONF_MAX_RANK) return NPUCONF_CALL_BAD_CASE;
+  const auto* src = static_cast<const uint8_t*>(in->data);
+  auto* dst = static_cast<uint8_t*>(out->data);
+  if (out_bytes) memset(dst, 0, out_bytes);
+  const int64_t element_bytes = bits / 8;
+  for (int64_t b = 0; b < static_cast<int64_t>(batch); ++b) {
+    for (int64_t r = 0; r < n; ++r) {
+      for (int64_t col = 0; col < k; ++col) {
+        const int64_t nd = (b * n + r) * k + col;
+        const int64_t nz = ((b * c1 + col / c0) * n1 * 16 + r) * c0 + col % c0;
+        const int64_t from = to_nz ? nd : nz, to = to_nz ? nz : nd;
+        if (bits == 4) {
+          SetElementNibble(dst, to, GetElementNibble(src, from));
+        } else {
+          memcpy(dst + to * element_bytes, src + from * element_bytes, element_bytes);
+        }
+      }
+    }
+  }
+  if (to_nz) {
+    uint64_t d = 0;
+    for (uint64_t i = 0; i + 2 < rank; ++i) out->dims[d++] = shape->ints[i];
+    out->dims[d++] = c1;
+    out->dims[d++] = n1;
+    out->dims[d++] = 16;
+    out->dims[d++] = c0;
+    out->rank = static_cast<int32_t>(d);
+  } else {
+    for (uint64_t i = 0; i < rank; ++i) out->dims[i] = shape->ints[i];
+    out->rank = static_cast<int32_t>(rank);
+  }
+  *status = kSuccess;
+  return NPUCONF_CALL_ANSWERED;
+}
+
+int Recurse(int depth) {
+  volatile char frame[4096];
+  frame[0] = static_cast<char>(depth);
+  if (depth < 0) return frame[0];  // never: depth counts up until the stack runs out
+  return Recurse(depth + 1) + frame[0];
+}
+
+// The fault, for faults that happen instead of an answer. Returns only for
+// faults that are answers (messages) or that act on the buffers.
+void FaultNow() {
+  if (Is("segv_unlink")) {
+    // The library goes away: the worker cannot be started again.
+    if (const char* self = getenv("NPUCONF_FAULT_UNLINK")) unlink(self);
+    volatile int* null_pointer = nullptr;
+    *null_pointer = 1;
+  } else if (Is("segv")) {
+    volatile int* null_pointer = nullptr;
+    *null_pointer = 1;
+  } else if (Is("abort")) {
+    abort();
+  } else if (Is("exit0")) {
+    exit(0);
+  } else if (Is("_exit")) {
+    _exit(7);
+  } else if (Is("throw")) {
+    throw std::runtime_error("fault port: thrown on purpose");
+  } else if (Is("hang")) {
+    for (;;) pause();
+  } else if (Is("sigkill")) {
+    raise(SIGKILL);
+  } else if (Is("stack_overflow")) {
+    Recurse(0);
+  }
+}
+
+int32_t Call(const npuconf_case* c, int64_t* vendor_status, char* message, uint64_t message_bytes) {
+  if (strcmp(c->profile, "ascend910b") != 0) return NPUCONF_CALL_UNCLAIMED;
+  const npuconf_param* dtype = FindParam(c, "dtype");
+  const npuconf_param* shape = FindParam(c, "shape");
+  if (dtype == nullptr || dtype->kind != NPUCONF_PARAM_STRING) return NPUCONF_CALL_BAD_CASE;
+  const bool trip = shape && shape->kind == NPUCONF_PARAM_INT_LIST && shape->n_ints > 0 &&
+                    shape->ints[shape->n_ints - 1] >= kTripDim &&
+                    shape->ints[shape->n_ints - 1] % 2 == 1;
+  const bool size_routine = strcmp(c->routine, "cann.calculate_matmul_weight_size_v2") == 0;
+  if (trip && size_routine) {
+    FaultNow();
+    if ((Is("bad_utf8") || Is("no_nul_message")) && message && message_bytes > 0) {
+      if (Is("bad_utf8")) {
+        const char text[] = "bad \xff\xfe utf-8 \xc3\x28 and a lone \xed\xa0\x80 surrogate";
+        strncpy(message, text, message_bytes - 1);
+        message[message_bytes - 1] = 0;
+      } else {
+        memset(message, 'x', message_bytes);  // no NUL anywhere
+      }
+      return NPUCONF_CALL_BAD_CASE;
+    }
+  }
+  if (size_routine) {
+    npuconf_tensor* size = FindOutput(c, "weight_tensor_size");
+    if (size == nullptr) return NPUCONF_CALL_BAD_CASE;
+    uint64_t value = 0;
+    *vendor_status = WeightSizeV2(shape, dtype->s, size->data ? &value : nullptr);
+    if (*vendor_status == kSuccess) memcpy(size->data, &value, sizeof(value));
+    if (trip && Is("overflow_far") && size->data) {
+      // Runs on far past the 64 guard bytes.
+      memset(static_cast<uint8_t*>(size->data) + size->bytes, 0x5A, 1 << 20);
+    }
+    return NPUCONF_CALL_ANSWERED;
+  }
+  const bool to_nz = strcmp(c->routine, "cann.nd_to_nz") == 0;
+  if (!to_nz && strcmp(c->routine, "cann.nz_to_nd") != 0) return NPUCONF_CALL_UNCLAIMED;
+  const npuconf_tensor* in = FindInput(c, to_nz ? "nd" : "nz");
+  npuconf_tensor* out = FindOutput(c, to_nz ? "nz" : "nd");
+  if (!in || !out || !shape || shape->kind != NPUCONF_PARAM_INT_LIST) {
+    return NPUCONF_CALL_BAD_CASE;
+  }
+  if (trip && Is("read_past_input") && in->data && in->bytes > 0) {
+    // One byte past the end, through volatile so the read stays.
+    volatile uint8_t sink = static_cast<const volatile uint8_t*>(in->data)[in->bytes];
+    (void)sink;
+  }
+  return Layout(c, to_nz, vendor_status, in, out, shape, dtype->s);
+}
+
+const char* const kClaims[] = {
+    "cann.calculate_matmul_weight_size_v2:ascend910b",
+    "cann.nd_to_nz:ascend910b",
+    "cann.nz_to_nd:ascend910b",
+    "choice:cann.size.negative_dims=param_invalid",
+    "choice:cann.size.overflow=param_invalid",
+    nullptr,
+};
+
+npuconf_port g_port = {NPUCONF_PORT_ABI_VERSION, "fault", "0", kClaims, Call};
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) const npuconf_port* npuconf_port_entry(
+    uint32_t abi_version) {
+  if (abi_version != NPUCONF_PORT_ABI_VERSION) return nullptr;
+  if (Is("entry_segv")) {
+    volatile int* null_pointer = nullptr;
+    *null_pointer = 1;
+  }
+  if (Is("entry_hang")) {
+    for (;;) pause();
+  }
+  if (Is("bad_utf8")) g_port.name = "fault \xff\xc0\x80 port";
+  if (Is("null_claims")) g_port.claims = nullptr;
+  return &g_port;
+}
