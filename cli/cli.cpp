@@ -12,11 +12,15 @@
 #include "cli/case_output.h"
 #include "cli/families.h"
 #include "cli/open_port.h"
+#include "cli/options.h"
 #include "cli/vectors_cmd.h"
+#include "conformance/harness/determinism.h"
 #include "conformance/harness/runner.h"
+#include "conformance/ports/claims.h"
 #include "core/case_json.h"
 #include "core/real_shapes.h"
 #include "core/status.h"
+#include "reports/report_writer.h"
 
 namespace npuconf {
 namespace {
@@ -167,7 +171,15 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   CLI::App app{"npuconf: conformance suite for NPU tensor layout, size and dequant routines"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string(NPUCONF_SUITE_VERSION));
-  app.footer("Also: npuconf vectors generate|check|verify (test vectors, docs/vector-format.md)");
+  app.footer(
+      "Exit codes:\n"
+      "  0  conformant: every checked property held\n"
+      "  1  non-conformant: a property failed, gave up or checked nothing it claims\n"
+      "  2  bad usage or bad input (option, case, claims, --out, a case over --max-case-bytes)\n"
+      "  3  the port could not be loaded\n"
+      "  4  nothing was checked: no claimed, applicable case on the selected profiles and\n"
+      "     routines (check: the case lies outside the port's claims or the profile)\n"
+      "Also: npuconf vectors generate|check|verify (test vectors, docs/vector-format.md)");
 
   std::string port_arg = "reference";
   PortOptions port_options;
@@ -191,11 +203,16 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
                   "reference (default), mutant:NAME, path/to/port.so, or 'exec:CMD ARGS' (a "
                   "subprocess, docs/port-protocol.md)");
   run->add_option("--profile", options.profiles, "Profile name or glob; repeatable (default: all)");
-  run->add_option("--routine", options.routine_glob, "Only routines matching this glob");
-  run->add_option("--property", options.property_glob, "Only properties matching this glob");
-  run->add_option("--seed", options.seed, "Seed of the random cases")->capture_default_str();
+  std::vector<std::string> routine_globs, property_globs;
+  run->add_option("--routine", routine_globs,
+                  "Only routines matching this glob; repeatable (any matches)");
+  run->add_option("--property", property_globs,
+                  "Only properties matching this glob; repeatable (any matches)");
+  run->add_option("--seed", options.seed, "Seed of the random cases")
+      ->check(Unsigned64())
+      ->capture_default_str();
   run->add_option("--cases", options.cases, "Random cases per property and profile")
-      ->check(CLI::NonNegativeNumber)
+      ->check(IntegerIn(0, 1000000))
       ->capture_default_str();
   run->add_option("--out", out_dir, "Directory for report.json, junit.xml, report.md, report.html")
       ->capture_default_str();
@@ -209,6 +226,22 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   add_port_options(run);
+  int64_t determinism_every = kDefaultDeterminismEvery;
+  int64_t max_case_bytes = static_cast<int64_t>(kMaxCaseBytes);
+  const char* kMaxCaseBytesHelp =
+      "Memory budget of one case in bytes (inputs + output capacities); a case over it is "
+      "refused before allocation";
+  auto add_budget = [&](CLI::App* sub) {
+    sub->add_option("--max-case-bytes", max_case_bytes, kMaxCaseBytesHelp)
+        ->check(IntegerIn(1, INT64_MAX))
+        ->capture_default_str();
+  };
+  add_budget(run);
+  const char* kDeterminismHelp =
+      "Answer every Nth case (by a hash of the case) twice; differing answers fail it (0: off)";
+  run->add_option("--determinism-every", determinism_every, kDeterminismHelp)
+      ->check(IntegerIn(0, 1000000000))
+      ->capture_default_str();
 
   std::string list_what = "properties";
   bool list_json = false;
@@ -232,6 +265,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
                        "Write case.json, answer.json and every tensor as .npy into DIR");
   one_case->add_option("words", case_words, "ROUTINE profile=NAME key=value ...");
   add_port_options(one_case);
+  add_budget(one_case);
 
   std::string property_name;
   std::vector<std::string> check_words;
@@ -246,7 +280,16 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       ->required();
   check->add_option("words", check_words, "ROUTINE profile=NAME key=value ...");
   add_port_options(check);
+  check->add_option("--determinism-every", determinism_every, kDeterminismHelp)
+      ->check(IntegerIn(0, 1000000000))
+      ->capture_default_str();
+  add_budget(check);
 
+  if (std::string error = CheckSubcommand(argc, argv, {"run", "list", "case", "check"});
+      !error.empty()) {
+    err << "npuconf: " << error << "\n";
+    return kExitBadUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -265,13 +308,32 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   }
 
   if (*list) return List(list_what, list_json, out, err);
+  options.routine_glob = JoinGlobs(routine_globs);
+  options.property_glob = JoinGlobs(property_globs);
+  if (!options.rc_reproduce.empty()) {
+    if (std::string error = CheckRcReproduce(options.rc_reproduce); !error.empty()) {
+      err << "npuconf: " << error << "\n";
+      return kExitBadUsage;
+    }
+  }
+  SetMaxCaseBytes(static_cast<uint64_t>(max_case_bytes));
 
   PortChoice choice = OpenPort(port_arg, port_options);
   if (!choice.port) {
     err << "npuconf: " << choice.error << "\n";
     return choice.exit_code;
   }
-  const Port& port = *choice.port;
+  // A sample of cases is answered twice (conformance/harness/determinism.h);
+  // `case` shows one answer as it is.
+  const AskTwicePort asking_twice(*choice.port,
+                                  *one_case ? 0 : static_cast<uint64_t>(determinism_every));
+  const Port& port = asking_twice;
+  // Claims must mean something: a misspelt routine would check nothing.
+  if (std::string error = ValidateClaims(port.claims(), BuiltinSuite().specs(), BuiltinProfiles());
+      !error.empty()) {
+    err << "npuconf: port " << port.name() << ": " << error << "\n";
+    return kExitBadUsage;
+  }
 
   try {
     if (*check && !BuiltinSuite().FindProperty(property_name)) {
@@ -332,7 +394,9 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
                                                                 : "FAIL";
       out << word << ": " << property->name << " on " << port.name() << ": " << c.ToText() << "\n";
       if (!verdict.message.empty()) out << "  " << verdict.message << "\n";
-      return verdict.failed() ? kExitNonConformant : kExitConformant;
+      return verdict.failed()                       ? kExitNonConformant
+             : verdict.kind == Verdict::Kind::kSkip ? kExitNothingChecked
+                                                    : kExitConformant;
     }
 
     // run
@@ -369,14 +433,20 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     {
       std::error_code ec;
       std::filesystem::create_directories(out_dir, ec);
-      const std::string probe = out_dir + "/.npuconf-write-test";
-      std::ofstream test(probe);
-      if (ec || !test) {
-        err << "npuconf: cannot write reports into --out '" << out_dir << "'\n";
+      if (ec) {
+        err << "npuconf: cannot create --out '" << out_dir << "': " << ec.message() << "\n";
         return kExitBadUsage;
       }
-      test.close();
+      const std::string probe = out_dir + "/.npuconf-write-test";
+      if (std::string error = report::WriteFileAtomically(probe, ""); !error.empty()) {
+        err << "npuconf: cannot write reports into --out '" << out_dir << "': " << error << "\n";
+        return kExitBadUsage;
+      }
       std::filesystem::remove(probe, ec);
+    }
+    if (std::string error = report::RemoveStaleReports(out_dir); !error.empty()) {
+      err << "npuconf: " << error << "\n";
+      return kExitBadUsage;
     }
     options.real_shapes = !no_real_shapes;
     options.progress = !quiet;
@@ -390,20 +460,55 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     if (options.program.find('/') != std::string::npos) {
       options.program = std::filesystem::absolute(options.program).lexically_normal().string();
     }
-    report::RunReport result = RunSuite(BuiltinSuite(), port, options);
     std::string command = "npuconf";
     for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
+    // Reports are rewritten after every result, so a runner that dies leaves
+    // the results so far, marked incomplete.
+    std::string partial_error;
+    options.on_result = [&](const report::RunReport& so_far) {
+      report::RunReport partial = so_far;
+      partial.command = command;
+      if (std::string error = report::WriteReportsAtomically(partial, out_dir, false);
+          !error.empty() && partial_error.empty()) {
+        partial_error = error;
+        err << "npuconf: " << error << "\n";
+      }
+    };
+    {
+      // An empty report first: a runner killed before its first result still
+      // leaves a report.json that says so.
+      report::RunReport empty;
+      empty.suite_version = NPUCONF_SUITE_VERSION;
+      empty.port_name = port.name();
+      empty.port_version = port.version();
+      empty.seed = options.seed;
+      empty.cases = options.cases;
+      empty.command = command;
+      if (std::string error = report::WriteReportsAtomically(empty, out_dir, false);
+          !error.empty()) {
+        err << "npuconf: " << error << "\n";
+        return kExitBadUsage;
+      }
+    }
+    InProcessPort::SetCrashReplayPrefix(options.program + " case --in-process --port " +
+                                        ShellWord(options.port_arg) + " ");
+    report::RunReport result = RunSuite(BuiltinSuite(), port, options);
     result.command = command;
     if (!quiet) out << report::SummaryTable(result);
     WriteFailureVectors(result, out_dir);
-    const std::string write_error = report::WriteReports(result, out_dir);
+    const std::string write_error = report::WriteReportsAtomically(result, out_dir, true);
     if (!write_error.empty()) {
       err << "npuconf: " << write_error << "\n";
       return kExitBadUsage;
     }
     if (!quiet)
       out << "reports: " << out_dir << "/report.json, junit.xml, report.md, report.html\n";
-    return report::AnyFailure(result) ? kExitNonConformant : kExitConformant;
+    const int exit_code = report::RunExitCode(result);
+    if (exit_code == kExitNothingChecked) {
+      err << "npuconf: nothing was checked: no selected property is claimed by port " << port.name()
+          << " and applicable on the selected profiles (exit " << kExitNothingChecked << ")\n";
+    }
+    return exit_code;
   } catch (const CaseError& e) {
     err << "npuconf: " << e.what() << "\n";
     return kExitBadUsage;

@@ -554,8 +554,11 @@ int Check(const std::string& dir, const std::string& port_arg, const std::string
             r.message = "port does not claim " + lf.file.routine + " on " + profile.name;
           for (const auto& [name, reading] : v.choices) {
             const Choice* c = profile.FindChoice(name);
-            r.choices.push_back(
-                {name, reading, c ? c->readings : std::vector<std::string>{}, c ? c->source : ""});
+            r.choices.push_back({.name = name,
+                                 .value = reading,
+                                 .profile_default = c ? c->value : "",
+                                 .readings = c ? c->readings : std::vector<std::string>{},
+                                 .source = c ? c->source : ""});
           }
           run.results.push_back(r);
           if (std::find(run.profiles.begin(), run.profiles.end(), profile.name) ==

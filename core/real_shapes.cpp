@@ -31,12 +31,18 @@ std::vector<RealShape> ParseRealShapes(const nlohmann::json& doc) {
         throw std::runtime_error(name + "." + tensor + ": shape must be a non-empty array");
       }
       Shape shape;
+      int64_t elems = 1;
       for (const auto& d : dims) {
         if (!d.is_number_integer() || d.get<int64_t>() <= 0) {
           throw std::runtime_error(name + "." + tensor + ": dim " + d.dump() +
                                    " is not a positive integer");
         }
         shape.push_back(d.get<int64_t>());
+        // Every consumer multiplies the dims: a shape whose product overflows is bad input.
+        if (__builtin_mul_overflow(elems, shape.back(), &elems)) {
+          throw std::runtime_error(name + "." + tensor + ": shape " + dims.dump() +
+                                   " has more elements than a 64-bit count holds");
+        }
       }
       out.push_back({name, tensor, shape});
     }

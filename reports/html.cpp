@@ -109,6 +109,8 @@ std::string CellText(const Cell& cell) {
       return "not covered";
     case Outcome::kNotApplicable:
       return "n/a";
+    case Outcome::kTooLarge:
+      return "too large";
   }
   return "?";
 }

@@ -84,6 +84,9 @@ std::string ToMarkdown(const RunReport& report) {
       << report.cases << " random cases per property";
   if (!report.command.empty()) out << ", " << MdCode(report.command);
   out << "\n";
+  out << "\nClaims of the port:";
+  for (const auto& claim : report.port_claims) out << " " << MdCode(claim);
+  out << (report.port_claims.empty() ? " none\n" : "\n");
 
   const Matrix matrix = BuildMatrix(report);
   for (const auto& part : SplitByFamily(matrix)) {
@@ -110,6 +113,10 @@ std::string ToMarkdown(const RunReport& report) {
       for (const auto& p : g.profiles) profiles += (profiles.empty() ? "" : ", ") + MdEscape(p);
       for (const auto& c : g.choices) {
         choices += (choices.empty() ? "" : ", ") + MdCode(c.name + "=" + c.value);
+        if (c.claimed) {
+          choices += " (claimed reading " + MdEscape(c.value) + "; profile default " +
+                     MdEscape(c.profile_default) + ")";
+        }
       }
       out << "| " << profiles << " | " << choices << " |\n";
     }
@@ -156,6 +163,8 @@ std::string MarkdownCell(const Cell& cell) {
       return "?";
     case Outcome::kNotApplicable:
       return "n/a";
+    case Outcome::kTooLarge:
+      return "too large";
   }
   return "?";
 }

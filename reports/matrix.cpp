@@ -18,6 +18,7 @@ int Severity(Outcome outcome) {
     case Outcome::kPass:
       return 3;
     case Outcome::kNotClaimed:
+    case Outcome::kTooLarge:
       return 2;
     case Outcome::kNotCovered:
       return 1;

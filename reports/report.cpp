@@ -43,7 +43,11 @@ std::string XmlEscape(const std::string& text) {
 
 std::string ChoicesLine(const PropertyResult& r) {
   std::string out;
-  for (const auto& c : r.choices) out += (out.empty() ? "" : ", ") + c.name + "=" + c.value;
+  for (const auto& c : r.choices) {
+    out += (out.empty() ? "" : ", ") + c.name + "=" + c.value;
+    if (c.claimed)
+      out += " (claimed reading " + c.value + "; profile default " + c.profile_default + ")";
+  }
   return out;
 }
 
@@ -65,6 +69,8 @@ std::string ToString(Outcome outcome) {
       return "not_applicable";
     case Outcome::kVacuous:
       return "vacuous";
+    case Outcome::kTooLarge:
+      return "skipped_too_large";
   }
   return "?";
 }
@@ -85,7 +91,8 @@ nlohmann::json ToJson(const RunReport& report) {
   doc["schema"] = "npuconf-report";
   doc["schema_version"] = kSchemaVersion;
   doc["suite_version"] = report.suite_version;
-  doc["port"] = {{"name", report.port_name}, {"version", report.port_version}};
+  doc["port"] = {
+      {"name", report.port_name}, {"version", report.port_version}, {"claims", report.port_claims}};
   doc["profiles"] = report.profiles;
   doc["seed"] = report.seed;
   doc["cases_per_property"] = report.cases;
@@ -104,6 +111,8 @@ nlohmann::json ToJson(const RunReport& report) {
         {"explicit_cases", r.explicit_cases},
         {"explicit_skipped", r.explicit_skipped},
         {"random_cases", r.random_cases},
+        {"outside_claims", r.outside_claims},
+        {"too_large", r.too_large},
         {"seed", r.seed},
         {"seconds", r.seconds},
     };
@@ -117,8 +126,12 @@ nlohmann::json ToJson(const RunReport& report) {
     if (!r.rapidcheck_reproduce.empty()) item["rapidcheck_reproduce"] = r.rapidcheck_reproduce;
     nlohmann::json choices = nlohmann::json::array();
     for (const auto& c : r.choices) {
-      choices.push_back(
-          {{"name", c.name}, {"value", c.value}, {"readings", c.readings}, {"source", c.source}});
+      choices.push_back({{"name", c.name},
+                         {"value", c.value},
+                         {"profile_default", c.profile_default},
+                         {"claimed", c.claimed},
+                         {"readings", c.readings},
+                         {"source", c.source}});
     }
     item["choices"] = choices;
     if (!r.coverage_hits.empty()) item["coverage_hits"] = r.coverage_hits;
@@ -148,7 +161,7 @@ std::string ToJunitXml(const RunReport& report) {
   for (const auto& r : report.results) {
     failures += IsFailure(r.outcome);
     skipped += r.outcome == Outcome::kNotClaimed || r.outcome == Outcome::kNotCovered ||
-               r.outcome == Outcome::kNotApplicable;
+               r.outcome == Outcome::kNotApplicable || r.outcome == Outcome::kTooLarge;
   }
   std::ostringstream out;
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
@@ -205,7 +218,8 @@ std::string SummaryTable(const RunReport& report) {
       << counts[Outcome::kFail] << " fail, " << counts[Outcome::kGaveUp] << " gave up, "
       << counts[Outcome::kVacuous] << " vacuous, " << counts[Outcome::kNotClaimed]
       << " not claimed, " << counts[Outcome::kNotCovered] << " not covered, "
-      << counts[Outcome::kNotApplicable] << " not applicable\n";
+      << counts[Outcome::kNotApplicable] << " not applicable, " << counts[Outcome::kTooLarge]
+      << " skipped too large\n";
   int missing = 0;
   for (const auto& row : report.coverage) {
     if (!row.required || row.hits > 0) continue;

@@ -21,6 +21,7 @@ enum class Outcome {
   kNotCovered,     // the profile's facts are not public (unverified profile)
   kNotApplicable,  // no valid case exists on this profile (e.g. V2 off its SoC list)
   kVacuous,        // it applies and is claimed, but not one case was checked: a failure
+  kTooLarge,       // every case it had exceeded the memory budget (--max-case-bytes)
 };
 
 std::string ToString(Outcome outcome);
@@ -29,7 +30,9 @@ bool IsFailure(Outcome outcome);
 
 struct ChoiceUsed {
   std::string name;
-  std::string value;  // the reading checked
+  std::string value;            // the reading checked
+  std::string profile_default;  // the profile's reading
+  bool claimed = false;         // `value` is the port's claimed reading (choice:NAME=VALUE)
   std::vector<std::string> readings;
   std::string source;
 };
@@ -43,6 +46,11 @@ struct PropertyResult {
   int explicit_cases = 0;  // explicit cases that ran (skipped ones not counted)
   int explicit_skipped = 0;
   int random_cases = 0;
+  // Cases left unchecked because they lie outside the port's claims (explicit
+  // ones counted, random ones discarded).
+  int outside_claims = 0;
+  // Cases refused before allocation: over the memory budget (--max-case-bytes).
+  int too_large = 0;
   uint64_t seed = 0;
   std::string message;                 // why it failed / gave up / is not claimed
   std::string counterexample;          // the (shrunk) case, as `routine key=value …`
@@ -77,6 +85,7 @@ struct RunReport {
   std::string suite_version;
   std::string port_name;
   std::string port_version;
+  std::vector<std::string> port_claims;  // as the port states them
   std::vector<std::string> profiles;
   uint64_t seed = 0;
   int cases = 0;  // random cases per property

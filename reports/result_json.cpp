@@ -20,8 +20,9 @@ void Read(const nlohmann::json& item, const char* key, T* out, bool optional = f
 }
 
 Outcome OutcomeFromString(const std::string& text) {
-  for (Outcome o : {Outcome::kPass, Outcome::kFail, Outcome::kGaveUp, Outcome::kNotClaimed,
-                    Outcome::kNotCovered, Outcome::kNotApplicable, Outcome::kVacuous}) {
+  for (Outcome o :
+       {Outcome::kPass, Outcome::kFail, Outcome::kGaveUp, Outcome::kNotClaimed,
+        Outcome::kNotCovered, Outcome::kNotApplicable, Outcome::kVacuous, Outcome::kTooLarge}) {
     if (ToString(o) == text) return o;
   }
   throw std::runtime_error("unknown result '" + text + "'");
@@ -49,6 +50,8 @@ PropertyResult ResultFromJson(const nlohmann::json& item) {
   Read(item, "explicit_cases", &r.explicit_cases);
   Read(item, "explicit_skipped", &r.explicit_skipped);
   Read(item, "random_cases", &r.random_cases);
+  Read(item, "outside_claims", &r.outside_claims);
+  Read(item, "too_large", &r.too_large);
   Read(item, "seed", &r.seed);
   Read(item, "seconds", &r.seconds);
   // The writer leaves out empty strings and null JSON.
@@ -66,6 +69,8 @@ PropertyResult ResultFromJson(const nlohmann::json& item) {
     ChoiceUsed used;
     Read(c, "name", &used.name);
     Read(c, "value", &used.value);
+    Read(c, "profile_default", &used.profile_default);
+    Read(c, "claimed", &used.claimed);
     Read(c, "readings", &used.readings);
     Read(c, "source", &used.source);
     r.choices.push_back(std::move(used));

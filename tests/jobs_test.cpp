@@ -39,6 +39,8 @@ report::PropertyResult EveryFieldSet() {
   r.explicit_cases = 3;
   r.explicit_skipped = 4;
   r.random_cases = 5;
+  r.outside_claims = 6;
+  r.too_large = 7;
   r.seed = 0xFEDCBA9876543210ull;
   r.message = "a message with bytes that are not UTF-8: \xff\xfe";
   r.counterexample = "cann.nd_to_nz profile=ascend910b shape=[1,2]";
@@ -47,7 +49,12 @@ report::PropertyResult EveryFieldSet() {
   r.reproduce = "npuconf check ...";
   r.first_explicit_failure = "cann.nd_to_nz shape=[9,9]";
   r.rapidcheck_reproduce = "reproduce=abc";
-  r.choices = {{.name = "cann.nz.fp32_c0", .value = "8", .readings = {"8", "16"}, .source = "s"}};
+  r.choices = {{.name = "cann.nz.fp32_c0",
+                .value = "16",
+                .profile_default = "8",
+                .claimed = true,
+                .readings = {"8", "16"},
+                .source = "s"}};
   r.coverage_hits = {{"cann.nd_to_nz", {{"k.block_exact", 3}, {"zero.n", 1}}}};
   r.seconds = 0.1 + 0.2;  // not exactly representable in decimal: must survive unchanged
   return r;
@@ -56,8 +63,8 @@ report::PropertyResult EveryFieldSet() {
 TEST(ResultJson, RoundTripsEveryField) {
   // A field added to PropertyResult must be carried by ResultFromJson (and set
   // above and compared below); this count makes the test fail until it is.
-  static_assert(FieldCount<report::ChoiceUsed>() == 4);
-  EXPECT_EQ(FieldCount<report::PropertyResult>(), 19u)
+  static_assert(FieldCount<report::ChoiceUsed>() == 6);
+  EXPECT_EQ(FieldCount<report::PropertyResult>(), 21u)
       << "PropertyResult gained or lost a field: carry it in reports/result_json.cpp and "
          "set and compare it here";
   const report::PropertyResult a = EveryFieldSet();
@@ -80,16 +87,20 @@ TEST(ResultJson, RoundTripsEveryField) {
   EXPECT_EQ(b.first_explicit_failure, a.first_explicit_failure);
   EXPECT_EQ(b.rapidcheck_reproduce, a.rapidcheck_reproduce);
   EXPECT_EQ(b.coverage_hits, a.coverage_hits);
+  EXPECT_EQ(b.outside_claims, a.outside_claims);
+  EXPECT_EQ(b.too_large, a.too_large);
   ASSERT_EQ(b.choices.size(), 1u);
   EXPECT_EQ(b.choices[0].name, a.choices[0].name);
   EXPECT_EQ(b.choices[0].value, a.choices[0].value);
+  EXPECT_EQ(b.choices[0].profile_default, a.choices[0].profile_default);
+  EXPECT_EQ(b.choices[0].claimed, a.choices[0].claimed);
   EXPECT_EQ(b.choices[0].readings, a.choices[0].readings);
   EXPECT_EQ(b.choices[0].source, a.choices[0].source);
   EXPECT_EQ(b.seconds, a.seconds);
   // Every outcome has a name that reads back.
-  for (auto o :
-       {report::Outcome::kPass, report::Outcome::kFail, report::Outcome::kNotClaimed,
-        report::Outcome::kNotCovered, report::Outcome::kNotApplicable, report::Outcome::kVacuous}) {
+  for (auto o : {report::Outcome::kPass, report::Outcome::kFail, report::Outcome::kNotClaimed,
+                 report::Outcome::kNotCovered, report::Outcome::kNotApplicable,
+                 report::Outcome::kVacuous, report::Outcome::kTooLarge, report::Outcome::kGaveUp}) {
     report::PropertyResult r = a;
     r.outcome = o;
     EXPECT_EQ(report::ResultFromJson(report::ResultToJson(r)).outcome, o);

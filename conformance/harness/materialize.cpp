@@ -3,6 +3,37 @@
 #include "core/prng.h"
 
 namespace npuconf {
+namespace {
+
+uint64_t g_max_case_bytes = kMaxCaseBytes;
+thread_local uint64_t t_case_bytes = 0;
+
+std::string GiB(uint64_t bytes) {
+  return std::to_string(bytes) + " bytes (" +
+         std::to_string(static_cast<double>(bytes) / double(uint64_t{1} << 30)).substr(0, 6) +
+         " GiB)";
+}
+
+}  // namespace
+
+CaseTooLarge::CaseTooLarge(uint64_t needed, uint64_t budget)
+    : CaseError("the case is too large: it needs at least " + GiB(needed) +
+                " of buffers (inputs + outputs), " + "over the budget of " + GiB(budget) +
+                " (--max-case-bytes)"),
+      needed_bytes(needed),
+      budget_bytes(budget) {}
+
+uint64_t MaxCaseBytes() { return g_max_case_bytes; }
+void SetMaxCaseBytes(uint64_t bytes) { g_max_case_bytes = bytes; }
+
+void BeginCaseBytes() { t_case_bytes = 0; }
+
+void ChargeCaseBytes(uint64_t bytes) {
+  uint64_t total = 0;
+  if (__builtin_add_overflow(t_case_bytes, bytes, &total)) total = UINT64_MAX;
+  if (total > g_max_case_bytes) throw CaseTooLarge(total, g_max_case_bytes);
+  t_case_bytes = total;
+}
 
 Shape RequireShape(const Case& c, const char* key) {
   auto shape = c.IntList(key);
@@ -33,10 +64,7 @@ uint64_t Seed(const Case& c) {
 }
 
 Bytes RandomBytes(uint64_t seed, uint64_t count) {
-  if (count > kMaxCaseBytes) {
-    throw CaseError("tensor of " + std::to_string(count) + " bytes exceeds the runner's limit of " +
-                    std::to_string(kMaxCaseBytes));
-  }
+  ChargeCaseBytes(count);
   Bytes bytes(count);
   FillRandomBytes(seed, bytes.data(), count);
   return bytes;
@@ -44,10 +72,12 @@ Bytes RandomBytes(uint64_t seed, uint64_t count) {
 
 uint64_t ElemBytes(DType dtype, int64_t elems, const Shape& shape) {
   auto bytes = elems < 0 ? std::nullopt : BytesForElems(dtype, static_cast<uint64_t>(elems));
-  if (!bytes || *bytes > kMaxCaseBytes) {
+  if (!bytes) {
     throw CaseError("shape " + ToString(shape) + " of " + std::string(Name(dtype)) +
-                    " is too large for the runner (limit " + std::to_string(kMaxCaseBytes) +
-                    " bytes)");
+                    " overflows 64-bit byte arithmetic");
+  }
+  if (*bytes > g_max_case_bytes) {
+    throw CaseTooLarge(*bytes, g_max_case_bytes);
   }
   return *bytes;
 }

@@ -21,15 +21,37 @@ class CaseError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Largest tensor (bytes) a case may ask the runner to allocate.
+// A case whose buffers (inputs + output capacities) exceed the whole-case
+// memory budget (--max-case-bytes): refused before the buffer that would
+// cross it is allocated. `case`/`check` exit 2 on it; `run` counts the case as
+// skipped-too-large, never as a port failure.
+class CaseTooLarge : public CaseError {
+ public:
+  CaseTooLarge(uint64_t needed_bytes, uint64_t budget_bytes);
+  uint64_t needed_bytes;  // at least this many (accounting stops at the first excess)
+  uint64_t budget_bytes;
+};
+
+// Default whole-case budget and largest single tensor, in bytes.
 inline constexpr uint64_t kMaxCaseBytes = uint64_t{4} << 30;
+
+// The whole-case budget in bytes (process-wide; default kMaxCaseBytes).
+uint64_t MaxCaseBytes();
+void SetMaxCaseBytes(uint64_t bytes);
+
+// Accounts the buffers of one case: Begin resets the count, Charge adds
+// `bytes` before they are allocated and throws CaseTooLarge when the total
+// passes the budget. Suite::Materialize begins, charges output capacities;
+// RandomBytes charges every input it makes.
+void BeginCaseBytes();
+void ChargeCaseBytes(uint64_t bytes);
 
 Shape RequireShape(const Case& c, const char* key);
 DType RequireDType(const Case& c, const char* key);
 int64_t RequireInt(const Case& c, const char* key);
 uint64_t Seed(const Case& c);                      // the `seed` param, 0 if absent
 Bytes RandomBytes(uint64_t seed, uint64_t count);  // SplitMix64(seed) bytes
-uint64_t ElemBytes(DType dtype, int64_t elems, const Shape& shape);  // checked, ≤ kMaxCaseBytes
+uint64_t ElemBytes(DType dtype, int64_t elems, const Shape& shape);  // checked, ≤ MaxCaseBytes()
 bool OutputIsNull(const Case& c, const std::string& name);           // `name=null` in the case
 
 }  // namespace npuconf

@@ -8,14 +8,15 @@
 #include <optional>
 
 #include "conformance/harness/coverage.h"
+#include "conformance/harness/determinism.h"
 #include "conformance/harness/parallel.h"
+#include "conformance/ports/claims.h"
 #include "core/case_json.h"
 #include "rapidcheck/detail/Configuration.h"
 #include "rapidcheck/detail/Property.h"
 #include "rapidcheck/detail/TestListener.h"
 
 namespace npuconf {
-namespace {
 
 // Quotes a word for a POSIX shell when it holds anything but safe characters
 // (brackets would glob).
@@ -29,6 +30,8 @@ std::string ShellWord(const std::string& word) {
   for (char ch : word) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
   return out + "'";
 }
+
+namespace {
 
 uint64_t Fnv1a(const std::string& text, uint64_t seed) {
   uint64_t hash = 1469598103934665603ull ^ seed;
@@ -46,14 +49,29 @@ class SilentListener : public rc::detail::TestListener {
   void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
 };
 
-std::vector<report::ChoiceUsed> ChoicesOf(const Property& property, const Profile& profile) {
+// The readings checked: the port's claimed one where it claims one, else the
+// profile's default.
+std::vector<report::ChoiceUsed> ChoicesOf(const Property& property, const Profile& profile,
+                                          const PortClaims& claims) {
   std::vector<report::ChoiceUsed> out;
   for (const auto& name : property.choices) {
     if (const Choice* choice = profile.FindChoice(name)) {
-      out.push_back({choice->name, choice->value, choice->readings, choice->source});
+      const auto claimed = claims.Choice(name);
+      out.push_back({.name = choice->name,
+                     .value = claimed.value_or(choice->value),
+                     .profile_default = choice->value,
+                     .claimed = claimed.has_value(),
+                     .readings = choice->readings,
+                     .source = choice->source});
     }
   }
   return out;
+}
+
+// Why a case is not checked: outside the port's claims (conditions included).
+bool OutsideClaims(const PortClaims& claims, const PropertyContext& ctx, const Case& c) {
+  const Routine* routine = ctx.suite.FindRoutine(c.routine);
+  return routine && !claims.Covers(c, ctx.profile.name, *routine->spec);
 }
 
 bool PortClaimsAll(const Port& port, const Property& property, const std::string& profile) {
@@ -64,11 +82,19 @@ bool PortClaimsAll(const Port& port, const Property& property, const std::string
   return true;
 }
 
+// A Skip for a case over the memory budget: counted apart, never a failure.
+const std::string kTooLargeMark = "skipped-too-large: ";
+bool IsTooLarge(const Verdict& v) {
+  return v.kind == Verdict::Kind::kSkip && v.message.rfind(kTooLargeMark, 0) == 0;
+}
+
 Verdict SafeCheck(const Property& property, const PropertyContext& ctx, const Case& c,
                   report::PropertyResult* result) {
   Verdict verdict;
   try {
     verdict = property.check(ctx, c);
+  } catch (const CaseTooLarge& e) {
+    return Verdict::Skip(kTooLargeMark + e.what());
   } catch (const CaseError& e) {
     return Verdict::Fail(std::string("the suite built a malformed case: ") + e.what());
   }
@@ -78,8 +104,20 @@ Verdict SafeCheck(const Property& property, const PropertyContext& ctx, const Ca
   return verdict;
 }
 
+// A failure of `c`, answered a second time (conformance/harness/determinism.h);
+// *reproduce_note says when a replay may not show it.
+Verdict Confirmed(const Property& property, const PropertyContext& ctx, const Case& c,
+                  const Verdict& first, std::string* reproduce_note) {
+  bool non_deterministic = false;
+  report::PropertyResult scratch;  // the second answer counts toward no coverage class
+  Verdict out = ConfirmFailure([&] { return SafeCheck(property, ctx, c, &scratch); }, first,
+                               &non_deterministic);
+  *reproduce_note = non_deterministic ? "  # non-deterministic: a replay may pass" : "";
+  return out;
+}
+
 void RandomPhase(const Property& property, const PropertyContext& ctx, const RunOptions& options,
-                 report::PropertyResult* result) {
+                 const PortClaims& claims, report::PropertyResult* result) {
   const std::string id = property.name + "@" + ctx.profile.name;
   std::optional<Case> last_failure;
   std::string last_message;
@@ -87,7 +125,12 @@ void RandomPhase(const Property& property, const PropertyContext& ctx, const Run
   auto generator = property.generator(ctx);
   auto testable = [&] {
     const Case c = *generator;
+    if (OutsideClaims(claims, ctx, c)) {
+      ++result->outside_claims;
+      RC_DISCARD("outside the port's claims");
+    }
     const Verdict verdict = SafeCheck(property, ctx, c, result);
+    if (IsTooLarge(verdict)) ++result->too_large;
     if (verdict.kind == Verdict::Kind::kSkip) RC_DISCARD(verdict.message);
     if (verdict.failed()) {
       last_failure = c;
@@ -120,19 +163,35 @@ void RandomPhase(const Property& property, const PropertyContext& ctx, const Run
     result->random_cases = failure.numSuccess + 1;
     result->message = last_message.empty() ? failure.description : last_message;
     if (last_failure) {
+      std::string note;
+      result->message =
+          Confirmed(property, ctx, *last_failure, Verdict::Fail(result->message), &note).message;
       result->counterexample = last_failure->ToText();
       result->counterexample_case = ToJson(*last_failure);
       result->evidence = last_evidence;
       result->reproduce =
-          ReproduceCommand(options.program, options.port_arg, property.name, *last_failure);
+          ReproduceCommand(options.program, options.port_arg, property.name, *last_failure) + note;
     }
     rc::detail::Configuration config;
     config.reproduce[id] = failure.reproduce;
     result->rapidcheck_reproduce = rc::detail::configToMinimalString(config);
   } else if (outcome.match(gave_up)) {
-    result->outcome = report::Outcome::kGaveUp;
     result->random_cases = gave_up.numSuccess;
-    result->message = "gave up: " + gave_up.description;
+    if (result->outside_claims > 0) {
+      // The port narrowed its claims: what it leaves out is not claimed, neither failed nor passed.
+      result->outcome = report::Outcome::kNotClaimed;
+      result->message = "gave up after " + std::to_string(gave_up.numSuccess) +
+                        " random cases: " + std::to_string(result->outside_claims) +
+                        " generated cases lay outside the port's claims";
+    } else if (result->too_large > 0) {
+      result->outcome = report::Outcome::kTooLarge;
+      result->message = "gave up after " + std::to_string(gave_up.numSuccess) +
+                        " random cases: " + std::to_string(result->too_large) +
+                        " generated cases exceeded the memory budget (--max-case-bytes)";
+    } else {
+      result->outcome = report::Outcome::kGaveUp;
+      result->message = "gave up: " + gave_up.description;
+    }
   } else if (outcome.match(error)) {
     result->outcome = report::Outcome::kFail;
     result->message = "RapidCheck error: " + error.description;
@@ -140,14 +199,19 @@ void RandomPhase(const Property& property, const PropertyContext& ctx, const Run
 }
 
 report::PropertyResult RunOne(const Port& port, const Property& property,
-                              const PropertyContext& ctx, const RunOptions& options) {
+                              const PropertyContext& run_ctx, const RunOptions& options) {
+  // The port's claimed readings of choices are the ones checked.
+  const PortClaims claims = PortClaims::Parse(port.claims());
+  const std::optional<Profile> as_claimed = ProfileAsClaimed(run_ctx.profile, claims);
+  const PropertyContext ctx{run_ctx.suite, run_ctx.port, as_claimed ? *as_claimed : run_ctx.profile,
+                            run_ctx.run_profiles, run_ctx.real_shapes};
   report::PropertyResult result;
   result.property = property.name;
   result.routine = property.routine;
   result.profile = ctx.profile.name;
   result.description = property.description;
   result.seed = options.seed;
-  result.choices = ChoicesOf(property, ctx.profile);
+  result.choices = ChoicesOf(property, run_ctx.profile, claims);
   const auto start = std::chrono::steady_clock::now();
   if (!ctx.profile.verified) {
     result.outcome = report::Outcome::kNotCovered;
@@ -162,42 +226,64 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
   } else {
     if (options.rc_reproduce.empty() && property.explicit_cases) {
       for (const Case& c : property.explicit_cases(ctx)) {
+        if (OutsideClaims(claims, ctx, c)) {
+          ++result.outside_claims;
+          continue;
+        }
         const Verdict verdict = SafeCheck(property, ctx, c, &result);
+        if (IsTooLarge(verdict)) {
+          ++result.too_large;
+          continue;
+        }
         if (verdict.kind == Verdict::Kind::kSkip) {
           ++result.explicit_skipped;
           continue;
         }
         ++result.explicit_cases;
         if (verdict.failed()) {
+          std::string note;
           result.outcome = report::Outcome::kFail;
-          result.message = verdict.message;
+          result.message = Confirmed(property, ctx, c, verdict, &note).message;
           result.counterexample = c.ToText();
           result.counterexample_case = ToJson(c);
           result.evidence = verdict.evidence;
-          result.reproduce = ReproduceCommand(options.program, options.port_arg, property.name, c);
+          result.reproduce =
+              ReproduceCommand(options.program, options.port_arg, property.name, c) + note;
           break;
         }
       }
     }
     if (property.generator && options.cases > 0) {
       if (result.outcome == report::Outcome::kPass) {
-        RandomPhase(property, ctx, options, &result);
+        RandomPhase(property, ctx, options, claims, &result);
       } else {
         // An explicit case failed: the random phase still runs, because what
         // RapidCheck shrinks to is the smallest input that shows the failure.
         // The report leads with it and keeps the explicit case beside it.
         report::PropertyResult shrunk = result;
         shrunk.outcome = report::Outcome::kPass;
-        RandomPhase(property, ctx, options, &shrunk);
+        RandomPhase(property, ctx, options, claims, &shrunk);
         if (shrunk.outcome == report::Outcome::kFail && !shrunk.counterexample.empty()) {
           shrunk.first_explicit_failure = result.counterexample;
           result = std::move(shrunk);
         }
       }
     }
-    // A property that applies here but checked nothing is no pass.
+    // A property that applies here but checked nothing is no pass; when the
+    // port's narrowed claims left every case out, it is not claimed.
     if (result.outcome == report::Outcome::kPass && result.explicit_cases == 0 &&
-        result.random_cases == 0) {
+        result.random_cases == 0 && result.outside_claims > 0) {
+      result.outcome = report::Outcome::kNotClaimed;
+      result.message = "every case (" + std::to_string(result.outside_claims) +
+                       ") lay outside the port's claims";
+    } else if (result.outcome == report::Outcome::kPass && result.explicit_cases == 0 &&
+               result.random_cases == 0 && result.too_large > 0) {
+      result.outcome = report::Outcome::kTooLarge;
+      result.message = std::to_string(result.too_large) +
+                       " cases exceeded the memory budget (--max-case-bytes " +
+                       std::to_string(MaxCaseBytes()) + "); none was checked";
+    } else if (result.outcome == report::Outcome::kPass && result.explicit_cases == 0 &&
+               result.random_cases == 0) {
       result.outcome = report::Outcome::kVacuous;
       result.message = "no case was checked (" + std::to_string(result.explicit_skipped) +
                        " explicit cases skipped, no random case held)";
@@ -209,14 +295,15 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
 
 // The result of a unit whose worker process died while checking it.
 report::PropertyResult DiedResult(const Property& property, const Profile& profile,
-                                  const RunOptions& options, const std::string& why) {
+                                  const PortClaims& claims, const RunOptions& options,
+                                  const std::string& why) {
   report::PropertyResult result;
   result.property = property.name;
   result.routine = property.routine;
   result.profile = profile.name;
   result.description = property.description;
   result.seed = options.seed;
-  result.choices = ChoicesOf(property, profile);
+  result.choices = ChoicesOf(property, profile, claims);
   result.outcome = report::Outcome::kFail;
   result.message = why;
   return result;
@@ -225,7 +312,15 @@ report::PropertyResult DiedResult(const Property& property, const Profile& profi
 }  // namespace
 
 bool GlobMatch(const std::string& pattern, const std::string& text) {
-  return fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = pattern.find(',', start);
+    const std::string one =
+        pattern.substr(start, comma == std::string::npos ? comma : comma - start);
+    if (fnmatch(one.c_str(), text.c_str(), 0) == 0) return true;
+    if (comma == std::string::npos) return false;
+    start = comma + 1;
+  }
 }
 
 std::vector<const Profile*> SelectProfiles(const std::vector<std::string>& names,
@@ -263,7 +358,16 @@ std::string ReproduceCommand(const std::string& program, const std::string& port
 Verdict CheckOne(const Suite& suite, const Port& port, const Property& property,
                  const Profile& profile, const Case& c) {
   std::vector<const Profile*> profiles = {&profile};
-  PropertyContext ctx{suite, port, profile, profiles, true};
+  const PortClaims claims = PortClaims::Parse(port.claims());
+  const std::optional<Profile> as_claimed = ProfileAsClaimed(profile, claims);
+  PropertyContext ctx{suite, port, as_claimed ? *as_claimed : profile, profiles, true};
+  if (!PortClaimsAll(port, property, profile.name)) {
+    return Verdict::Skip("port " + port.name() + " does not claim " + property.routine + " on " +
+                         profile.name);
+  }
+  if (OutsideClaims(claims, ctx, c)) {
+    return Verdict::Skip("the case lies outside the claims of port " + port.name());
+  }
   return property.check(ctx, c);
 }
 
@@ -304,6 +408,7 @@ report::RunReport RunSuite(const Suite& suite, const Port& port, const RunOption
   run.suite_version = NPUCONF_SUITE_VERSION;
   run.port_name = port.name();
   run.port_version = port.version();
+  run.port_claims = port.claims();
   run.seed = options.seed;
   run.cases = options.cases;
   std::string error;
@@ -332,7 +437,7 @@ report::RunReport RunSuite(const Suite& suite, const Port& port, const RunOption
       return RunOne(port, *work[i].first, ctx, options);
     };
     auto died = [&](size_t i, const std::string& why) {
-      return DiedResult(*work[i].first, *work[i].second, options,
+      return DiedResult(*work[i].first, *work[i].second, PortClaims::Parse(port.claims()), options,
                         "the runner process checking " + units[i].name + " died: " + why);
     };
     RunUnitsInWorkers(units, {.jobs = options.jobs, .progress = options.progress}, run_unit, died,

@@ -21,7 +21,7 @@ inline constexpr int kDefaultCases = 100;
 struct RunOptions {
   uint64_t seed = kDefaultSeed;
   int cases = kDefaultCases;
-  std::string routine_glob = "*";
+  std::string routine_glob = "*";  // GlobMatch: ',' separates alternatives
   std::string property_glob = "*";
   std::vector<std::string> profiles;   // empty: every built-in profile
   bool real_shapes = true;             // real model shapes among the explicit cases
@@ -37,7 +37,8 @@ struct RunOptions {
   std::function<void(const report::RunReport&)> on_result;
 };
 
-// fnmatch-style: '*' any run, '?' one character.
+// fnmatch-style: '*' any run, '?' one character; ',' separates alternatives
+// (a text matches when any matches: repeated --routine / --property).
 bool GlobMatch(const std::string& pattern, const std::string& text);
 
 // The profiles a run covers, in order; an unknown name is reported in *error.
@@ -49,6 +50,9 @@ report::RunReport RunSuite(const Suite& suite, const Port& port, const RunOption
 // One property on one case (`npuconf check`); CaseError propagates.
 Verdict CheckOne(const Suite& suite, const Port& port, const Property& property,
                  const Profile& profile, const Case& c);
+
+// `word` quoted for a POSIX shell when it holds more than safe characters.
+std::string ShellWord(const std::string& word);
 
 // The shell command that replays `property` on `c` through `port_arg`.
 std::string ReproduceCommand(const std::string& program, const std::string& port_arg,

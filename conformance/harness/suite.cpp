@@ -99,7 +99,10 @@ Invocation Suite::Materialize(const Case& c, const Profile& profile) const {
     throw CaseError("routine " + c.routine + " runs on " + routine->spec->vendor +
                     " profiles, not on '" + profile.name + "' (" + profile.family + ")");
   }
+  BeginCaseBytes();
   Invocation inv = routine->materialize(checked, profile);
+  // Outputs are allocated by the port's Call, after this: refuse them now.
+  for (const OutputSpec& out : inv.outputs) ChargeCaseBytes(out.capacity_bytes);
   // Explicit inputs replace the seeded ones of the same name and form (an
   // in-place output's initial content counts as an input).
   for (const InputTensor& given : checked.inputs) {

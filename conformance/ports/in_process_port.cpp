@@ -13,8 +13,37 @@
 namespace npuconf {
 namespace {
 
-// What the port was answering when it crashed, for the signal handler.
+// What the port was answering when it crashed, for the signal handler: a
+// command that replays it (SetCrashReplayPrefix + the case, shell-quoted).
 char g_current_case[4096] = {0};
+
+std::string& CrashReplayPrefix() {
+  static std::string prefix = "npuconf case ";
+  return prefix;
+}
+
+// The case's words, each quoted for a POSIX shell when it holds more than safe characters.
+std::string ShellCase(const std::string& case_text) {
+  std::string out;
+  size_t start = 0;
+  while (start <= case_text.size()) {
+    size_t end = case_text.find(' ', start);
+    if (end == std::string::npos) end = case_text.size();
+    const std::string word = case_text.substr(start, end - start);
+    if (!out.empty()) out += ' ';
+    if (word.find_first_not_of(
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.:=,/+@") ==
+        std::string::npos) {
+      out += word;
+    } else {
+      out += '\'';
+      for (char ch : word) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+      out += '\'';
+    }
+    start = end + 1;
+  }
+  return out;
+}
 
 void OnPortCrash(int signal_number) {
   const char prefix[] = "npuconf: the port crashed (signal ";
@@ -24,7 +53,7 @@ void OnPortCrash(int signal_number) {
     digits[n++] = static_cast<char>('0' + s % 10);
   ssize_t ignored = write(STDERR_FILENO, prefix, sizeof(prefix) - 1);
   while (n > 0) ignored = write(STDERR_FILENO, &digits[--n], 1);
-  const char middle[] = ") while answering: npuconf case ";
+  const char middle[] = ") while answering; replay: ";
   ignored = write(STDERR_FILENO, middle, sizeof(middle) - 1);
   ignored = write(STDERR_FILENO, g_current_case, strnlen(g_current_case, sizeof(g_current_case)));
   ignored = write(STDERR_FILENO, "\n", 1);
@@ -35,7 +64,8 @@ void OnPortCrash(int signal_number) {
 class CrashGuard {
  public:
   explicit CrashGuard(const std::string& case_text) {
-    std::strncpy(g_current_case, case_text.c_str(), sizeof(g_current_case) - 1);
+    const std::string command = CrashReplayPrefix() + ShellCase(case_text);
+    std::strncpy(g_current_case, command.c_str(), sizeof(g_current_case) - 1);
     for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) {
       struct sigaction action {};
       action.sa_handler = OnPortCrash;
@@ -72,6 +102,10 @@ bool MatchField(const std::string& pattern, const std::string& value) {
 }
 
 }  // namespace
+
+void InProcessPort::SetCrashReplayPrefix(std::string prefix) {
+  CrashReplayPrefix() = std::move(prefix);
+}
 
 const OutputResult* Answer::Output(const std::string& output_name) const {
   for (const auto& output : outputs) {
@@ -127,8 +161,11 @@ bool Port::Claims(const std::string& routine, const std::string& profile) const 
     if (claim.rfind("choice:", 0) == 0) continue;
     const size_t colon = claim.find(':');
     if (colon == std::string::npos) continue;
+    // ROUTINE:PROFILE[:CONDITIONS] (conformance/ports/claims.h decides conditions).
+    const size_t end = claim.find(':', colon + 1);
     if (MatchField(claim.substr(0, colon), routine) &&
-        MatchField(claim.substr(colon + 1), profile)) {
+        MatchField(claim.substr(colon + 1, end == std::string::npos ? end : end - colon - 1),
+                   profile)) {
       return true;
     }
   }

@@ -90,6 +90,10 @@ class InProcessPort : public Port {
 
   Answer Call(const Invocation& invocation) const override;
 
+  // What the crash line puts before the case, e.g. "/abs/npuconf case --port
+  // /abs/port.so " (default "npuconf case "), so the line replays on that port.
+  static void SetCrashReplayPrefix(std::string prefix);
+
  private:
   PortCallFn call_;
   void* library_ = nullptr;

@@ -125,11 +125,31 @@ typedef struct npuconf_port {
   uint32_t abi_version; /* NPUCONF_PORT_ABI_VERSION */
   const char* name;
   const char* version;
-  /* Claims: NUL-terminated array of strings, each "routine:profile", with '*'
-   * allowed as a whole field ("cann.nd_to_nz:*"), or "choice:NAME=VALUE" for a
-   * behaviour the vendor leaves undefined and the port defines (e.g.
-   * "choice:cann.size.negative_dims=param_invalid"). Unclaimed cases are
-   * reported "not claimed", never "pass". */
+  /* Claims: NUL-terminated array of strings (NULL: no claims), each one of
+   *
+   *   ROUTINE:PROFILE                 "cann.nd_to_nz:*"; '*' as a whole field matches any
+   *   ROUTINE:PROFILE:COND[,COND...]  narrowed to the cases where every COND holds:
+   *       KEY=V1|V2|...   the param's value, as `npuconf case` writes it, is listed
+   *                       ("cann.nd_to_nz:ascend910b:dtype=FLOAT16|INT8")
+   *       KEY%M==0        an int param (every element of an int-list param) is a
+   *                       multiple of M > 0
+   *       KEY<=V, KEY>=V  an int param (every element of an int list) is at most / least V
+   *                       ("rknn.matmul_create:rk3588:K%32==0,N%32==0,K<=8192")
+   *     A param the case leaves out takes its documented literal default; null
+   *     satisfies no condition. Several claims on one routine: a case is inside
+   *     when any of them holds.
+   *   choice:NAME=VALUE               the reading the port implements of a behaviour the
+   *                                   vendor leaves undefined or documents two ways
+   *                                   ("choice:cann.size.negative_dims=param_invalid");
+   *                                   that reading is the one checked and reported,
+   *                                   whatever the profile's default.
+   *
+   * The runner validates claims when it loads the port: an unknown routine,
+   * profile, param, enum value, dtype or choice, or a reading the profile does
+   * not list, is an error (exit 2). Cases outside the claims are not checked
+   * and are reported "not claimed" (never "pass"); a run in which nothing is
+   * claimed exits 4. A case INSIDE the claims that `call` answers with
+   * NPUCONF_CALL_UNCLAIMED fails that case. */
   const char* const* claims;
   /* Answers one case. `message` (may be NULL) receives a NUL-terminated note
    * of at most `message_bytes` bytes when the result is not ANSWERED. */

@@ -1,0 +1,310 @@
+#include "conformance/ports/claims.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include "core/dtype.h"
+
+namespace npuconf {
+namespace {
+
+std::vector<std::string> Split(const std::string& text, char separator) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  for (;;) {
+    const size_t end = text.find(separator, start);
+    out.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    if (end == std::string::npos) return out;
+    start = end + 1;
+  }
+}
+
+bool ParseInt(const std::string& text, int64_t* out) {
+  if (text.empty()) return false;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+bool IsKey(const std::string& key) {
+  return !key.empty() &&
+         key.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
+             std::string::npos;
+}
+
+// One condition; the error names it.
+std::optional<ClaimCondition> ParseCondition(const std::string& text, std::string* error) {
+  ClaimCondition cond;
+  cond.text = text;
+  std::string number;
+  if (const size_t mod = text.find('%'); mod != std::string::npos) {
+    cond.key = text.substr(0, mod);
+    cond.kind = ClaimCondition::Kind::kMultipleOf;
+    const std::string rest = text.substr(mod + 1);
+    if (rest.size() < 4 || rest.substr(rest.size() - 3) != "==0") {
+      *error = "condition '" + text + "' must read KEY%M==0";
+      return std::nullopt;
+    }
+    number = rest.substr(0, rest.size() - 3);
+  } else if (const size_t le = text.find("<="); le != std::string::npos) {
+    cond.key = text.substr(0, le);
+    cond.kind = ClaimCondition::Kind::kAtMost;
+    number = text.substr(le + 2);
+  } else if (const size_t ge = text.find(">="); ge != std::string::npos) {
+    cond.key = text.substr(0, ge);
+    cond.kind = ClaimCondition::Kind::kAtLeast;
+    number = text.substr(ge + 2);
+  } else if (const size_t eq = text.find('='); eq != std::string::npos) {
+    cond.key = text.substr(0, eq);
+    cond.kind = ClaimCondition::Kind::kInSet;
+    cond.values = Split(text.substr(eq + 1), '|');
+    for (const auto& value : cond.values) {
+      if (value.empty()) {
+        *error = "condition '" + text + "' lists an empty value";
+        return std::nullopt;
+      }
+    }
+  } else {
+    *error = "condition '" + text + "' is none of KEY=V1|V2, KEY%M==0, KEY<=V, KEY>=V";
+    return std::nullopt;
+  }
+  if (!IsKey(cond.key)) {
+    *error = "condition '" + text + "' names no param key ('" + cond.key + "')";
+    return std::nullopt;
+  }
+  if (cond.kind != ClaimCondition::Kind::kInSet) {
+    if (!ParseInt(number, &cond.number)) {
+      *error = "condition '" + text + "': '" + number + "' is not an integer";
+      return std::nullopt;
+    }
+    if (cond.kind == ClaimCondition::Kind::kMultipleOf && cond.number <= 0) {
+      *error = "condition '" + text + "': the modulus must be positive";
+      return std::nullopt;
+    }
+  }
+  return cond;
+}
+
+bool MatchField(const std::string& pattern, const std::string& value) {
+  return pattern == "*" || pattern == value;
+}
+
+bool HoldsForInt(const ClaimCondition& cond, int64_t v) {
+  switch (cond.kind) {
+    case ClaimCondition::Kind::kMultipleOf:
+      return v % cond.number == 0;
+    case ClaimCondition::Kind::kAtMost:
+      return v <= cond.number;
+    case ClaimCondition::Kind::kAtLeast:
+      return v >= cond.number;
+    case ClaimCondition::Kind::kInSet:
+      break;
+  }
+  return false;
+}
+
+bool Holds(const ClaimCondition& cond, const ParamValue& value) {
+  if (cond.kind == ClaimCondition::Kind::kInSet) {
+    if (value.kind == ParamValue::Kind::kNull) return false;
+    return std::find(cond.values.begin(), cond.values.end(), value.ToText()) != cond.values.end();
+  }
+  if (value.kind == ParamValue::Kind::kInt) return HoldsForInt(cond, value.i);
+  if (value.kind == ParamValue::Kind::kIntList) {
+    return std::all_of(value.ints.begin(), value.ints.end(),
+                       [&](int64_t v) { return HoldsForInt(cond, v); });
+  }
+  return false;
+}
+
+}  // namespace
+
+PortClaims PortClaims::Parse(const std::vector<std::string>& texts, std::string* error) {
+  PortClaims claims;
+  auto fail = [&](const std::string& claim, const std::string& why) {
+    if (error && error->empty()) *error = "claim '" + claim + "': " + why;
+  };
+  for (const std::string& text : texts) {
+    if (text.rfind("choice:", 0) == 0) {
+      const size_t eq = text.find('=');
+      if (eq == std::string::npos || eq == 7 || eq + 1 == text.size()) {
+        fail(text, "a choice claim reads choice:NAME=VALUE");
+        continue;
+      }
+      claims.choices_.push_back({text, text.substr(7, eq - 7), text.substr(eq + 1)});
+      continue;
+    }
+    const size_t first = text.find(':');
+    if (first == std::string::npos || first == 0) {
+      fail(text, "a claim reads ROUTINE:PROFILE[:CONDITION,...] or choice:NAME=VALUE");
+      continue;
+    }
+    const size_t second = text.find(':', first + 1);
+    RoutineClaim claim;
+    claim.text = text;
+    claim.routine = text.substr(0, first);
+    claim.profile = text.substr(
+        first + 1, second == std::string::npos ? std::string::npos : second - first - 1);
+    if (claim.profile.empty()) {
+      fail(text, "no profile (use '*' for every profile)");
+      continue;
+    }
+    bool ok = true;
+    if (second != std::string::npos) {
+      for (const std::string& part : Split(text.substr(second + 1), ',')) {
+        std::string why;
+        auto cond = ParseCondition(part, &why);
+        if (!cond) {
+          fail(text, why);
+          ok = false;
+          break;
+        }
+        claim.conditions.push_back(std::move(*cond));
+      }
+    }
+    if (ok) claims.routines_.push_back(std::move(claim));
+  }
+  return claims;
+}
+
+bool PortClaims::Claims(const std::string& routine, const std::string& profile) const {
+  return std::any_of(routines_.begin(), routines_.end(), [&](const RoutineClaim& claim) {
+    return MatchField(claim.routine, routine) && MatchField(claim.profile, profile);
+  });
+}
+
+bool PortClaims::Covers(const Case& c, const std::string& profile, const RoutineSpec& spec) const {
+  for (const RoutineClaim& claim : routines_) {
+    if (!MatchField(claim.routine, c.routine) || !MatchField(claim.profile, profile)) continue;
+    const bool all = std::all_of(claim.conditions.begin(), claim.conditions.end(),
+                                 [&](const ClaimCondition& cond) {
+                                   const ParamValue* value = c.Find(cond.key);
+                                   if (!value) {
+                                     const ParamSpec* param = spec.FindParam(cond.key);
+                                     if (!param || !param->default_value) return false;
+                                     value = &*param->default_value;
+                                   }
+                                   return Holds(cond, *value);
+                                 });
+    if (all) return true;
+  }
+  return false;
+}
+
+std::optional<std::string> PortClaims::Choice(const std::string& name) const {
+  for (const ChoiceClaim& claim : choices_) {
+    if (claim.name == name) return claim.value;
+  }
+  return std::nullopt;
+}
+
+std::string ValidateClaims(const std::vector<std::string>& texts,
+                           const std::vector<const RoutineSpec*>& specs,
+                           const std::vector<Profile>& profiles) {
+  std::string error;
+  const PortClaims claims = PortClaims::Parse(texts, &error);
+  if (!error.empty()) return error;
+  for (const RoutineClaim& claim : claims.routines()) {
+    const RoutineSpec* spec = nullptr;
+    if (claim.routine != "*") {
+      for (const RoutineSpec* s : specs) {
+        if (s->id == claim.routine) spec = s;
+      }
+      if (!spec) {
+        return "claim '" + claim.text + "': unknown routine '" + claim.routine +
+               "' (npuconf list routines)";
+      }
+    }
+    if (claim.profile != "*") {
+      const auto it = std::find_if(profiles.begin(), profiles.end(),
+                                   [&](const Profile& p) { return p.name == claim.profile; });
+      if (it == profiles.end()) {
+        return "claim '" + claim.text + "': unknown profile '" + claim.profile +
+               "' (npuconf list profiles)";
+      }
+      if (spec && it->family != spec->vendor) {
+        return "claim '" + claim.text + "': " + spec->id + " runs on " + spec->vendor +
+               " profiles, not on '" + claim.profile + "' (" + it->family + ")";
+      }
+    }
+    for (const ClaimCondition& cond : claim.conditions) {
+      // The param must exist on the claimed routine (on some routine for '*').
+      std::vector<const ParamSpec*> params;
+      for (const RoutineSpec* s : specs) {
+        if (spec && s != spec) continue;
+        if (const ParamSpec* p = s->FindParam(cond.key)) params.push_back(p);
+      }
+      if (params.empty()) {
+        return "claim '" + claim.text + "': '" + cond.key + "' is not a param of " +
+               (spec ? spec->id : std::string("any routine")) + " (npuconf list routines)";
+      }
+      for (const ParamSpec* p : params) {
+        if (cond.kind != ClaimCondition::Kind::kInSet) {
+          if (p->type != ParamType::kInt && p->type != ParamType::kIntList) {
+            return "claim '" + claim.text + "': condition '" + cond.text + "' needs an integer " +
+                   "param; " + cond.key + " is " + std::string(ToString(p->type));
+          }
+          continue;
+        }
+        for (const std::string& value : cond.values) {
+          if (p->type == ParamType::kEnum &&
+              std::find(p->values.begin(), p->values.end(), value) == p->values.end()) {
+            return "claim '" + claim.text + "': '" + value + "' is not a value of " + cond.key;
+          }
+          if (p->type == ParamType::kDType && !ParseDType(value)) {
+            return "claim '" + claim.text + "': unknown dtype '" + value + "'";
+          }
+          int64_t ignored = 0;
+          if (p->type == ParamType::kInt && !ParseInt(value, &ignored)) {
+            return "claim '" + claim.text + "': '" + value + "' is not an integer (" + cond.key +
+                   " is int)";
+          }
+        }
+      }
+    }
+  }
+  for (const ChoiceClaim& claim : claims.choices()) {
+    bool known = false;
+    for (const Profile& profile : profiles) {
+      const npuconf::Choice* choice = profile.FindChoice(claim.name);
+      if (!choice) continue;
+      known = true;
+      if (std::find(choice->readings.begin(), choice->readings.end(), claim.value) ==
+          choice->readings.end()) {
+        std::string readings;
+        for (const auto& r : choice->readings) readings += (readings.empty() ? "" : ", ") + r;
+        return "claim '" + claim.text + "': profile " + profile.name + " lists no reading '" +
+               claim.value + "' of choice " + claim.name + " (readings: " + readings + ")";
+      }
+    }
+    if (!known) {
+      return "claim '" + claim.text + "': unknown choice '" + claim.name +
+             "' (npuconf list profiles)";
+    }
+  }
+  return {};
+}
+
+std::optional<Profile> ProfileAsClaimed(const Profile& profile, const PortClaims& claims) {
+  nlohmann::json raw = profile.raw;
+  bool changed = false;
+  if (!raw.contains("choices")) return std::nullopt;
+  for (auto& choice : raw["choices"]) {
+    const auto claimed = claims.Choice(choice.value("name", ""));
+    if (!claimed) continue;
+    const Choice* current = profile.FindChoice(choice.value("name", ""));
+    if (!current || current->value == *claimed) continue;
+    if (std::find(current->readings.begin(), current->readings.end(), *claimed) ==
+        current->readings.end()) {
+      continue;  // ValidateClaims refuses it; never check an unlisted reading
+    }
+    // Readings are stored as text; a numeric reading goes back as a number.
+    int64_t number = 0;
+    choice["value"] = choice["value"].is_string() || !ParseInt(*claimed, &number)
+                          ? nlohmann::json(*claimed)
+                          : nlohmann::json(number);
+    changed = true;
+  }
+  if (!changed) return std::nullopt;
+  return ParseProfile(profile.name, raw);
+}
+
+}  // namespace npuconf

@@ -1,0 +1,86 @@
+// A port's claims as data: which routines on which profiles, narrowed by
+// param conditions (dtype in a set, K a multiple of 32, K <= 8192, ...), and
+// which reading of a profile choice the port implements. The syntax is
+// documented in include/npuconf/port.h; this file parses it, validates it
+// against the routine table and the profiles, and decides whether a case lies
+// inside the claims.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/case.h"
+#include "core/profile.h"
+#include "core/routine.h"
+
+namespace npuconf {
+
+// One condition on a case's param.
+struct ClaimCondition {
+  enum class Kind {
+    kInSet,       // KEY=V1|V2|...: the param's text (as `npuconf case` writes it) is listed
+    kMultipleOf,  // KEY%M==0: an int param, or every element of an int-list param
+    kAtMost,      // KEY<=V
+    kAtLeast,     // KEY>=V
+  };
+  std::string text;  // as written, for messages
+  std::string key;
+  Kind kind = Kind::kInSet;
+  std::vector<std::string> values;  // kInSet
+  int64_t number = 0;               // the modulus or the bound
+};
+
+// "ROUTINE:PROFILE[:CONDITION,CONDITION...]"; '*' matches any routine or profile.
+struct RoutineClaim {
+  std::string text;
+  std::string routine;
+  std::string profile;
+  std::vector<ClaimCondition> conditions;
+};
+
+// "choice:NAME=VALUE".
+struct ChoiceClaim {
+  std::string text;
+  std::string name;
+  std::string value;
+};
+
+class PortClaims {
+ public:
+  // Parses every claim; a malformed one is reported in *error (naming the
+  // claim and what is wrong) and left out. `error` may be null.
+  static PortClaims Parse(const std::vector<std::string>& texts, std::string* error = nullptr);
+
+  const std::vector<RoutineClaim>& routines() const { return routines_; }
+  const std::vector<ChoiceClaim>& choices() const { return choices_; }
+
+  // Some claim names `routine` on `profile` (conditions aside).
+  bool Claims(const std::string& routine, const std::string& profile) const;
+  // Some claim on the case's routine and `profile` holds for every condition.
+  // A param absent from the case takes its literal default from `spec`; absent
+  // without a default, or null, it satisfies no condition.
+  bool Covers(const Case& c, const std::string& profile, const RoutineSpec& spec) const;
+  // The reading claimed for choice `name`, if any.
+  std::optional<std::string> Choice(const std::string& name) const;
+
+ private:
+  std::vector<RoutineClaim> routines_;
+  std::vector<ChoiceClaim> choices_;
+};
+
+// Checks claims against the routine table and the profiles: an unknown
+// routine, profile, param key, enum value or dtype, a condition on a param of
+// the wrong type, an unknown choice or a reading the profiles do not list.
+// Returns the first problem, naming the claim and the offending value; empty
+// when every claim is meaningful.
+std::string ValidateClaims(const std::vector<std::string>& texts,
+                           const std::vector<const RoutineSpec*>& specs,
+                           const std::vector<Profile>& profiles);
+
+// `profile` with every choice the port claims set to the claimed reading (the
+// profile's facts re-derived from it), or nullopt when no claim changes it.
+std::optional<Profile> ProfileAsClaimed(const Profile& profile, const PortClaims& claims);
+
+}  // namespace npuconf

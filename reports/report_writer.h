@@ -1,0 +1,34 @@
+// Reports that survive the runner: stale reports are removed before a run, and
+// each rewrite goes to a temporary file renamed over the old one, so a runner
+// killed at any moment leaves the last complete set (report.json marked
+// "complete": false until the run ends).
+#pragma once
+
+#include <string>
+
+#include "reports/report.h"
+
+namespace npuconf::report {
+
+// Removes report.json, junit.xml, report.md, report.html and failures/ from
+// `dir`, so an older run's verdict cannot pass for this one's. Returns an error
+// naming the file and the system's reason, empty on success (absent files are
+// no error).
+std::string RemoveStaleReports(const std::string& dir);
+
+// Writes `text` to `path` through `path`.tmp and rename(2): readers see the
+// old file or the new one, never half of one. Returns the error, empty on
+// success.
+std::string WriteFileAtomically(const std::string& path, const std::string& text);
+
+// report.json (with "complete": `complete`), junit.xml and report.md, each
+// written atomically into `dir` (created if needed). Returns the error, empty
+// on success.
+std::string WriteReportsAtomically(const RunReport& report, const std::string& dir, bool complete);
+
+// The exit code of a run (core/status.h ExitCode): 1 when any result is a
+// failure, 4 when no result checked a case (all not claimed, not applicable
+// or not covered: a run that checked nothing is no pass), else 0.
+int RunExitCode(const RunReport& report);
+
+}  // namespace npuconf::report
