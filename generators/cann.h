@@ -23,7 +23,12 @@ namespace ids = routines::cann;
 // shapes cover the large ones.
 inline constexpr int64_t kMaxLayoutElems = int64_t{1} << 18;
 
-inline int64_t RoundUp(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
+// x rounded up to a multiple of a (a > 0); a cost past INT64_MAX saturates
+// (the size routines' dims reach INT64_MAX, found by `make sanitize`).
+inline int64_t RoundUp(int64_t x, int64_t a) {
+  if (x > INT64_MAX - (a - 1)) return INT64_MAX;
+  return (x + a - 1) / a * a;
+}
 
 // A layout dtype and the C0 to ask for: 0 is the profile's C0 (no `c0` param);
 // otherwise another reading of a choice that applies to the dtype (spec

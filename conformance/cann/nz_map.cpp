@@ -37,7 +37,9 @@ verify::Place NzStorageMap::Locate(int64_t e) const {
 
 std::shared_ptr<verify::StorageMap> NdMap(const Shape& nd_shape) {
   std::vector<std::string> axes;
-  for (size_t i = 0; i + 2 < nd_shape.size(); ++i) axes.push_back("b" + std::to_string(i));
+  // append, not "b" + std::string: GCC 12 warns falsely on the latter (-Wrestrict, PR 105329).
+  for (size_t i = 0; i + 2 < nd_shape.size(); ++i)
+    axes.push_back(std::string("b").append(std::to_string(i)));
   if (nd_shape.size() >= 2) axes.push_back("n");
   axes.push_back("k");
   return std::make_shared<verify::RowMajorMap>(nd_shape, axes, "ND");
