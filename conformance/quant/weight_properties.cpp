@@ -380,9 +380,9 @@ rc::Gen<Case> ValidAntiquant(const PropertyContext& ctx, bool per_group_only, bo
 // status.161002_weight_dtype, status.161001_null, status.161002_int32_n): k past
 // the DAV_2201 limit 65535 (§4.3; valid on DAV_3510), a weight dtype outside
 // INT8/INT4/INT32, a null weight, an INT32 carrier with n % 8 != 0 (§4.4).
-// (n = 0 is left out: its per-channel scale [0] is an empty buffer, which the
-// reference reads as a null scale (161001) and the oracle as a present one
-// (161002): a disagreement reported for the lead, not settled here.)
+// n = 0 too: its per-channel scale [0] is a present, empty tensor, so the null
+// check (§4.1a step 2) passes and the k/n limits (§4.3, "no empty tensors")
+// reject it with 161002, not 161001.
 std::vector<Case> AntiquantEdgeRejects(const PropertyContext& ctx) {
   std::vector<Case> out;
   auto base = [&](int64_t k, int64_t n) {
@@ -390,6 +390,7 @@ std::vector<Case> AntiquantEdgeRejects(const PropertyContext& ctx) {
     return c.Set("k", k).Set("n", n).Set("weight_dtype", "INT8").Set("x_dtype", "FLOAT16");
   };
   out.push_back(base(0, 16));
+  out.push_back(base(16, 0));
   out.push_back(base(65536, 1));
   out.push_back(base(16, 16).Set("missing", "weight"));
   out.push_back(base(16, 12).Set("weight_dtype", "INT32"));

@@ -141,7 +141,10 @@ Answer Antiquant(const CaseView& view, const Profile& profile, int64_t* status, 
   }
   if (scale) {
     a.scale_shape = Dims(scale);
-    a.scale_bits = scale_bits.data();
+    // A present tensor of 0 elements is empty, not null (161002 by the k/n
+    // limits of spec cann.md §4, not 161001).
+    static const uint16_t kEmptyScale[1] = {0};
+    a.scale_bits = scale_bits.empty() ? kEmptyScale : scale_bits.data();
     const auto numel = NumElements(*a.scale_shape);
     if (!numel || *numel > static_cast<int64_t>(scale_bits.size())) {
       return BadCase("input 'scale' holds fewer values than its dims say");
@@ -149,7 +152,8 @@ Answer Antiquant(const CaseView& view, const Profile& profile, int64_t* status, 
   }
   if (offset) {
     a.offset_shape = Dims(offset);
-    a.offset_bits = offset_bits.data();
+    static const uint16_t kEmptyOffset[1] = {0};
+    a.offset_bits = offset_bits.empty() ? kEmptyOffset : offset_bits.data();
     const auto numel = NumElements(*a.offset_shape);
     if (!numel || *numel > static_cast<int64_t>(offset_bits.size())) {
       return BadCase("input 'offset' holds fewer values than its dims say");
