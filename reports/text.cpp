@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/text.h"
+
 namespace npuconf::report {
 namespace {
 
@@ -16,54 +18,19 @@ std::string JsonString(const nlohmann::json& j, const char* key) {
 
 }  // namespace
 
+// core/text.h makes the bytes valid UTF-8; a report also keeps control
+// characters (other than \n and \t) out of terminals and tables.
 std::string SanitizeUtf8(const std::string& text) {
+  const std::string valid = npuconf::SanitizeUtf8(text);
   std::string out;
-  out.reserve(text.size());
-  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
-  const size_t n = text.size();
-  size_t i = 0;
-  while (i < n) {
-    const unsigned char c = s[i];
-    if (c < 0x80) {
-      const bool control = (c < 0x20 && c != '\n' && c != '\t') || c == 0x7F;
-      if (control) {
-        out += kReplacement;
-      } else {
-        out += static_cast<char>(c);
-      }
-      ++i;
-      continue;
-    }
-    int len = 0;
-    uint32_t cp = 0;
-    if (c >= 0xC2 && c <= 0xDF) {
-      len = 2;
-      cp = c & 0x1F;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      len = 3;
-      cp = c & 0x0F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      len = 4;
-      cp = c & 0x07;
-    }
-    bool ok = len > 0 && i + static_cast<size_t>(len) <= n;
-    for (int k = 1; ok && k < len; ++k) {
-      const unsigned char cc = s[i + static_cast<size_t>(k)];
-      if ((cc & 0xC0) != 0x80) ok = false;
-      cp = (cp << 6) | (cc & 0x3F);
-    }
-    // Overlong forms, surrogates and code points past U+10FFFF.
-    if (ok && ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10FFFF ||
-               (cp >= 0xD800 && cp <= 0xDFFF))) {
-      ok = false;
-    }
-    if (!ok) {
+  out.reserve(valid.size());
+  for (char ch : valid) {
+    const auto c = static_cast<unsigned char>(ch);
+    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F) {
       out += kReplacement;
-      ++i;
-      continue;
+    } else {
+      out += ch;
     }
-    out.append(text, i, static_cast<size_t>(len));
-    i += static_cast<size_t>(len);
   }
   return out;
 }

@@ -9,9 +9,8 @@
 
 namespace npuconf::report {
 
-// `text` with every invalid UTF-8 sequence (bad lead or continuation byte,
-// overlong form, surrogate, code point past U+10FFFF, truncated sequence)
-// replaced by U+FFFD, and control characters other than \n and \t by U+FFFD too.
+// core/text.h's SanitizeUtf8 (every ill-formed UTF-8 subpart replaced by
+// U+FFFD), and control characters other than \n and \t replaced by U+FFFD too.
 std::string SanitizeUtf8(const std::string& text);
 // Sanitized and with & < > " ' as entities: safe in HTML text and attributes.
 std::string HtmlEscape(const std::string& text);

@@ -167,8 +167,9 @@ TEST(ReportText, SanitizeUtf8ReplacesEveryInvalidSequence) {
             "a" + fffd + "b");
   EXPECT_EQ(SanitizeUtf8("\xc0\xaf"), fffd + fffd);             // overlong '/'
   EXPECT_EQ(SanitizeUtf8("\xed\xa0\x80"), fffd + fffd + fffd);  // a surrogate
-  EXPECT_EQ(SanitizeUtf8("\xe2\x82"), fffd + fffd);             // truncated €
-  EXPECT_EQ(SanitizeUtf8("a\x01\n"), "a" + fffd + "\n");        // a control character
+  // A truncated € is one maximal ill-formed subpart: one U+FFFD (Unicode 15 §3.9).
+  EXPECT_EQ(SanitizeUtf8("\xe2\x82"), fffd);
+  EXPECT_EQ(SanitizeUtf8("a\x01\n"), "a" + fffd + "\n");  // a control character
 }
 
 TEST(ReportText, MarkdownEscapesKeepACellOneCell) {
