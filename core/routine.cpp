@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "core/case_json.h"
+
 namespace npuconf {
 namespace {
 
@@ -82,22 +84,6 @@ std::string CheckValue(const RoutineSpec& spec, const ParamSpec& param, const Pa
     }
   }
   return "";
-}
-
-nlohmann::json ParamToJson(const ParamValue& value) {
-  switch (value.kind) {
-    case ParamValue::Kind::kNull:
-      return nullptr;
-    case ParamValue::Kind::kInt:
-      return value.i;
-    case ParamValue::Kind::kFloat:
-      return value.f;
-    case ParamValue::Kind::kString:
-      return value.s;
-    case ParamValue::Kind::kIntList:
-      return value.ints;
-  }
-  return nullptr;
 }
 
 nlohmann::json TensorToJson(const TensorSpec& t, bool output) {
@@ -207,7 +193,7 @@ nlohmann::json ToJson(const RoutineSpec& spec) {
     if (!p.values.empty()) j["values"] = p.values;
     if (p.min) j["min"] = *p.min;
     if (p.max) j["max"] = *p.max;
-    if (p.default_value) j["default"] = ParamToJson(*p.default_value);
+    if (p.default_value) j["default"] = ToJson(*p.default_value);
     if (!p.default_doc.empty()) j["default_doc"] = p.default_doc;
     params.push_back(j);
   }
