@@ -106,6 +106,8 @@ void Antiquant(benchmark::State& state, DType weight, DType x) {
   std::vector<uint16_t> y(static_cast<size_t>(kElems));
   AntiquantArgs a;
   a.npu_arch = "DAV_2201";
+  a.soc_supported = true;  // profiles/cann/ascend910b.json
+  a.kn_max = 65535;
   a.x_dtype = x;
   a.weight_dtype = weight;
   a.k = kK;

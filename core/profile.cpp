@@ -33,6 +33,11 @@ CannFacts ParseCann(const nlohmann::json& doc, const std::string& where) {
   facts.trans_max_view_rank = ProfileFact(trans, "max_view_rank", where + ".trans").get<int>();
   facts.trans_rank_int8 = ParseRank(ProfileFact(trans, "rank_int8", where + ".trans"), where);
   facts.trans_rank_other = ParseRank(ProfileFact(trans, "rank_other", where + ".trans"), where);
+  const auto& wqbmm = doc.at("weight_quant_batch_matmul_v2");
+  facts.antiquant_supported =
+      ProfileFact(wqbmm, "soc_supported", where + ".weight_quant_batch_matmul_v2").get<bool>();
+  facts.antiquant_kn_max =
+      ProfileFact(wqbmm, "kn_max", where + ".weight_quant_batch_matmul_v2").get<int64_t>();
   const auto& nz = doc.at("fractal_nz");
   for (const auto& [name, c0] : ProfileFact(nz, "c0", where + ".fractal_nz").items()) {
     facts.nz_c0[ProfileDType(name, where)] = c0.get<int>();

@@ -43,17 +43,19 @@ struct RankRange {
 
 // CANN facts of one SoC (spec cann.md §0–2).
 struct CannFacts {
-  std::string soc_version;          // "ASCEND910B"
-  std::string npu_arch;             // "DAV_2201"
-  bool is_regbase = false;          // §0.2 IsRegBase = {DAV_3510}
-  RankRange legacy_size_rank;       // §1.3 step 3
-  bool v2_size_supported = false;   // §1.4 step 1 (SoC gate)
-  RankRange v2_size_rank;           // §1.4 step 4
-  std::vector<DType> trans_dtypes;  // §2.3
-  int trans_max_view_rank = 8;      // §2.2 step 4
-  RankRange trans_rank_int8;        // §2.2 step 6
-  RankRange trans_rank_other;       // §2.2 step 6
-  std::map<DType, int> nz_c0;       // §2.5 C0 table (with named choices applied)
+  std::string soc_version;           // "ASCEND910B"
+  std::string npu_arch;              // "DAV_2201"
+  bool is_regbase = false;           // §0.2 IsRegBase = {DAV_3510}
+  RankRange legacy_size_rank;        // §1.3 step 3
+  bool v2_size_supported = false;    // §1.4 step 1 (SoC gate)
+  RankRange v2_size_rank;            // §1.4 step 4
+  std::vector<DType> trans_dtypes;   // §2.3
+  int trans_max_view_rank = 8;       // §2.2 step 4
+  RankRange trans_rank_int8;         // §2.2 step 6
+  RankRange trans_rank_other;        // §2.2 step 6
+  std::map<DType, int> nz_c0;        // §2.5 C0 table (with named choices applied)
+  bool antiquant_supported = false;  // §4.1a step 1: the SoC has WeightQuantBatchMatmulV2
+  int64_t antiquant_kn_max = 0;      // §4.3 "other limits": k, n <= this (INT64_MAX: none)
   bool TransSupports(DType dtype) const;
 };
 

@@ -77,6 +77,8 @@ TEST(QuantOracle, RknnValidation) {
 TEST(QuantOracle, AntiquantShortLastGroup) {
   AntiquantCall c;
   c.npu_arch = "DAV_2201";
+  c.soc_supported = true;  // profiles/cann/ascend910b.json
+  c.kn_max = 65535;
   c.k = 65;
   c.n = 1;
   c.group_size = 64;
@@ -89,6 +91,7 @@ TEST(QuantOracle, AntiquantShortLastGroup) {
   c.group_size = 48;
   EXPECT_EQ(ExpectAntiquant(c).status, cann::kAclnnErrParamInvalid);
   c.npu_arch = "DAV_1001";
+  c.soc_supported = false;  // profiles/cann/ascend910.json
   EXPECT_EQ(ExpectAntiquant(c).status, cann::kAclnnErrRuntimeError);
 }
 

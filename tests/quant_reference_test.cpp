@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/float16.h"
+#include "core/profile.h"
 #include "core/status.h"
 #include "reference/quant/cann_antiquant.h"
 #include "reference/quant/dequant.h"
@@ -114,13 +115,17 @@ TEST(HalfBitsFromDouble, RoundsOnceNotTwice) {
 
 // ---- antiquant (spec cann.md §4) ----------------------------------------------------
 
-int64_t Antiquant(const char* arch, int64_t k, int64_t gs, Shape scale_shape,
+// The SoC facts (arch gate, k/n limits) come from the profile, as in a run.
+int64_t Antiquant(const char* profile_name, int64_t k, int64_t gs, Shape scale_shape,
                   DType weight = DType::kInt8) {
+  const Profile& profile = *FindProfile(profile_name);
   const int64_t n = 16;
   std::vector<uint8_t> w(static_cast<size_t>(k * n), 1);
   std::vector<uint16_t> s(64, 0x3C00), y(static_cast<size_t>(k * n));
   AntiquantArgs a;
-  a.npu_arch = arch;
+  a.npu_arch = profile.cann->npu_arch;
+  a.soc_supported = profile.cann->antiquant_supported;
+  a.kn_max = profile.cann->antiquant_kn_max;
   a.weight_dtype = weight;
   a.k = k;
   a.n = n;
@@ -136,27 +141,27 @@ int64_t Antiquant(const char* arch, int64_t k, int64_t gs, Shape scale_shape,
 
 // spec cann.md §4.3 examples.
 TEST(CannAntiquant, GroupSizeExamples) {
-  EXPECT_EQ(Antiquant("DAV_2201", 64, 32, {2, 16}), cann::kAclnnSuccess);
-  EXPECT_EQ(Antiquant("DAV_2201", 64, 64, {1, 16}), cann::kAclnnErrParamInvalid);  // gs == k
-  EXPECT_EQ(Antiquant("DAV_2201", 65, 64, {2, 16}), cann::kAclnnSuccess);
-  EXPECT_EQ(Antiquant("DAV_2201", 65, 48, {2, 16}), cann::kAclnnErrParamInvalid);
-  EXPECT_EQ(Antiquant("DAV_2201", 65, -32, {2, 16}), cann::kAclnnErrParamInvalid);
+  EXPECT_EQ(Antiquant("ascend910b", 64, 32, {2, 16}), cann::kAclnnSuccess);
+  EXPECT_EQ(Antiquant("ascend910b", 64, 64, {1, 16}), cann::kAclnnErrParamInvalid);  // gs == k
+  EXPECT_EQ(Antiquant("ascend910b", 65, 64, {2, 16}), cann::kAclnnSuccess);
+  EXPECT_EQ(Antiquant("ascend910b", 65, 48, {2, 16}), cann::kAclnnErrParamInvalid);
+  EXPECT_EQ(Antiquant("ascend910b", 65, -32, {2, 16}), cann::kAclnnErrParamInvalid);
 }
 
 TEST(CannAntiquant, ArchGateFirst) {
-  EXPECT_EQ(Antiquant("DAV_1001", 64, 48, {2, 16}), cann::kAclnnErrRuntimeError);
-  EXPECT_EQ(Antiquant("DAV_3002", 64, 32, {2, 16}), cann::kAclnnErrRuntimeError);
-  EXPECT_EQ(Antiquant("DAV_2002", 64, 32, {2, 16}), cann::kAclnnSuccess);
+  EXPECT_EQ(Antiquant("ascend910", 64, 48, {2, 16}), cann::kAclnnErrRuntimeError);
+  EXPECT_EQ(Antiquant("ascend310b", 64, 32, {2, 16}), cann::kAclnnErrRuntimeError);
+  EXPECT_EQ(Antiquant("ascend310p", 64, 32, {2, 16}), cann::kAclnnSuccess);
 }
 
 TEST(CannAntiquant, ScaleShapes) {
-  EXPECT_EQ(Antiquant("DAV_3510", 64, 0, {1}), cann::kAclnnSuccess);
-  EXPECT_EQ(Antiquant("DAV_3510", 64, 0, {1, 1}), cann::kAclnnSuccess);
-  EXPECT_EQ(Antiquant("DAV_3510", 64, 0, {1, 16}), cann::kAclnnSuccess);
-  EXPECT_EQ(Antiquant("DAV_3510", 64, 0, {16}), cann::kAclnnSuccess);
-  EXPECT_EQ(Antiquant("DAV_3510", 64, 0, {16, 1}),
+  EXPECT_EQ(Antiquant("ascend950", 64, 0, {1}), cann::kAclnnSuccess);
+  EXPECT_EQ(Antiquant("ascend950", 64, 0, {1, 1}), cann::kAclnnSuccess);
+  EXPECT_EQ(Antiquant("ascend950", 64, 0, {1, 16}), cann::kAclnnSuccess);
+  EXPECT_EQ(Antiquant("ascend950", 64, 0, {16}), cann::kAclnnSuccess);
+  EXPECT_EQ(Antiquant("ascend950", 64, 0, {16, 1}),
             cann::kAclnnErrParamInvalid);  // the 310P doc's shape
-  EXPECT_EQ(Antiquant("DAV_3510", 64, 32, {16}), cann::kAclnnErrParamInvalid);
+  EXPECT_EQ(Antiquant("ascend950", 64, 32, {16}), cann::kAclnnErrParamInvalid);
 }
 
 // (w + offset) · scale with RN_I after each op; offset is added (§4.1), int4 low
@@ -166,6 +171,8 @@ TEST(CannAntiquant, OffsetIsAddedInt4LowNibbleFirst) {
   std::vector<uint16_t> s = {HalfBits(Half(0.5f))}, o = {HalfBits(Half(3.0f))}, y(4);
   AntiquantArgs a;
   a.npu_arch = "DAV_2201";
+  a.soc_supported = true;  // profiles/cann/ascend910b.json
+  a.kn_max = 65535;
   a.weight_dtype = DType::kInt4;
   a.k = 1;
   a.n = 4;

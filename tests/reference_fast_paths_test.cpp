@@ -507,7 +507,8 @@ TEST(FastPaths, VendorDequantMatchesTheOracles) {
         for (DType x : {DType::kFloat16, DType::kBf16}) {
           const int64_t k = 256, n = 72, gs = 64;
           oracle::quant::AntiquantCall call{
-              "DAV_2201", x, weight, k, n, false, false, Shape{k / gs, n}, Shape{k / gs, n}, gs};
+              "DAV_2201", true,   65535,  // profiles/cann/ascend910b.json
+              x,          weight, k,     n, false, false, Shape{k / gs, n}, Shape{k / gs, n}, gs};
           const Bytes w = Random(31, weight == DType::kInt8 ? k * n : k * n / 2);
           std::vector<uint16_t> s(static_cast<size_t>(k / gs * n)), o(s.size());
           SplitMix64 rng(32);
@@ -523,6 +524,8 @@ TEST(FastPaths, VendorDequantMatchesTheOracles) {
           }
           quant::AntiquantArgs a;
           a.npu_arch = "DAV_2201";
+          a.soc_supported = true;  // profiles/cann/ascend910b.json
+          a.kn_max = 65535;
           a.x_dtype = x;
           a.weight_dtype = weight;
           a.k = k;

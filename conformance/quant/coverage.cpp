@@ -80,10 +80,7 @@ CoverageClass ParamClass(std::string name, std::string doc, std::function<bool(c
           .hit = [pred](const Case& c, const Profile&) { return pred(c); }};
 }
 
-bool AntiquantArch(const Profile& p) {
-  return p.cann && (p.cann->npu_arch == "DAV_2201" || p.cann->npu_arch == "DAV_3510" ||
-                    p.cann->npu_arch == "DAV_2002");
-}
+bool AntiquantArch(const Profile& p) { return p.cann && p.cann->antiquant_supported; }
 
 std::vector<CoverageClass> AntiquantClasses() {
   std::vector<CoverageClass> out = {

@@ -229,6 +229,8 @@ oracle::quant::AntiquantCall AntiquantCallOf(const Case& c, const Invocation& in
                                              const Profile& profile) {
   oracle::quant::AntiquantCall call;
   call.npu_arch = profile.cann->npu_arch;
+  call.soc_supported = profile.cann->antiquant_supported;
+  call.kn_max = profile.cann->antiquant_kn_max;
   call.x_dtype = *c.DTypeParam("x_dtype");
   call.weight_dtype = *c.DTypeParam("weight_dtype");
   call.k = *c.Int("k");

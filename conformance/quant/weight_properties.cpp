@@ -314,9 +314,7 @@ Verdict CheckRoundTrip(const PropertyContext& ctx, const Case& c) {
 
 std::string AntiquantNotApplicable(const Profile& p) {
   if (!p.cann) return "not a CANN profile";
-  if (p.cann->npu_arch == "DAV_2201" || p.cann->npu_arch == "DAV_3510" ||
-      p.cann->npu_arch == "DAV_2002")
-    return "";
+  if (p.cann->antiquant_supported) return "";
   return p.cann->npu_arch +
          " has no aclnnWeightQuantBatchMatmulV2: every call returns 361001 (spec cann.md §4.1a "
          "step 1), checked by cann.antiquant.rejects_invalid";

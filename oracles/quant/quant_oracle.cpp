@@ -176,11 +176,8 @@ std::vector<int64_t> ParamIndexMap(int64_t rows, int64_t cols, int64_t group_siz
 
 Expectation ExpectAntiquant(const AntiquantCall& c) {
   using namespace cann;
-  const bool arch_ok =
-      c.npu_arch == "DAV_2201" || c.npu_arch == "DAV_3510" || c.npu_arch == "DAV_2002";
-  const int64_t kn_max = c.npu_arch == "DAV_2201"   ? 65535
-                         : c.npu_arch == "DAV_3510" ? (int64_t{1} << 31) - 1
-                                                    : INT64_MAX;
+  const bool arch_ok = c.soc_supported;
+  const int64_t kn_max = c.kn_max;
   const int64_t gs = c.group_size;
   const Shape s = c.scale_shape.value_or(Shape{});
   const int64_t groups = gs > 0 && c.k > 0 ? c.k / gs + (c.k % gs != 0) : 1;

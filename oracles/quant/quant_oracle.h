@@ -50,6 +50,8 @@ GenData GenDataQuantize(const std::vector<float>& weight, int64_t vocab, int64_t
 
 struct AntiquantCall {
   std::string npu_arch;
+  bool soc_supported = false;  // profile facts (spec cann.md §4.1a step 1, §4.3)
+  int64_t kn_max = INT64_MAX;
   DType x_dtype = DType::kFloat16;
   DType weight_dtype = DType::kInt8;  // INT8, INT4, INT32 (INT4Pack)
   int64_t k = 0, n = 0;               // logical

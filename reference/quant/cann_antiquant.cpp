@@ -14,13 +14,6 @@ int64_t Invalid(std::string* error, std::string why) {
   return cann::kAclnnErrParamInvalid;
 }
 
-// k/n upper limits of §4.3 ("other limits"): A2/A3 doc [1, 65535]; 950 [1, 2^31−1].
-std::optional<int64_t> KnMax(const std::string& arch) {
-  if (arch == "DAV_2201") return 65535;
-  if (arch == "DAV_3510") return (int64_t{1} << 31) - 1;
-  return std::nullopt;
-}
-
 float ToFloat(uint16_t bits, DType dtype) {
   return dtype == DType::kBf16 ? static_cast<float>(BFloat16FromBits(bits))
                                : static_cast<float>(HalfFromBits(bits));
@@ -28,12 +21,8 @@ float ToFloat(uint16_t bits, DType dtype) {
 
 }  // namespace
 
-bool AntiquantArchSupported(const std::string& npu_arch) {
-  return npu_arch == "DAV_2201" || npu_arch == "DAV_3510" || npu_arch == "DAV_2002";
-}
-
 int64_t CannAntiquant(const AntiquantArgs& a, std::string* error) {
-  if (!AntiquantArchSupported(a.npu_arch)) {
+  if (!a.soc_supported) {
     if (error)
       *error = a.npu_arch + " has no aclnnWeightQuantBatchMatmulV2 (spec cann.md §4.1a step 1)";
     return cann::kAclnnErrRuntimeError;
@@ -50,9 +39,9 @@ int64_t CannAntiquant(const AntiquantArgs& a, std::string* error) {
     return Invalid(error, "weight dtype must be INT8, INT4 or INT32 (INT4Pack) here");
   }
   if (a.k < 1 || a.n < 1) return Invalid(error, "k and n must be >= 1 (no empty tensors, §4.3)");
-  if (auto max = KnMax(a.npu_arch); max && (a.k > *max || a.n > *max)) {
-    return Invalid(error,
-                   "k and n must be <= " + std::to_string(*max) + " on " + a.npu_arch + " (§4.3)");
+  if (a.k > a.kn_max || a.n > a.kn_max) {
+    return Invalid(
+        error, "k and n must be <= " + std::to_string(a.kn_max) + " on " + a.npu_arch + " (§4.3)");
   }
   if (a.weight_dtype == DType::kInt4 && a.n % 2 != 0) {
     return Invalid(error, "INT4 weight needs an even inner axis n (§4.4)");

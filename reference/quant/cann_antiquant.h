@@ -12,12 +12,10 @@
 
 namespace npuconf::quant {
 
-// The SoCs that have the API (§4.1a step 1): DAV_2201 (A2/A3), DAV_3510 (950),
-// DAV_2002 (310P); every call elsewhere returns 361001.
-bool AntiquantArchSupported(const std::string& npu_arch);
-
 struct AntiquantArgs {
-  std::string npu_arch;               // the profile's, for the arch gate and k/n limits
+  std::string npu_arch;               // the profile's, for messages
+  bool soc_supported = false;         // profile fact (§4.1a step 1): else 361001
+  int64_t kn_max = INT64_MAX;         // profile fact (§4.3 "other limits")
   DType x_dtype = DType::kFloat16;    // I: FLOAT16 or BF16 (§4.5); also y, scale, offset
   DType weight_dtype = DType::kInt8;  // INT8, INT4, or INT32 (INT4Pack carrier, §4.4)
   int64_t k = 0;                      // weight (k, n) ND, n contiguous (§4.2)

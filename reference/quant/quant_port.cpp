@@ -123,6 +123,8 @@ Answer Antiquant(const CaseView& view, const Profile& profile, int64_t* status, 
   if (!x_dtype) return BadCase("param 'x_dtype' (FLOAT16 or BF16) is required");
   AntiquantArgs a;
   a.npu_arch = profile.cann->npu_arch;
+  a.soc_supported = profile.cann->antiquant_supported;
+  a.kn_max = profile.cann->antiquant_kn_max;
   a.x_dtype = *x_dtype;
   a.group_size = view.Int("group_size").value_or(0);
   const auto scale_bits = Values<uint16_t>(scale);
