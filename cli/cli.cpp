@@ -308,6 +308,14 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   }
 
   if (*list) return List(list_what, list_json, out, err);
+  // A run removes the reports of an earlier run before anything can fail (a
+  // bad claim, profile or port), so a stale green report never outlives it.
+  if (*run && std::filesystem::is_directory(out_dir)) {
+    if (std::string error = report::RemoveStaleReports(out_dir); !error.empty()) {
+      err << "npuconf: " << error << "\n";
+      return kExitBadUsage;
+    }
+  }
   options.routine_glob = JoinGlobs(routine_globs);
   options.property_glob = JoinGlobs(property_globs);
   if (!options.rc_reproduce.empty()) {

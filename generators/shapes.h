@@ -85,6 +85,10 @@ inline rc::Gen<int64_t> DimUpTo(int64_t max) {
     if (p <= max) primes.push_back(p);
   }
   pieces.push_back({2, Pick(primes)});
+  // Large dims up to what the budget allows: a port wrong only past some size
+  // (n >= 1024, say) must meet such a dim in the random cases too, not only in
+  // the real shapes (found by a port written to break the suite).
+  if (max > 512) pieces.push_back({2, rc::gen::inRange<int64_t>(512, max + 1)});
   return WeightedOneOf<int64_t>(std::move(pieces));
 }
 
@@ -95,6 +99,7 @@ inline rc::Gen<int64_t> DimWithLargeUpTo(int64_t max) {
   std::vector<std::pair<uint32_t, rc::Gen<int64_t>>> pieces = {{8, DimUpTo(max)}};
   if (max >= 1000)
     pieces.push_back({1, rc::gen::inRange<int64_t>(1000, std::min<int64_t>(70000, max + 1))});
+  if (max > 70000) pieces.push_back({1, rc::gen::inRange<int64_t>(70000, max / 2 + 1)});
   std::vector<int64_t> large;
   for (int64_t d : {int64_t{65535}, int64_t{65536}, int64_t{151936}, int64_t{1} << 20,
                     (int64_t{1} << 31) - 1}) {

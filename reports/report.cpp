@@ -6,6 +6,8 @@
 #include <map>
 #include <sstream>
 
+#include "reports/matrix.h"
+
 namespace npuconf::report {
 namespace {
 
@@ -97,7 +99,9 @@ nlohmann::json ToJson(const RunReport& report) {
   doc["seed"] = report.seed;
   doc["cases_per_property"] = report.cases;
   doc["command"] = report.command;
-  doc["conformant"] = !AnyFailure(report);
+  // Conformant only when something was checked and nothing failed.
+  doc["conformant"] = VerdictOf(report) == Verdict::kConformant;
+  doc["verdict"] = ToString(VerdictOf(report));
   std::map<std::string, int> counts;
   nlohmann::json results = nlohmann::json::array();
   for (const auto& r : report.results) {
@@ -155,7 +159,7 @@ nlohmann::json ToJson(const RunReport& report) {
   return doc;
 }
 
-std::string ToJunitXml(const RunReport& report) {
+std::string ToJunitXml(const RunReport& report, bool complete) {
   int failures = 0;
   int skipped = 0;
   for (const auto& r : report.results) {
@@ -163,13 +167,22 @@ std::string ToJunitXml(const RunReport& report) {
     skipped += r.outcome == Outcome::kNotClaimed || r.outcome == Outcome::kNotCovered ||
                r.outcome == Outcome::kNotApplicable || r.outcome == Outcome::kTooLarge;
   }
+  // A run that has not finished, or that checked nothing, is no pass for a CI
+  // reading only junit.xml: one failing test case of the run itself says so.
+  std::string run_failure;
+  if (!complete) {
+    run_failure = "the run has not finished (or the runner died): these are the results so far";
+  } else if (VerdictOf(report) == Verdict::kNothingChecked) {
+    run_failure = "nothing was checked: no claimed, applicable case on the selected profiles";
+  }
+  const size_t tests = report.results.size() + (run_failure.empty() ? 0 : 1);
+  failures += !run_failure.empty();
   std::ostringstream out;
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out << "<testsuites name=\"npuconf\" tests=\"" << report.results.size() << "\" failures=\""
-      << failures << "\" skipped=\"" << skipped << "\">\n";
-  out << "  <testsuite name=\"npuconf." << XmlEscape(report.port_name) << "\" tests=\""
-      << report.results.size() << "\" failures=\"" << failures << "\" skipped=\"" << skipped
-      << "\">\n";
+  out << "<testsuites name=\"npuconf\" tests=\"" << tests << "\" failures=\"" << failures
+      << "\" skipped=\"" << skipped << "\">\n";
+  out << "  <testsuite name=\"npuconf." << XmlEscape(report.port_name) << "\" tests=\"" << tests
+      << "\" failures=\"" << failures << "\" skipped=\"" << skipped << "\">\n";
   for (const auto& r : report.results) {
     out << "    <testcase classname=\"" << XmlEscape(r.profile) << "\" name=\""
         << XmlEscape(r.property) << "\" time=\"" << std::fixed << std::setprecision(3) << r.seconds
@@ -187,6 +200,10 @@ std::string ToJunitXml(const RunReport& report) {
       out << "      <system-out>" << XmlEscape("choices: " + choices) << "</system-out>\n";
     }
     out << "    </testcase>\n";
+  }
+  if (!run_failure.empty()) {
+    out << "    <testcase classname=\"npuconf\" name=\"run\">\n      <failure message=\""
+        << XmlEscape(run_failure) << "\"/>\n    </testcase>\n";
   }
   out << "  </testsuite>\n</testsuites>\n";
   return out.str();
@@ -226,7 +243,7 @@ std::string SummaryTable(const RunReport& report) {
     if (missing++ == 0) out << "coverage classes not hit (" << report.coverage_gate << "):\n";
     out << "    " << row.routine << " @ " << row.profile << ": " << row.class_name << "\n";
   }
-  out << "verdict: " << (AnyFailure(report) ? "NON-CONFORMANT" : "conformant") << "\n";
+  out << "verdict: " << ToString(VerdictOf(report)) << "\n";
   return out.str();
 }
 

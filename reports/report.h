@@ -99,7 +99,9 @@ struct RunReport {
 };
 
 nlohmann::json ToJson(const RunReport& report);
-std::string ToJunitXml(const RunReport& report);
+// `complete` false: the run has not finished; a failing test case "run" says so
+// (as it does when nothing was checked).
+std::string ToJunitXml(const RunReport& report, bool complete = true);
 std::string ToMarkdown(const RunReport& report);
 // One self-contained page (reports/html.cpp): the matrix, filterable; failures
 // with their cases, reproducers, mismatches and block pictures.

@@ -64,14 +64,18 @@ std::string WriteReportsAtomically(const RunReport& report, const std::string& d
   // report.json last: when it says complete, the other files are too.
   std::string markdown = ToMarkdown(report);
   if (!complete) {
+    // The verdict line of an unfinished run must not read as a pass.
+    if (const size_t at = markdown.find("✅ CONFORMANT"); at != std::string::npos) {
+      markdown.replace(at, std::string("✅ CONFORMANT").size(), "⏳ INCOMPLETE, no failure so far");
+    }
     markdown =
         "> **INCOMPLETE**: the run has not finished (or died); these are the results so "
         "far.\n\n" +
         markdown;
   }
   const std::string json = doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-  std::vector<std::pair<std::string, std::string>> files = {{"junit.xml", ToJunitXml(report)},
-                                                            {"report.md", markdown}};
+  std::vector<std::pair<std::string, std::string>> files = {
+      {"junit.xml", ToJunitXml(report, complete)}, {"report.md", markdown}};
   // The self-contained page only once, at the end: it is the costliest to render.
   if (complete) files.emplace_back("report.html", ToHtml(report, doc));
   files.emplace_back("report.json", json);

@@ -83,11 +83,13 @@ LayoutInstance NzInstance(const Case& c, const Profile& profile, const std::stri
 
 // Edge shapes every layout property runs first: single elements, exact blocks,
 // block ±1, rank 1, batch dims, empty tensors; every dtype of the C0 table and
-// every other C0 reading of the profile's choices.
+// every other C0 reading of the profile's choices. Every dtype also meets one
+// large ragged n and one large ragged k (many N1 / C1 blocks), so a port wrong
+// only past some size on one dtype is caught without the real shapes.
 std::vector<Case> EdgeLayoutCases(const PropertyContext& ctx, const std::string& routine) {
-  const std::vector<Shape> shapes = {{1, 1},     {16, 16}, {16, 32},       {17, 33},  {15, 31},
-                                     {1},        {33},     {2, 3, 17, 65}, {0, 5},    {5, 0},
-                                     {2, 0, 16}, {64, 64}, {31, 1},        {0, 2, 16}};
+  const std::vector<Shape> shapes = {
+      {1, 1}, {16, 16}, {16, 32},   {17, 33}, {15, 31}, {1},        {33},       {2, 3, 17, 65},
+      {0, 5}, {5, 0},   {2, 0, 16}, {64, 64}, {31, 1},  {0, 2, 16}, {1041, 17}, {9, 4129}};
   std::vector<Case> out;
   int64_t seed = 1;
   for (const gen::cann::LayoutVariant& v : gen::cann::LayoutVariants(ctx.profile)) {
