@@ -754,9 +754,11 @@ int RunVectorsCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   if (*check) {
     std::string command = "npuconf";
     for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
-    const std::string port = port_arg.find('/') != std::string::npos
-                                 ? std::filesystem::absolute(port_arg).lexically_normal().string()
-                                 : port_arg;
+    // A library path is made absolute for reproduce commands; exec: is a command line.
+    const std::string port =
+        port_arg.rfind("exec:", 0) != 0 && port_arg.find('/') != std::string::npos
+            ? std::filesystem::absolute(port_arg).lexically_normal().string()
+            : port_arg;
     return Check(dir, port, out_dir, only_case, program, command, out, err);
   }
   return Verify(dir, out, err);
