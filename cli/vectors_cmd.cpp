@@ -22,7 +22,7 @@ namespace {
 // Largest case (inputs plus expected outputs, bytes) `generate` writes: the
 // default set stays small enough to check in and to read.
 constexpr uint64_t kMaxGeneratedCaseBytes = 64 * 1024;
-constexpr int kDefaultCount = 4;
+constexpr int kDefaultCount = 16;
 // Largest failure vector `run` writes: an unshrunk explicit case on a real model
 // shape would otherwise put hundreds of MB of base64 into failures/.
 constexpr uint64_t kMaxFailureCaseBytes = uint64_t{16} << 20;
@@ -303,11 +303,14 @@ std::vector<Source> PropertyCases(const Suite& suite, const std::string& routine
   for (int i = 0; i < 16 * static_cast<int>(generating.size()); ++i) {
     const Property& p = *generating[static_cast<size_t>(i) % generating.size()];
     const uint64_t key = seed + static_cast<uint64_t>(i);
+    // RapidCheck's size grows across the draws as in a run (at a small size the
+    // choices stay near their first option: FLOAT16 [1] again and again).
+    const int size = 10 + (i * 90) / (16 * static_cast<int>(generating.size()));
     try {
-      Case c = p.generator(ctx)(rc::Random(key), 10).value();
+      Case c = p.generator(ctx)(rc::Random(key), size).value();
       if (c.routine != routine || !seen.insert(c.ToText()).second) continue;
       out.push_back(
-          {c, {{"source", "generated"}, {"generator", p.name}, {"seed", key}, {"size", 10}}});
+          {c, {{"source", "generated"}, {"generator", p.name}, {"seed", key}, {"size", size}}});
     } catch (const std::exception&) {
       // a generator that needs RapidCheck's property context: no draws from it
     }
@@ -399,11 +402,25 @@ int Generate(const GenerateOptions& o, std::ostream& out, std::ostream& err) {
             sources.push_back({c, provenance, e.value("spec", nlohmann::json())});
           }
         }
-        // Up to --count explicit cases and --count generated ones.
+        // Up to --count explicit cases and --count generated ones. The explicit
+        // ones are taken at a stride through the whole list, so they span its
+        // dtypes and shapes rather than its first entries (all FLOAT16 for
+        // nd_to_nz, which let a wrong INT8 C0 pass).
+        // The generated ones likewise span RapidCheck's sizes.
+        size_t explicit_total = 0, generated_total = 0;
+        for (const Source& s : sources) {
+          const bool generated = s.provenance.value("source", "") == "generated";
+          (generated ? generated_total : explicit_total) += 1;
+        }
+        const size_t stride = std::max<size_t>(1, explicit_total / std::max(1, o.count));
+        const size_t generated_stride = std::max<size_t>(1, generated_total / std::max(1, o.count));
+        size_t explicit_index = 0, generated_index = 0;
         int taken_explicit = 0, taken_generated = 0;
         for (const Source& s : sources) {
           const bool generated = s.provenance.value("source", "") == "generated";
           int& taken = generated ? taken_generated : taken_explicit;
+          if (o.from.empty() && !generated && explicit_index++ % stride != 0) continue;
+          if (o.from.empty() && generated && generated_index++ % generated_stride != 0) continue;
           if (o.from.empty() && taken >= o.count) continue;
           vectors::VectorCase v;
           std::string skip;
