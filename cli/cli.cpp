@@ -223,7 +223,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   run->add_flag("--quiet", quiet, "No progress line or summary table");
   options.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   run->add_option("--jobs", options.jobs, "Worker processes (default: the machine's cores)")
-      ->check(CLI::PositiveNumber)
+      ->check(IntegerIn(1, 1024))
       ->capture_default_str();
   add_port_options(run);
   int64_t determinism_every = kDefaultDeterminismEvery;
