@@ -177,7 +177,14 @@ void RandomPhase(const Property& property, const PropertyContext& ctx, const Run
     result->rapidcheck_reproduce = rc::detail::configToMinimalString(config);
   } else if (outcome.match(gave_up)) {
     result->random_cases = gave_up.numSuccess;
-    if (result->outside_claims > 0) {
+    if (result->outside_claims > 0 && (gave_up.numSuccess > 0 || result->explicit_cases > 0)) {
+      // The port narrowed its claims and the cases inside them held: a pass
+      // for what it claims (the rest is counted in outside_claims).
+      result->message =
+          std::to_string(result->explicit_cases) + " explicit and " +
+          std::to_string(gave_up.numSuccess) + " random cases inside the port's claims held; " +
+          std::to_string(result->outside_claims) + " generated cases lay outside them";
+    } else if (result->outside_claims > 0) {
       // The port narrowed its claims: what it leaves out is not claimed, neither failed nor passed.
       result->outcome = report::Outcome::kNotClaimed;
       result->message = "gave up after " + std::to_string(gave_up.numSuccess) +
