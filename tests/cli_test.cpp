@@ -2,6 +2,8 @@
 // value, reports on disk, ports loaded from shared libraries.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "test_util.h"
 
 namespace npuconf {
@@ -121,6 +123,14 @@ TEST(Cli, ListsAnswer) {
 
 TEST(Cli, MissingPortLibraryIsPortFailure) {
   ExpectExit("run --port /nonexistent/libport.so", 3, "/nonexistent/libport.so");
+}
+
+TEST(Cli, AFileThatIsNoSharedObjectIsExplained) {
+  TempDir dir("not-a-library");
+  const std::string path = dir.path() + "/libnot.so";
+  std::ofstream(path) << "not an ELF file";
+  ExpectExit("run --port " + path, 3, "not a shared object");
+  ExpectExit("run --in-process --port " + path, 3, "not a shared object");
 }
 
 TEST(Cli, PortOfAnotherAbiVersionIsPortFailure) {

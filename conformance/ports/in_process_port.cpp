@@ -6,6 +6,7 @@
 #include <csignal>
 #include <cstring>
 
+#include "conformance/ports/load_errors.h"
 #include "conformance/ports/port.h"
 #include "core/status.h"
 #include "core/text.h"
@@ -126,12 +127,12 @@ std::unique_ptr<InProcessPort> InProcessPort::LoadLibrary(const std::string& pat
                                                           std::string* error) {
   void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!library) {
-    *error = "cannot load port library '" + path + "': " + dlerror();
+    *error = ExplainDlopenFailure(path, dlerror());
     return nullptr;
   }
   auto entry = reinterpret_cast<npuconf_port_entry_fn>(dlsym(library, "npuconf_port_entry"));
   if (!entry) {
-    *error = "port library '" + path + "' does not export npuconf_port_entry";
+    *error = MissingEntryMessage(path);
     dlclose(library);
     return nullptr;
   }

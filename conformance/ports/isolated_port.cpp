@@ -25,6 +25,7 @@
 #include <iostream>
 #include <string_view>
 
+#include "conformance/ports/load_errors.h"
 #include "core/text.h"
 
 namespace npuconf {
@@ -486,13 +487,12 @@ void ProtectGuards(const std::vector<uint64_t>& guards) {
   void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!library) {
     const char* why = dlerror();
-    SendText(kSocketFd, 'E',
-             "cannot load port library '" + path + "': " + (why ? why : "dlopen failed"));
+    SendText(kSocketFd, 'E', ExplainDlopenFailure(path, why));
     _exit(0);
   }
   auto entry = reinterpret_cast<npuconf_port_entry_fn>(dlsym(library, "npuconf_port_entry"));
   if (!entry) {
-    SendText(kSocketFd, 'E', "port library '" + path + "' does not export npuconf_port_entry");
+    SendText(kSocketFd, 'E', MissingEntryMessage(path));
     _exit(0);
   }
   const npuconf_port* table = entry(NPUCONF_PORT_ABI_VERSION);
