@@ -86,6 +86,10 @@ Invocation GatherCase(const Case& c, const Profile&) {
   const int64_t scale_len = c.Int("scale_len").value_or(vocab);
   const int64_t zp_len = c.Int("zero_point_len").value_or(vocab);
   if (scale_len < 0 || zp_len < 0) throw CaseError("scale_len / zero_point_len must be >= 0");
+  // Counted against --max-case-bytes before they are made (FLOAT16 each), so no
+  // count param is unbounded.
+  ChargeCaseBytes(ElemBytes(DType::kFloat16, scale_len, Shape{scale_len}));
+  ChargeCaseBytes(ElemBytes(DType::kFloat16, zp_len, Shape{zp_len}));
   std::vector<uint16_t> scale =
       c.IntList("scale_bits")
           ? IntListAs16(*c.IntList("scale_bits"))
