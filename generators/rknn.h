@@ -241,7 +241,42 @@ struct InfoLayouts {
 // units of A's dtype (§3.2), few units most often, else up to the K limit (or
 // 3·max(L, 4096)); N aligned within its limit; any M; then the quantization and
 // the layouts it allows. Every part shrinks toward the plainest info.
+// The create call once every choice is drawn.
+inline Case InfoCase(const std::string& profile, int32_t type, int64_t m, int64_t rows,
+                     int64_t cols, InfoQuant quant, InfoLayouts layout) {
+  Case c(ids::kMatmulCreate, profile);
+  c.Set("type", int64_t{type}).Set("M", m).Set("K", rows).Set("N", cols);
+  c.Set("AC_layout", layout.ac).Set("B_layout", layout.b);
+  if (quant == InfoQuant::kPerLayerAsym)
+    c.Set("B_quant_type", int64_t{1}).Set("AC_quant_type", int64_t{1});
+  if (quant == InfoQuant::kPerGroup32)
+    c.Set("B_quant_type", int64_t{4}).Set("group_size", int64_t{32});
+  return c;
+}
+
+// M, then the quant type K admits, then layouts that quant type admits.
+// (Split from ValidInfo: six nested lambdas took clang-format 14 over 100 s.)
+inline rc::Gen<Case> InfoForShape(const std::string& profile, bool tp_norm, int32_t type,
+                                  int64_t rows, int64_t cols) {
+  return rc::gen::mapcat(M(), [=](int64_t m) {
+    std::vector<InfoQuant> quants = {InfoQuant::kPerLayerSym, InfoQuant::kPerLayerSym,
+                                     InfoQuant::kPerLayerAsym};
+    if (rows % 32 == 0) quants.push_back(InfoQuant::kPerGroup32);
+    return rc::gen::mapcat(Pick(quants), [=](InfoQuant quant) {
+      std::vector<InfoLayouts> layouts = {{1, 1}};
+      if (quant != InfoQuant::kPerGroup32) {
+        layouts = {{0, 0}, {1, 0}, {0, 1}, {1, 1}};
+        if (tp_norm) layouts.insert(layouts.end(), {{0, 2}, {1, 2}});
+      }
+      return rc::gen::map(Pick(layouts), [=](InfoLayouts layout) {
+        return InfoCase(profile, type, m, rows, cols, quant, layout);
+      });
+    });
+  });
+}
+
 inline rc::Gen<Case> ValidInfo(const RknnFacts& f, const std::string& profile) {
+  const bool tp_norm = static_cast<bool>(f.tp_norm);
   return rc::gen::mapcat(SupportedType(f), [=](int32_t type) {
     const DType a = f.FindType(type)->a;
     const int64_t ka = f.k_align.at(a), na = f.n_align.at(a), n_max = f.n_max.at(a);
@@ -257,30 +292,8 @@ inline rc::Gen<Case> ValidInfo(const RknnFacts& f, const std::string& profile) {
     return rc::gen::mapcat(k, [=](int64_t rows) {
       auto n = rc::gen::map(rc::gen::inRange<int64_t>(1, n_max / na + 1),
                             [na](int64_t r) { return r * na; });
-      return rc::gen::mapcat(n, [=](int64_t cols) {
-        return rc::gen::mapcat(M(), [=](int64_t m) {
-          std::vector<InfoQuant> quants = {InfoQuant::kPerLayerSym, InfoQuant::kPerLayerSym,
-                                           InfoQuant::kPerLayerAsym};
-          if (rows % 32 == 0) quants.push_back(InfoQuant::kPerGroup32);
-          return rc::gen::mapcat(Pick(quants), [=](InfoQuant quant) {
-            std::vector<InfoLayouts> layouts = {{1, 1}};
-            if (quant != InfoQuant::kPerGroup32) {
-              layouts = {{0, 0}, {1, 0}, {0, 1}, {1, 1}};
-              if (f.tp_norm) layouts.insert(layouts.end(), {{0, 2}, {1, 2}});
-            }
-            return rc::gen::map(Pick(layouts), [=](InfoLayouts layout) {
-              Case c(ids::kMatmulCreate, profile);
-              c.Set("type", int64_t{type}).Set("M", m).Set("K", rows).Set("N", cols);
-              c.Set("AC_layout", layout.ac).Set("B_layout", layout.b);
-              if (quant == InfoQuant::kPerLayerAsym)
-                c.Set("B_quant_type", int64_t{1}).Set("AC_quant_type", int64_t{1});
-              if (quant == InfoQuant::kPerGroup32)
-                c.Set("B_quant_type", int64_t{4}).Set("group_size", int64_t{32});
-              return c;
-            });
-          });
-        });
-      });
+      return rc::gen::mapcat(
+          n, [=](int64_t cols) { return InfoForShape(profile, tp_norm, type, rows, cols); });
     });
   });
 }
