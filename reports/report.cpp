@@ -7,41 +7,15 @@
 #include <sstream>
 
 #include "reports/matrix.h"
+#include "reports/text.h"
 
 namespace npuconf::report {
 namespace {
 
-std::string XmlEscape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char ch : text) {
-    switch (ch) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        // XML 1.0 forbids most control characters.
-        if (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t' && ch != '\r') {
-          out += '?';
-        } else {
-          out += ch;
-        }
-    }
-  }
-  return out;
-}
+// junit.xml text and attributes: reports/text.h's HtmlEscape (the five XML
+// entities, &#39; for the quote) on sanitised UTF-8 without control
+// characters, which XML 1.0 does not allow either.
+std::string XmlEscape(const std::string& text) { return HtmlEscape(text); }
 
 std::string ChoicesLine(const PropertyResult& r) {
   std::string out;
