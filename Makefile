@@ -6,7 +6,7 @@ JOBS ?= 2
 REPORT ?= npuconf-report
 # Debian packages the build needs (see README).
 PACKAGES := cmake g++ make librapidcheck-dev libgtest-dev libgmock-dev libeigen3-dev \
-            nlohmann-json3-dev libcli11-dev libbenchmark-dev libssl-dev libdnnl-dev \
+            nlohmann-json3-dev libcli11-dev libbenchmark-dev libssl-dev libxxhash-dev libdnnl-dev \
             python3-jsonschema python3-numpy clang-format chromium
 
 .PHONY: deps build run test sanitize bench format format-check clean

@@ -491,6 +491,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       empty.port_version = port.version();
       empty.seed = options.seed;
       empty.cases = options.cases;
+      empty.max_case_bytes = MaxCaseBytes();
       empty.command = command;
       if (std::string error = report::WriteReportsAtomically(empty, out_dir, false);
           !error.empty()) {

@@ -245,6 +245,9 @@ std::string ToHtml(const RunReport& report, const nlohmann::json& json) {
       << report.seed << ", " << report.cases << " random cases per property";
   if (!report.command.empty()) out << ", <code>" << HtmlEscape(report.command) << "</code>";
   out << "</p>\n";
+  const auto code = [](const std::string& s) { return "<code>" + HtmlEscape(s) + "</code>"; };
+  if (const std::string line = TooLargeOf(report).Text(code, HtmlEscape); !line.empty())
+    out << "<p class=\"legend\">Not run: " << line << "</p>\n";
 
   // Filters.
   out << "<div class=\"filters\">Filter: <input id=\"filter-text\" type=\"search\" size=\"28\" "

@@ -84,6 +84,8 @@ std::string ToMarkdown(const RunReport& report) {
       << report.cases << " random cases per property";
   if (!report.command.empty()) out << ", " << MdCode(report.command);
   out << "\n";
+  if (const std::string line = TooLargeOf(report).Text(MdCode, MdEscape); !line.empty())
+    out << "\nNot run: " << line << "\n";
   out << "\nClaims of the port:";
   for (const auto& claim : report.port_claims) out << " " << MdCode(claim);
   out << (report.port_claims.empty() ? " none\n" : "\n");

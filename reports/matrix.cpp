@@ -1,6 +1,7 @@
 #include "reports/matrix.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <set>
 
 namespace npuconf::report {
@@ -153,6 +154,38 @@ std::vector<MatrixPart> SplitByFamily(const Matrix& matrix) {
     }
   }
   return parts;
+}
+
+TooLargeSummary TooLargeOf(const RunReport& report) {
+  constexpr size_t kNamed = 3;
+  TooLargeSummary out;
+  for (const auto& r : report.results) {
+    out.total += r.too_large;
+    for (const auto& c : r.too_large_cases) {
+      if (out.named.size() < kNamed) out.named.push_back(c);
+    }
+  }
+  char text[48];
+  if (report.max_case_bytes >= (uint64_t{1} << 20)) {
+    std::snprintf(text, sizeof text, "%.2f GiB", report.max_case_bytes / double(1ull << 30));
+  } else {
+    std::snprintf(text, sizeof text, "%llu bytes",
+                  static_cast<unsigned long long>(report.max_case_bytes));
+  }
+  out.budget = text;
+  return out;
+}
+
+std::string TooLargeSummary::Text(
+    const std::function<std::string(const std::string&)>& code,
+    const std::function<std::string(const std::string&)>& escape) const {
+  if (total == 0) return {};
+  std::string out = escape(std::to_string(total) + (total == 1 ? " case" : " cases") +
+                           " over the memory budget of " + budget + " (") +
+                    code("--max-case-bytes") + escape(", inputs + outputs)");
+  for (size_t i = 0; i < named.size(); ++i) out += escape(i == 0 ? ": " : "; ") + code(named[i]);
+  if (static_cast<size_t>(total) > named.size()) out += escape("; …");
+  return out;
 }
 
 }  // namespace npuconf::report

@@ -4,6 +4,7 @@
 // (choices) each profile was checked under.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -55,6 +56,19 @@ std::vector<ChoiceGroup> ChoicesByProfile(const RunReport& report);
 std::map<Outcome, int> CountOutcomes(const RunReport& report);
 // "3 fail, 35 pass, 2 not claimed" (non-zero counts only; "no results" when none).
 std::string CountsLine(const RunReport& report);
+
+// The cases a run left out for the memory budget: how many, the budget, and
+// the first few by name.
+struct TooLargeSummary {
+  int total = 0;
+  std::string budget;  // "1.50 GiB", "2000 bytes"
+  std::vector<std::string> named;
+  // "" when total is 0; else one sentence, case texts through `code`, the rest
+  // through `escape` (Markdown, HTML or plain).
+  std::string Text(const std::function<std::string(const std::string&)>& code,
+                   const std::function<std::string(const std::string&)>& escape) const;
+};
+TooLargeSummary TooLargeOf(const RunReport& report);
 
 }  // namespace npuconf::report
 

@@ -72,6 +72,7 @@ nlohmann::json ToJson(const RunReport& report) {
   doc["profiles"] = report.profiles;
   doc["seed"] = report.seed;
   doc["cases_per_property"] = report.cases;
+  doc["max_case_bytes"] = report.max_case_bytes;
   doc["command"] = report.command;
   // Conformant only when something was checked and nothing failed.
   doc["conformant"] = VerdictOf(report) == Verdict::kConformant;
@@ -91,6 +92,7 @@ nlohmann::json ToJson(const RunReport& report) {
         {"random_cases", r.random_cases},
         {"outside_claims", r.outside_claims},
         {"too_large", r.too_large},
+        {"too_large_cases", r.too_large_cases},
         {"seed", r.seed},
         {"seconds", r.seconds},
     };
@@ -211,6 +213,9 @@ std::string SummaryTable(const RunReport& report) {
       << " not claimed, " << counts[Outcome::kNotCovered] << " not covered, "
       << counts[Outcome::kNotApplicable] << " not applicable, " << counts[Outcome::kTooLarge]
       << " skipped too large\n";
+  const auto plain = [](const std::string& s) { return s; };
+  if (const std::string line = TooLargeOf(report).Text(plain, plain); !line.empty())
+    out << "not run: " << line << "\n";
   int missing = 0;
   for (const auto& row : report.coverage) {
     if (!row.required || row.hits > 0) continue;

@@ -37,6 +37,9 @@ struct ChoiceUsed {
   std::string source;
 };
 
+// How many of a result's too-large cases it names (PropertyResult::too_large_cases).
+inline constexpr size_t kTooLargeListed = 8;
+
 struct PropertyResult {
   std::string property;
   std::string routine;
@@ -51,6 +54,9 @@ struct PropertyResult {
   int outside_claims = 0;
   // Cases refused before allocation: over the memory budget (--max-case-bytes).
   int too_large = 0;
+  // The first kTooLargeListed of them as `routine key=value …`, so a report
+  // names what was not run.
+  std::vector<std::string> too_large_cases;
   uint64_t seed = 0;
   std::string message;                 // why it failed / gave up / is not claimed
   std::string counterexample;          // the (shrunk) case, as `routine key=value …`
@@ -88,7 +94,8 @@ struct RunReport {
   std::vector<std::string> port_claims;  // as the port states them
   std::vector<std::string> profiles;
   uint64_t seed = 0;
-  int cases = 0;  // random cases per property
+  int cases = 0;                // random cases per property
+  uint64_t max_case_bytes = 0;  // the memory budget of one case (--max-case-bytes)
   std::string command;
   std::vector<PropertyResult> results;
   // Every class of every routine × profile the run gated, hit or not.

@@ -52,6 +52,7 @@ PropertyResult ResultFromJson(const nlohmann::json& item) {
   Read(item, "random_cases", &r.random_cases);
   Read(item, "outside_claims", &r.outside_claims);
   Read(item, "too_large", &r.too_large);
+  Read(item, "too_large_cases", &r.too_large_cases, true);
   Read(item, "seed", &r.seed);
   Read(item, "seconds", &r.seconds);
   // The writer leaves out empty strings and null JSON.

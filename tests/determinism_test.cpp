@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "conformance/harness/call.h"
 #include "conformance/harness/runner.h"
 #include "conformance/harness/suite.h"
@@ -165,6 +167,73 @@ TEST(Determinism, CompareAnswersNamesTheFirstDifferingOutputByte) {
   };
   EXPECT_EQ(CompareAnswers(answer(3), answer(3)), "");
   EXPECT_EQ(CompareAnswers(answer(3), answer(0)), "output 'nz' byte 1: 0x03, then 0x00");
+}
+
+// A port writing `fill_of(call number)` to every byte of output "y", of
+// `capacity_bytes`; counts calls.
+struct FillingPort {
+  FillingPort(std::function<uint8_t(int)> fill_of)
+      : port("filling", "1", {"cann.toy:*"},
+             [this, fill_of](const npuconf_case* c, int64_t* status, char*, uint64_t) {
+               const uint8_t fill = fill_of(++calls);
+               std::memset(c->outputs[0].data, fill, c->outputs[0].bytes);
+               if (calls == 2 && odd_byte_at >= 0)
+                 static_cast<uint8_t*>(c->outputs[0].data)[odd_byte_at] ^= 1;
+               *status = 0;
+               return int32_t{NPUCONF_CALL_ANSWERED};
+             }) {}
+  int calls = 0;
+  int64_t odd_byte_at = -1;  // on the second call, flip this byte
+  InProcessPort port;
+};
+
+Invocation LargeToy(uint64_t capacity_bytes) {
+  Invocation inv{Toy(1), {}, {}};
+  inv.outputs.push_back({.name = "y", .dtype = DType::kUint8, .capacity_bytes = capacity_bytes});
+  return inv;
+}
+
+TEST(Determinism, LargeAnswersAskedTwiceAreComparedByDigestAndOneIsKept) {
+  const uint64_t large = kCompareWholeBytes + 4096;
+  FillingPort same([](int) { return uint8_t{7}; });
+  const Answer a = AskTwicePort(same.port, 1).Call(LargeToy(large));
+  EXPECT_EQ(same.calls, 2);
+  EXPECT_EQ(a.fault, "");
+  ASSERT_TRUE(a.outputs.at(0).buffer);
+  EXPECT_EQ(a.outputs[0].contents()[large - 1], 7);
+
+  // One byte of the second answer differs: named to its 64 KiB chunk.
+  FillingPort one_byte([](int) { return uint8_t{7}; });
+  one_byte.odd_byte_at = 3 * int64_t{kDigestChunkBytes} + 5;
+  const Answer b = AskTwicePort(one_byte.port, 1).Call(LargeToy(large));
+  EXPECT_EQ(b.fault,
+            "non-deterministic: the same case answered twice gave different answers (output 'y' "
+            "bytes [" +
+                std::to_string(3 * kDigestChunkBytes) + ", " +
+                std::to_string(4 * kDigestChunkBytes) + ") differ)");
+}
+
+TEST(Determinism, SmallAnswersAskedTwiceKeepTheFirstAndNameTheByte) {
+  FillingPort differs([](int call) { return uint8_t(call == 1 ? 7 : 8); });
+  const Answer a = AskTwicePort(differs.port, 1).Call(LargeToy(16));
+  EXPECT_EQ(a.fault,
+            "non-deterministic: the same case answered twice gave different answers (output 'y' "
+            "byte 0: 0x07, then 0x08)");
+  EXPECT_EQ(a.outputs.at(0).contents()[0], 7);  // the first answer
+}
+
+TEST(InProcessPort, APortThatWritesToAnInputFailsNamingIt) {
+  InProcessPort writer("writer", "1", {"cann.toy:*"},
+                       [](const npuconf_case* c, int64_t* status, char*, uint64_t) {
+                         static_cast<uint8_t*>(c->inputs[0].data)[70000] = 0xEE;
+                         *status = 0;
+                         return int32_t{NPUCONF_CALL_ANSWERED};
+                       });
+  Invocation inv{Toy(1), {}, {}};
+  inv.inputs.push_back(
+      {.name = "x", .dtype = DType::kUint8, .shape = {100000}, .bytes = Bytes(100000, 0x11)});
+  const Answer a = writer.Call(inv);
+  EXPECT_EQ(a.fault, "wrote to its input 'x' (inputs are read-only), within bytes [65536, 100000)");
 }
 
 }  // namespace

@@ -87,6 +87,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "SIGSEGV (segmentation fault): wrote past the capacity of output "
                   "'weight_tensor_size' (byte 8 of 8)"},
         FaultCase{"read_past_input", "read past the end of input"},
+        FaultCase{"write_input", "(inputs are read-only), byte 0"},
         FaultCase{"sigkill", "killed by SIGKILL"}, FaultCase{"stack_overflow", "killed by SIGSEGV"},
         FaultCase{"bad_utf8", "bad \xEF\xBF\xBD"},
         FaultCase{"no_nul_message", "[message not NUL-terminated within 1024 bytes; truncated]"}),

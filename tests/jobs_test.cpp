@@ -41,6 +41,7 @@ report::PropertyResult EveryFieldSet() {
   r.random_cases = 5;
   r.outside_claims = 6;
   r.too_large = 7;
+  r.too_large_cases = {"cann.nd_to_nz profile=ascend310b shape=[128256,4096] dtype=FLOAT"};
   r.seed = 0xFEDCBA9876543210ull;
   r.message = "a message with bytes that are not UTF-8: \xff\xfe";
   r.counterexample = "cann.nd_to_nz profile=ascend910b shape=[1,2]";
@@ -64,7 +65,7 @@ TEST(ResultJson, RoundTripsEveryField) {
   // A field added to PropertyResult must be carried by ResultFromJson (and set
   // above and compared below); this count makes the test fail until it is.
   static_assert(FieldCount<report::ChoiceUsed>() == 6);
-  EXPECT_EQ(FieldCount<report::PropertyResult>(), 21u)
+  EXPECT_EQ(FieldCount<report::PropertyResult>(), 22u)
       << "PropertyResult gained or lost a field: carry it in reports/result_json.cpp and "
          "set and compare it here";
   const report::PropertyResult a = EveryFieldSet();
@@ -89,6 +90,7 @@ TEST(ResultJson, RoundTripsEveryField) {
   EXPECT_EQ(b.coverage_hits, a.coverage_hits);
   EXPECT_EQ(b.outside_claims, a.outside_claims);
   EXPECT_EQ(b.too_large, a.too_large);
+  EXPECT_EQ(b.too_large_cases, a.too_large_cases);
   ASSERT_EQ(b.choices.size(), 1u);
   EXPECT_EQ(b.choices[0].name, a.choices[0].name);
   EXPECT_EQ(b.choices[0].value, a.choices[0].value);

@@ -222,8 +222,23 @@ TEST(MemoryBudget, RunCountsCasesOverTheBudgetAsSkippedTooLargeNeverAsFailures) 
   const auto doc = ReadJson(dir.path() + "/report.json");
   ASSERT_EQ(doc["results"].size(), 1u);
   EXPECT_EQ(doc["results"][0]["result"], "pass");
-  EXPECT_GT(doc["results"][0]["too_large"].get<int>(), 0);
+  const int too_large = doc["results"][0]["too_large"].get<int>();
+  EXPECT_GT(too_large, 0);
   EXPECT_GT(doc["results"][0]["explicit_cases"].get<int>(), 0);
+  EXPECT_EQ(doc["max_case_bytes"], 2000);
+  // The reports name what was not run, and the budget.
+  const auto& named = doc["results"][0]["too_large_cases"];
+  ASSERT_FALSE(named.empty());
+  EXPECT_EQ(named.size(), std::min<size_t>(too_large, 8));
+  const std::string first = named[0];
+  EXPECT_EQ(first.rfind("cann.nd_to_nz profile=ascend910b ", 0), 0u) << first;
+  std::ifstream md(dir.path() + "/report.md");
+  const std::string text((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
+  const std::string line = "Not run: " + std::to_string(too_large) +
+                           " cases over the memory budget of 2000 bytes (`--max-case-bytes`, "
+                           "inputs + outputs): `" +
+                           first + "`";
+  EXPECT_NE(text.find(line), std::string::npos) << text;
 }
 
 TEST(MemoryBudget, RunWhereEveryCaseIsTooLargeChecksNothing) {

@@ -12,9 +12,11 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "conformance/harness/property.h"
 #include "conformance/ports/port.h"
+#include "core/digest.h"
 
 namespace npuconf {
 
@@ -29,6 +31,16 @@ Verdict ConfirmFailure(const std::function<Verdict()>& check, Verdict first,
 // Empty when the two answers to one invocation are the same; else what differs
 // ("vendor status 0, then 161002", "output 'nz' byte 17: 0x03, then 0x00").
 std::string CompareAnswers(const Answer& first, const Answer& second);
+
+// Answers whose outputs hold more bytes than this are asked twice without
+// keeping both: the first answer's outputs are kept as chunk digests
+// (core/digest.h), the second answer is the one returned, and a difference is
+// located to a 64 KiB chunk rather than a byte.
+inline constexpr uint64_t kCompareWholeBytes = uint64_t{64} << 20;
+
+// Empty when `second`'s outputs match the digests of a first answer's; else
+// "output 'nz' bytes [65536, 131072) differ".
+std::string CompareOutputDigests(const std::vector<ChunkDigests>& first, const Answer& second);
 
 // The port under test, asking a sample of cases twice.
 class AskTwicePort : public Port {

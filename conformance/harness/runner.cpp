@@ -88,6 +88,12 @@ bool IsTooLarge(const Verdict& v) {
   return v.kind == Verdict::Kind::kSkip && v.message.rfind(kTooLargeMark, 0) == 0;
 }
 
+void CountTooLarge(const Case& c, report::PropertyResult* result) {
+  ++result->too_large;
+  if (result->too_large_cases.size() < report::kTooLargeListed)
+    result->too_large_cases.push_back(c.ToText());
+}
+
 Verdict SafeCheck(const Property& property, const PropertyContext& ctx, const Case& c,
                   report::PropertyResult* result) {
   Verdict verdict;
@@ -130,7 +136,7 @@ void RandomPhase(const Property& property, const PropertyContext& ctx, const Run
       RC_DISCARD("outside the port's claims");
     }
     const Verdict verdict = SafeCheck(property, ctx, c, result);
-    if (IsTooLarge(verdict)) ++result->too_large;
+    if (IsTooLarge(verdict)) CountTooLarge(c, result);
     if (verdict.kind == Verdict::Kind::kSkip) RC_DISCARD(verdict.message);
     if (verdict.failed()) {
       last_failure = c;
@@ -239,7 +245,7 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
         }
         const Verdict verdict = SafeCheck(property, ctx, c, &result);
         if (IsTooLarge(verdict)) {
-          ++result.too_large;
+          CountTooLarge(c, &result);
           continue;
         }
         if (verdict.kind == Verdict::Kind::kSkip) {
@@ -421,6 +427,7 @@ report::RunReport RunSuite(const Suite& suite, const Port& port, const RunOption
   run.port_claims = port.claims();
   run.seed = options.seed;
   run.cases = options.cases;
+  run.max_case_bytes = MaxCaseBytes();
   std::string error;
   const std::vector<const Profile*> profiles = SelectProfiles(options.profiles, &error);
   for (const Profile* p : profiles) run.profiles.push_back(p->name);

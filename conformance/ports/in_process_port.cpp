@@ -8,6 +8,7 @@
 
 #include "conformance/ports/load_errors.h"
 #include "conformance/ports/port.h"
+#include "core/digest.h"
 #include "core/status.h"
 #include "core/text.h"
 
@@ -212,19 +213,21 @@ Answer InProcessPort::Call(const Invocation& inv) const {
     }
     params.push_back(p);
   }
-  // Inputs are copied so a port that writes to them cannot change the case.
-  std::vector<Bytes> input_copies;
+  // Inputs are handed over as they are, not copied (a real model shape's input
+  // is gigabytes): they are read-only, and a digest per chunk taken now shows
+  // after the call whether the port wrote to one (a failure, named).
   std::vector<Shape> input_shapes;
   std::vector<npuconf_tensor> inputs;
-  input_copies.reserve(inv.inputs.size());
+  std::vector<ChunkDigests> input_digests;
   input_shapes.reserve(inv.inputs.size());
   for (const auto& input : inv.inputs) {
-    input_copies.push_back(input.bytes);
     input_shapes.push_back(input.shape);
+    input_digests.push_back(DigestChunks(input.bytes));
     npuconf_tensor t{};
     t.name = input.name.c_str();
-    t.data = input_copies.back().data();
-    t.bytes = input_copies.back().size();
+    // The ABI's `data` is not const; the port must not write through it.
+    t.data = input.bytes.empty() ? nullptr : const_cast<uint8_t*>(input.bytes.data());
+    t.bytes = input.bytes.size();
     t.dtype = static_cast<int32_t>(input.dtype);
     t.rank = static_cast<int32_t>(input.shape.size());
     t.dims = input_shapes.back().data();
@@ -273,6 +276,16 @@ Answer InProcessPort::Call(const Invocation& inv) const {
   if (!terminated) {
     answer.message += " [message not NUL-terminated within " + std::to_string(sizeof(message)) +
                       " bytes; truncated]";
+  }
+  for (size_t i = 0; i < inv.inputs.size(); ++i) {
+    if (auto at = FirstChangedChunk(input_digests[i], inv.inputs[i].bytes)) {
+      answer.fault = "wrote to its input '" + inv.inputs[i].name +
+                     "' (inputs are read-only), within bytes [" + std::to_string(*at) + ", " +
+                     std::to_string(std::min<uint64_t>(*at + input_digests[i].chunk_bytes,
+                                                       inv.inputs[i].bytes.size())) +
+                     ")";
+      break;
+    }
   }
   for (size_t i = 0; i < inv.outputs.size(); ++i) {
     OutputResult& out = answer.outputs[i];

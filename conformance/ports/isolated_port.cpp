@@ -829,6 +829,7 @@ class IsolatedWorker {
           "the port worker answered garbage (" + SanitizeUtf8(message.substr(0, 64)) + ")";
       Stop();
     }
+    if (answer.fault.empty()) answer.fault = InputWrites(inv, layout);
     bool terminated = true;
     answer.message = BoundedCString(reinterpret_cast<const char*>(arena_ + layout.message_offset),
                                     kMessageBytes, &terminated);
@@ -838,6 +839,22 @@ class IsolatedWorker {
     }
     FillOutputs(inv, &layout, &answer);
     return answer;
+  }
+
+  // Inputs are read-only (include/npuconf/port.h): names the first input the
+  // port wrote to in the arena, "" when none (as the in-process port does).
+  std::string InputWrites(const Invocation& inv, const Layout& layout) const {
+    for (size_t i = 0; i < inv.inputs.size(); ++i) {
+      if (!layout.input_offsets[i]) continue;
+      const Bytes& want = inv.inputs[i].bytes;
+      const uint8_t* got = arena_ + layout.input_offsets[i];
+      const auto at = std::mismatch(want.begin(), want.end(), got).first;
+      if (at != want.end()) {
+        return "wrote to its input '" + inv.inputs[i].name + "' (inputs are read-only), byte " +
+               std::to_string(at - want.begin());
+      }
+    }
+    return {};
   }
 
   // After fork() of the runner: the inherited worker belongs to the parent.

@@ -91,7 +91,8 @@ typedef struct npuconf_param {
 } npuconf_param;
 
 /* A tensor descriptor. For inputs every field is set by the runner and is
- * read-only. For outputs the runner sets name, data, bytes and dtype; the port
+ * read-only, `data` included: a port that writes to an input's bytes fails the
+ * case. For outputs the runner sets name, data, bytes and dtype; the port
  * writes `rank` and `dims[0..rank)` (the storage shape it produced) into the
  * runner-owned `dims` array of NPUCONF_MAX_RANK entries. */
 typedef struct npuconf_tensor {

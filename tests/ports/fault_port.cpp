@@ -4,13 +4,13 @@
 // It answers cann.calculate_matmul_weight_size_v2 (spec cann.md §1.4, the rule
 // of examples/port_template) and cann.nd_to_nz / cann.nz_to_nd (§2.5, element
 // by element) on ascend910b. The fault fires in the size routine (in
-// cann.nd_to_nz for read_past_input) on a shape whose last dim is odd and
+// cann.nd_to_nz for read_past_input and write_input) on a shape whose last dim is odd and
 // >= kTripDim: the generators reach it within a few cases, some cases pass
 // before it, the other routine's properties pass, and a reproducer of the
 // failing case replays it exactly.
 //
 // NPUCONF_FAULT = segv | abort | exit0 | _exit | throw | hang | overflow_far |
-//   read_past_input | sigkill | stack_overflow | bad_utf8 | no_nul_message |
+//   read_past_input | write_input | sigkill | stack_overflow | bad_utf8 | no_nul_message |
 //   null_claims | segv_unlink (deletes NPUCONF_FAULT_UNLINK, then segv) |
 //   entry_segv | entry_hang (in npuconf_port_entry, while loading)
 //   (unset: no fault).
@@ -264,6 +264,9 @@ int32_t Call(const npuconf_case* c, int64_t* vendor_status, char* message, uint6
   npuconf_tensor* out = FindOutput(c, to_nz ? "nz" : "nd");
   if (!in || !out || !shape || shape->kind != NPUCONF_PARAM_INT_LIST) {
     return NPUCONF_CALL_BAD_CASE;
+  }
+  if (trip && Is("write_input") && in->data && in->bytes > 0) {
+    static_cast<uint8_t*>(in->data)[0] ^= 0xFF;  // inputs are read-only (port.h)
   }
   if (trip && Is("read_past_input") && in->data && in->bytes > 0) {
     // One byte past the end, through volatile so the read stays.
