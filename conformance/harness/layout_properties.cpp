@@ -9,13 +9,15 @@
 namespace npuconf {
 namespace {
 
-// The bytes a layout reads: an input tensor, or an in-place output's initial content.
-Bytes InputOf(const Invocation& inv, const std::string& name) {
+// The bytes a layout reads: an input tensor, or an in-place output's initial
+// content. A reference: a real model shape's input is not copied.
+const Bytes& InputOf(const Invocation& inv, const std::string& name) {
+  static const Bytes kNone;
   if (const InputTensor* t = inv.Input(name)) return t->bytes;
   for (const auto& o : inv.outputs) {
     if (o.name == name) return o.initial;
   }
-  return {};
+  return kNone;
 }
 
 const OutputSpec* SpecOf(const Invocation& inv, const std::string& name) {
@@ -134,7 +136,7 @@ Verdict CheckLayoutRoundTrip(const LayoutRoutine& layout, const PropertyContext&
     return Verdict::Fail(layout.inverse + " status " +
                          StatusText(layout.vendor, backward.answer.status));
   }
-  const Bytes original = InputOf(forward.inv, l.input);
+  const Bytes& original = InputOf(forward.inv, l.input);
   const auto comparison = verify::Compare({.output = l.input,
                                            .got = restored->contents(),
                                            .want = original,
