@@ -36,6 +36,8 @@ constexpr size_t kMaxControlMessage = 4096;  // one socket message
 constexpr size_t kMaxPortString = 4096;      // name, version, one claim
 constexpr size_t kMaxClaims = 4096;          // claims read from the table
 constexpr uint64_t kInitialArenaBytes = 1u << 20;
+// Tensors move between this process and the arena file in chunks of this size.
+constexpr uint64_t kArenaChunkBytes = 1u << 20;
 // An arena above this is sized to the case and given back after it: a huge
 // case must not keep its memory for the rest of the run.
 constexpr uint64_t kKeepArenaBytes = 64u << 20;
@@ -785,20 +787,28 @@ class IsolatedWorker {
     }
     std::memcpy(arena_, blob.data(), blob.size());
     std::memset(arena_ + layout.message_offset, 0, kMessageBytes);
+    // Tensors go through the arena's file, not its mapping: the worker holds
+    // the port's buffers, and this process only its own copy of the case.
+    bool placed = true;
     for (size_t i = 0; i < inv.inputs.size(); ++i) {
       if (layout.input_offsets[i]) {
-        std::memcpy(arena_ + layout.input_offsets[i], inv.inputs[i].bytes.data(),
-                    inv.inputs[i].bytes.size());
+        placed = placed && ArenaWrite(layout.input_offsets[i], inv.inputs[i].bytes.data(),
+                                      inv.inputs[i].bytes.size(), &error);
       }
     }
     for (size_t i = 0; i < inv.outputs.size(); ++i) {
       const OutputSpec& spec = inv.outputs[i];
       if (!layout.output_offsets[i]) continue;
-      uint8_t* data = arena_ + layout.output_offsets[i];
-      for (size_t g = 0; g < kGuardBytes; ++g) data[g - kGuardBytes] = GuardByteAt(g);
+      const uint64_t at = layout.output_offsets[i];
+      for (size_t g = 0; g < kGuardBytes; ++g) arena_[at - kGuardBytes + g] = GuardByteAt(g);
       const uint64_t head = std::min<uint64_t>(spec.initial.size(), spec.capacity_bytes);
-      if (head) std::memcpy(data, spec.initial.data(), head);
-      std::memset(data + head, kSentinelByte, spec.capacity_bytes - head);
+      if (head) placed = placed && ArenaWrite(at, spec.initial.data(), head, &error);
+      placed = placed && ArenaFill(at + head, kSentinelByte, spec.capacity_bytes - head, &error);
+    }
+    if (!placed) {
+      answer.fault = error;
+      FillOutputs(inv, nullptr, &answer);
+      return answer;
     }
     CaseMessage request;
     request.arena_bytes = arena_bytes_;
@@ -844,17 +854,60 @@ class IsolatedWorker {
   // Inputs are read-only (include/npuconf/port.h): names the first input the
   // port wrote to in the arena, "" when none (as the in-process port does).
   std::string InputWrites(const Invocation& inv, const Layout& layout) const {
+    Bytes chunk(kArenaChunkBytes);
     for (size_t i = 0; i < inv.inputs.size(); ++i) {
       if (!layout.input_offsets[i]) continue;
       const Bytes& want = inv.inputs[i].bytes;
-      const uint8_t* got = arena_ + layout.input_offsets[i];
-      const auto at = std::mismatch(want.begin(), want.end(), got).first;
-      if (at != want.end()) {
-        return "wrote to its input '" + inv.inputs[i].name + "' (inputs are read-only), byte " +
-               std::to_string(at - want.begin());
+      for (uint64_t done = 0; done < want.size(); done += chunk.size()) {
+        const uint64_t n = std::min<uint64_t>(chunk.size(), want.size() - done);
+        std::string error;
+        if (!ArenaRead(layout.input_offsets[i] + done, chunk.data(), n, &error)) return error;
+        const auto at = std::mismatch(chunk.begin(), chunk.begin() + static_cast<std::ptrdiff_t>(n),
+                                      want.begin() + static_cast<std::ptrdiff_t>(done))
+                            .first;
+        if (at != chunk.begin() + static_cast<std::ptrdiff_t>(n)) {
+          return "wrote to its input '" + inv.inputs[i].name + "' (inputs are read-only), byte " +
+                 std::to_string(done + static_cast<uint64_t>(at - chunk.begin()));
+        }
       }
     }
     return {};
+  }
+
+  // pwrite / pread of the arena's file at `offset`; false and *error on failure.
+  bool ArenaWrite(uint64_t offset, const uint8_t* data, uint64_t bytes, std::string* error) const {
+    for (uint64_t done = 0; done < bytes;) {
+      const ssize_t n =
+          pwrite(memfd_, data + done, bytes - done, static_cast<off_t>(offset + done));
+      if (n <= 0) {
+        if (n < 0 && errno == EINTR) continue;
+        *error = "cannot write the port arena: " + std::string(std::strerror(n < 0 ? errno : EIO));
+        return false;
+      }
+      done += static_cast<uint64_t>(n);
+    }
+    return true;
+  }
+  bool ArenaFill(uint64_t offset, uint8_t value, uint64_t bytes, std::string* error) const {
+    const Bytes fill(std::min<uint64_t>(bytes, kArenaChunkBytes), value);
+    for (uint64_t done = 0; done < bytes; done += fill.size()) {
+      if (!ArenaWrite(offset + done, fill.data(), std::min<uint64_t>(fill.size(), bytes - done),
+                      error))
+        return false;
+    }
+    return true;
+  }
+  bool ArenaRead(uint64_t offset, uint8_t* data, uint64_t bytes, std::string* error) const {
+    for (uint64_t done = 0; done < bytes;) {
+      const ssize_t n = pread(memfd_, data + done, bytes - done, static_cast<off_t>(offset + done));
+      if (n <= 0) {
+        if (n < 0 && errno == EINTR) continue;
+        *error = "cannot read the port arena: " + std::string(std::strerror(n < 0 ? errno : EIO));
+        return false;
+      }
+      done += static_cast<uint64_t>(n);
+    }
+    return true;
   }
 
   // After fork() of the runner: the inherited worker belongs to the parent.
@@ -1032,8 +1085,10 @@ class IsolatedWorker {
       out.null = spec.null;
       auto buffer = std::make_shared<GuardedBuffer>(spec.capacity_bytes);
       const uint64_t offset = layout && arena_ ? layout->output_offsets[i] : 0;
-      if (offset) {
-        std::memcpy(buffer->data(), arena_ + offset, spec.capacity_bytes);
+      std::string error;
+      if (offset && !ArenaRead(offset, buffer->data(), spec.capacity_bytes, &error)) {
+        if (answer->fault.empty()) answer->fault = error;
+      } else if (offset) {
         // The guard page behind the capacity makes a write past it a fault;
         // the guard bytes in front show a write before the start.
         for (size_t g = 0; g < kGuardBytes; ++g) {
