@@ -5,6 +5,8 @@
 //   BM_<Int4|Int8>PerGroupDequant<Fp16PerStep|Fp32>/<elems>  Dequantize, group 128
 //     along K, params g·N + n (antiquant-style fp16 per-step, RKNN-style fp32)
 //   BM_GatherDequantInt8<embed4096|embed64>/<elems>          32000-row tables
+//   BM_GatherDequantInt8Quantize/<elems>                      gen_data.py's quantizer
+//                                                             (§3.5), rows of 4096
 //   BM_CannAntiquant<int4,fp16|int8,fp16|int4,bf16>/<elems>  group 128, with offset
 //   BM_RknnDequantB<int4|int8>/<elems>                       per-group 32 / per-channel
 //   BM_Fp32MultiplyAdd/<elems>                               y = float(x) · s + b
@@ -90,6 +92,23 @@ void Gather(benchmark::State& state, int64_t embed) {
     benchmark::ClobberMemory();
   }
   Finish(state, kElems * 3);
+}
+
+// The table, scale and zero point of GatherDequantInt8 from fp32 weights
+// (cann.gather_dequant_int8_quantize, spec cann.md §3.5), [kElems / 4096, 4096].
+void GatherQuantize(benchmark::State& state) {
+  const int64_t embed = 4096, vocab = kElems / embed;
+  std::vector<float> weight(static_cast<size_t>(kElems));
+  SplitMix64 rng(4);
+  for (auto& w : weight) w = static_cast<float>(rng.Next() % 20001) * 1e-4f - 1.0f;
+  std::vector<uint8_t> table(weight.size());
+  std::vector<uint16_t> scale(static_cast<size_t>(vocab)), zp(scale.size());
+  for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): the idiom
+    GenDataQuantize(weight.data(), vocab, embed, table.data(), scale.data(), zp.data(), nullptr);
+    benchmark::DoNotOptimize(table.data());
+    benchmark::ClobberMemory();
+  }
+  Finish(state, kElems * 5);
 }
 
 // aclnnWeightQuantBatchMatmulV2's antiquant (spec cann.md §4), group 128, with offset.
@@ -188,6 +207,7 @@ void RegisterAll() {
   add("BM_Int8PerGroupDequantFp32", PerGroup, QType::kInt8, OutType::kFloat, Rounding::kFp32Once);
   add("BM_GatherDequantInt8<embed4096>", Gather, int64_t{4096});
   add("BM_GatherDequantInt8<embed64>", Gather, int64_t{64});
+  add("BM_GatherDequantInt8Quantize", GatherQuantize);
   add("BM_CannAntiquant<int4,fp16>", Antiquant, DType::kInt4, DType::kFloat16);
   add("BM_CannAntiquant<int8,fp16>", Antiquant, DType::kInt8, DType::kFloat16);
   add("BM_CannAntiquant<int4,bf16>", Antiquant, DType::kInt4, DType::kBf16);

@@ -11,6 +11,8 @@
 //   BM_Memcpy/<bytes>
 //   BM_<A|C|B|BTp|BSegmented><NormToNative|NativeToNorm><dtype>/<bytes>
 //   BM_BNormToNativeNaive<int8|fp16>/<bytes>    the guide's loop
+//   BM_Int4<Pack|Unpack>/<bytes>                 rknn.int4_pack / int4_unpack (§2.4):
+//                                                <bytes> int8 values ↔ half as many bytes
 //   BM_OneDnn<A|B>NormToNative<int8|fp16>/<bytes> and BM_OneDnnBNativeToNorm<…>
 // (TP rows are named BTpNormToNative / BTpNativeToNorm: TP_NORM ↔ NATIVE.)
 #include <cstdint>
@@ -18,6 +20,7 @@
 #include <type_traits>
 
 #include "bench/bench_common.h"
+#include "reference/rknn/int4.h"
 #include "reference/rknn/native_layout.h"
 
 namespace npuconf::rknn {
@@ -140,6 +143,24 @@ void OneDnnA(benchmark::State& state, Workload w) {
 }
 #endif
 
+// <bytes> one-per-byte int8 values packed into <bytes>/2 (or back), v2.x
+// nibble order; beside memcpy of the int8 side's bytes.
+void Int4(benchmark::State& state, bool pack) {
+  const int64_t count = state.range(0);
+  const uint8_t* src = Source().Reserve(static_cast<uint64_t>(count), true);
+  uint8_t* dst = Destination().Reserve(static_cast<uint64_t>(count), false);
+  for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): the idiom
+    if (pack) {
+      PackInt4(reinterpret_cast<const int8_t*>(src), dst, count, NibbleOrder::kLowFirst);
+    } else {
+      UnpackInt4(src, reinterpret_cast<int8_t*>(dst), count, NibbleOrder::kLowFirst);
+    }
+    benchmark::DoNotOptimize(dst);
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * count);
+}
+
 void RegisterAll() {
   benchmark::RegisterBenchmark("BM_Memcpy", bench::BM_Memcpy)
       ->Arg(kBytes)
@@ -171,6 +192,11 @@ void RegisterAll() {
           ->Arg(kBytes)
           ->Unit(benchmark::kMillisecond);
     }
+  }
+  for (bool pack : {true, false}) {
+    benchmark::RegisterBenchmark(pack ? "BM_Int4Pack" : "BM_Int4Unpack", Int4, pack)
+        ->Arg(kBytes)
+        ->Unit(benchmark::kMillisecond);
   }
   benchmark::RegisterBenchmark("BM_BNormToNativeNaive<int8>", Naive<uint8_t>, workloads[3].w)
       ->Arg(kBytes)

@@ -87,6 +87,8 @@ row rknn.json "RKNN C NORM → NATIVE int32" 'BM_CNormToNative<int32>/*' "$mem"
 row rknn.json "RKNN C NATIVE → NORM int32" 'BM_CNativeToNorm<int32>/*' "$mem"
 row rknn.json "RKNN B NORM → NATIVE int4" 'BM_BNormToNative<int4>/*' "$mem"
 row rknn.json "RKNN B NATIVE → NORM int4" 'BM_BNativeToNorm<int4>/*' "$mem"
+row rknn.json "RKNN int4_pack (int8 → int4)" 'BM_Int4Pack/*' "$mem"
+row rknn.json "RKNN int4_unpack (int4 → int8)" 'BM_Int4Unpack/*' "$mem"
 for t in int8 fp16; do
   row rknn.json "context: the guide's element loop, B $t" "BM_BNormToNativeNaive<$t>/*" "$mem"
 done
@@ -107,6 +109,8 @@ row quant.json "int8 per-group → fp32 (× FMA loop)" "$fma" 'BM_Int8PerGroupDe
 for shape in embed4096 embed64; do
   row quant.json "GatherDequantInt8 $shape (× FMA loop)" "$fma" "BM_GatherDequantInt8<$shape>/*"
 done
+row quant.json "GatherDequantInt8 quantizer, fp32 → uint8 (× FMA loop)" "$fma" \
+  'BM_GatherDequantInt8Quantize/*'
 for types in int4,fp16 int8,fp16 int4,bf16; do
   row quant.json "CANN antiquant $types (× FMA loop)" "$fma" "BM_CannAntiquant<$types>/*"
 done
