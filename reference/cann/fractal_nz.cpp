@@ -142,7 +142,9 @@ void UnpackBytes(const uint8_t* nz, uint8_t* nd, const NzGeometry& g, int64_t ro
 // so every load and every store moves a whole cache line, and a lane shuffle
 // (vshufi64x2) regroups them. Lines go in runs of kPairs pairs of C1 blocks
 // per ND row (4 lines), the order that measured best in cache and in memory
-// (the streamed pack goes further: kStreamPackPairs).
+// (the streamed pack goes further: kStreamPackPairs). In cache (64-256 KiB)
+// both directions stay near 2x memcpy, whose `rep movsb` hides its stores
+// wholly; README "Speed" lists the orders and prefetches measured there.
 namespace avx = simd::avx512;
 
 constexpr int64_t kFractalBytes = kNzH0 * 32;
