@@ -141,11 +141,24 @@ void UnpackBytes(const uint8_t* nz, uint8_t* nd, const NzGeometry& g, int64_t ro
 // an ND row is the same row of two neighbouring fractals (C1 blocks c1, c1+1):
 // so every load and every store moves a whole cache line, and a lane shuffle
 // (vshufi64x2) regroups them. Lines go in runs of kPairs pairs of C1 blocks
-// per ND row (4 lines), the order that measured best in cache and in memory.
+// per ND row (4 lines), the order that measured best in cache and in memory
+// (the streamed pack goes further: kStreamPackPairs). In cache (64-256 KiB)
+// both directions stay near 2x memcpy, whose `rep movsb` hides its stores
+// wholly; README "Speed" lists the orders and prefetches measured there.
 namespace avx = simd::avx512;
 
 constexpr int64_t kFractalBytes = kNzH0 * 32;
 constexpr int64_t kPairs = 4;
+
+// A streamed pack reads its 16 ND rows from memory, each row (k 4096 int8)
+// a page of its own: too many fresh streams for the hardware prefetchers. It
+// goes 8 lines per row per run and prefetches the run after (16 rows × 8
+// lines). bench/nz_pack_bench int8 × memcpy, same process, before → after:
+// 16 MiB 1.04 → 0.84-0.85, 64 MiB 1.13 → 0.92-0.95, 256 MiB 1.09 → 0.94-0.96
+// (fp16 0.83-0.84, 0.97-0.98, 0.93-0.95). In a study of the access pattern
+// alone, 8-line runs without the prefetch stayed at 1.07-1.12 at 64 MiB, and
+// cached 8-line runs took 2.8x memcpy at 1 MiB (so the cached pack keeps 4).
+constexpr int64_t kStreamPackPairs = 8;
 
 // The bytes [0, valid_bytes) of a 32-byte row piece, zero above (valid ≤ 32).
 NPUCONF_AVX512 inline __m256i LoadPiece(const uint8_t* src, int64_t valid_bytes) {
@@ -171,12 +184,19 @@ NPUCONF_AVX512 void PackFractal(const uint8_t* src, int64_t k_bytes, int64_t row
   }
 }
 
-// `pairs` pairs of C1 blocks from the 64-byte pieces at `piece` of ND rows
-// [r0, r1) (r1 − r0 even) into the fractals at dst + 2p·c1_stride (+ c1_stride).
+// `pairs` pairs of C1 blocks from the 64-byte pieces at `piece` of 16 ND
+// rows into the fractals at dst + 2p·c1_stride (+ c1_stride). A streamed
+// full run (kMaxPairs > 0) prefetches the same lines of the run at `next`.
 template <bool kStream, int64_t kMaxPairs>
 NPUCONF_AVX512 inline void PackPairs(const uint8_t* piece, int64_t k_bytes, int64_t c1_stride,
-                                     int64_t r0, int64_t r1, int64_t pairs, uint8_t* dst) {
-  for (int64_t r = r0; r < r1; r += 2) {
+                                     int64_t pairs, uint8_t* dst, const uint8_t* next) {
+  for (int64_t r = 0; r < kNzH0; r += 2) {
+    if constexpr (kStream && kMaxPairs > 0) {
+      for (int64_t p = 0; p < kMaxPairs; ++p) {
+        _mm_prefetch(reinterpret_cast<const char*>(next + r * k_bytes + 64 * p), _MM_HINT_T0);
+        _mm_prefetch(reinterpret_cast<const char*>(next + (r + 1) * k_bytes + 64 * p), _MM_HINT_T0);
+      }
+    }
     for (int64_t p = 0; p < (kMaxPairs > 0 ? kMaxPairs : pairs); ++p) {
       const __m512i a = avx::Load(piece + r * k_bytes + 64 * p);
       const __m512i c = avx::Load(piece + (r + 1) * k_bytes + 64 * p);
@@ -189,6 +209,7 @@ NPUCONF_AVX512 inline void PackPairs(const uint8_t* piece, int64_t k_bytes, int6
 
 template <bool kStream>
 NPUCONF_AVX512 void PackRows32Avx512(const uint8_t* nd, uint8_t* nz, const NzGeometry& g) {
+  constexpr int64_t kRun = kStream ? kStreamPackPairs : kPairs;
   const int64_t k_bytes = g.k * g.bits / 8;
   const int64_t c1_stride = g.n1 * kFractalBytes;
   const int64_t batch_stride = g.c1 * c1_stride;
@@ -205,13 +226,17 @@ NPUCONF_AVX512 void PackRows32Avx512(const uint8_t* nd, uint8_t* nz, const NzGeo
       uint8_t* dst = dst_batch + n1 * kFractalBytes;
       int64_t c1 = 0;
       if (rows == kNzH0) {
+        // After the last run of these rows: the next 16 rows, when all there.
+        const uint8_t* next_rows = r_begin + 2 * kNzH0 <= g.n ? src + kNzH0 * k_bytes : src;
         int64_t pair = 0;
-        for (; pair + kPairs <= full_pairs; pair += kPairs) {
-          PackPairs<kStream, kPairs>(src + pair * 64, k_bytes, c1_stride, 0, kNzH0, kPairs,
-                                     dst + 2 * pair * c1_stride);
+        for (; pair + kRun <= full_pairs; pair += kRun) {
+          const uint8_t* next =
+              pair + 2 * kRun <= full_pairs ? src + (pair + kRun) * 64 : next_rows;
+          PackPairs<kStream, kRun>(src + pair * 64, k_bytes, c1_stride, kRun,
+                                   dst + 2 * pair * c1_stride, next);
         }
-        PackPairs<kStream, 0>(src + pair * 64, k_bytes, c1_stride, 0, kNzH0, full_pairs - pair,
-                              dst + 2 * pair * c1_stride);
+        PackPairs<kStream, 0>(src + pair * 64, k_bytes, c1_stride, full_pairs - pair,
+                              dst + 2 * pair * c1_stride, src);
         c1 = 2 * full_pairs;
       }
       for (; c1 < g.c1; ++c1) {
