@@ -10,6 +10,9 @@
 //                                        fractal column per row (tail path);
 //                                        moves slightly MORE than <bytes>
 //   BM_UnpackNzToNd<fp16|int8>/<bytes>   inverse of the aligned pack
+//   BM_TransMatmulWeight<fp16|int8>/<bytes>  aclnnTransMatmulWeight in place
+//                                        (ascend910b facts): validation, the ND
+//                                        copy and the pack (spec cann.md §2.2)
 //   BM_OneDnnNdToNz<fp16|int8>/<bytes>, BM_OneDnnNzToNd<…>   the peer
 // <bytes> is the nominal ND input size; the label gives the exact shape.
 #include <cstdint>
@@ -18,7 +21,9 @@
 #include <string>
 
 #include "bench/bench_common.h"
+#include "core/profile.h"
 #include "reference/cann/fractal_nz.h"
+#include "reference/cann/trans_matmul_weight.h"
 
 namespace npuconf::cann {
 namespace {
@@ -89,6 +94,33 @@ void BM_Unpack(benchmark::State& state, Workload w) {
   state.SetLabel(Label(g));
 }
 
+// In place on the destination buffer; each iteration converts the previous
+// one's bytes again (the conversion does not depend on the values).
+void BM_Trans(benchmark::State& state, Workload w) {
+  const NzGeometry g = GeometryFor(w, state.range(0));
+  const Profile* profile = FindProfile("ascend910b");
+  if (!profile || !profile->cann) {
+    state.SkipWithError("no ascend910b profile");
+    return;
+  }
+  uint8_t* data = Destination().Reserve(g.storage_bytes, false);
+  const TransMatmulWeightArgs args{.dtype = w.dtype,
+                                   .view_shape = Shape{g.n, g.k},
+                                   .data = data,
+                                   .capacity_bytes = g.storage_bytes};
+  Shape storage;
+  for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): the idiom
+    if (TransMatmulWeight(*profile->cann, args, &storage) != 0) {
+      state.SkipWithError("TransMatmulWeight refused the case");
+      return;
+    }
+    benchmark::DoNotOptimize(data);
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(g.nd_bytes));
+  state.SetLabel(Label(g));
+}
+
 #if NPUCONF_HAVE_DNNL
 // The same [n, k] as oneDNN memory: plain `ab`, and BA16a32b / BA16a16b, whose
 // blocks of 16 rows × 32 (16) columns ordered column-block-major are exactly
@@ -126,6 +158,9 @@ void RegisterAll() {
           ->Arg(size_bytes)
           ->Unit(benchmark::kMicrosecond);
       benchmark::RegisterBenchmark(("BM_UnpackNzToNd" + t).c_str(), BM_Unpack, w)
+          ->Arg(size_bytes)
+          ->Unit(benchmark::kMicrosecond);
+      benchmark::RegisterBenchmark(("BM_TransMatmulWeight" + t).c_str(), BM_Trans, w)
           ->Arg(size_bytes)
           ->Unit(benchmark::kMicrosecond);
 #if NPUCONF_HAVE_DNNL

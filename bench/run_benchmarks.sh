@@ -62,6 +62,9 @@ done
 for t in int8 fp16; do
   row nz.json "NZ → ND $t" "BM_UnpackNzToNd<$t>/*" "$mem" --max 1.5
 done
+for t in int8 fp16; do
+  row nz.json "TransMatmulWeight $t, in place" "BM_TransMatmulWeight<$t>/*" "$mem"
+done
 if has nz.json BM_OneDnn; then
   for t in int8 fp16; do
     block=$([ "$t" = int8 ] && echo 32 || echo 16)
