@@ -138,6 +138,9 @@ RknnFacts ParseRknnFacts(const nlohmann::json& doc,
   f.tp_norm = ProfileFact(doc, "tp_norm", where).get<bool>();
   const auto& per_channel = ProfileFact(doc, "per_channel_types", where);
   if (!per_channel.is_null()) f.per_channel_types = Ints(per_channel, where + ".per_channel_types");
+  f.quant_types = ProfileFact(doc, "quant_types", where).get<bool>();
+  const auto& per_group = ProfileFact(doc, "per_group_types", where);
+  if (!per_group.is_null()) f.per_group_types = Ints(per_group, where + ".per_group_types");
 
   const std::string native_b =
       ChoiceValue(choices, "rknn.int4.native_b_nibble", NibbleOrderName(f.norm_nibble));

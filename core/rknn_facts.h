@@ -51,6 +51,8 @@ struct RknnFacts {
   NibbleOrder norm_nibble = NibbleOrder::kLowFirst;       // §2.4 NORM A/B, NATIVE A, TP_NORM B
   bool tp_norm = false;                                   // §1.3, §8.11
   std::optional<std::vector<int32_t>> per_channel_types;  // §5.4 (nullopt: not known)
+  bool quant_types = true;  // §1.2: B_quant_type exists (rknn_matmul_quant_type, v2.1.0+)
+  std::optional<std::vector<int32_t>> per_group_types;  // §5.4 (nullopt: not known)
 
   // Readings of the profile's choices (the profile's `choices` values).
   NibbleOrder native_b_nibble = NibbleOrder::kLowFirst;  // rknn.int4.native_b_nibble

@@ -327,13 +327,14 @@ RknnDequantCombos RknnDequantSupport(const Profile& profile) {
     return dtypes;
   };
   const std::vector<DType> all = b_dtypes(f.supported_types);
-  const bool quant_types_exist = !(f.sdk.size() >= 2 && f.sdk.compare(0, 2, "1.") == 0);
   out.by_quant_type[0] = all;
-  if (quant_types_exist) out.by_quant_type[1] = all;
-  if (quant_types_exist && f.per_channel_types) {
+  if (f.quant_types) out.by_quant_type[1] = all;
+  if (f.quant_types && f.per_channel_types) {
     out.by_quant_type[2] = out.by_quant_type[3] = b_dtypes(*f.per_channel_types);
   }
-  if (quant_types_exist) out.by_quant_type[4] = out.by_quant_type[5] = b_dtypes({7, 8, 9});
+  if (f.quant_types && f.per_group_types) {
+    out.by_quant_type[4] = out.by_quant_type[5] = b_dtypes(*f.per_group_types);
+  }
   for (auto it = out.by_quant_type.begin(); it != out.by_quant_type.end();) {
     it = it->second.empty() ? out.by_quant_type.erase(it) : std::next(it);
   }

@@ -96,11 +96,12 @@ oracle::quant::GatherCall GatherCallOf(const Invocation& inv, const Case& c);
 // Which B_quant_type × B dtype pairs rknn.dequant_b checks on a platform (issue
 // #9 item 7): the B dtypes (INT8/INT4) of the platform's supported matmul types
 // (spec rknn.md §3.1 via the profile's supported_types, §1.1 type table);
-// per-layer (0) everywhere, asymmetric per-layer (1) from SDK 2.1.0 on (§1.2:
-// rknn_matmul_quant_type was added in v2.1.0); per-channel (2, 3) only with
-// the B dtypes of the profile's per_channel_types (§5.4, #550; none where not
-// known); per-group (4, 5) only with the B dtypes of supported types 7, 8, 9,
-// the types the DEMO runs per-group (§5.4). Other pairs are skipped, naming this.
+// per-layer (0) everywhere, asymmetric per-layer (1) where the profile's
+// quant_types says B_quant_type exists (§1.2: added in v2.1.0); per-channel
+// (2, 3) only with the B dtypes of the profile's per_channel_types (§5.4, #550;
+// none where not known); per-group (4, 5) only with the B dtypes of the
+// profile's per_group_types that it supports (the DEMO's types, §5.4). Other
+// pairs are skipped, naming this.
 struct RknnDequantCombos {
   std::map<int64_t, std::vector<DType>> by_quant_type;
   std::vector<DType> DTypesFor(int64_t quant_type) const;
@@ -108,7 +109,8 @@ struct RknnDequantCombos {
   bool Supports(int64_t quant_type, DType dtype) const;
 };
 inline constexpr char kRknnDequantSupportSource[] =
-    "spec rknn.md §1.2, §3.1, §5.4 (profile supported_types, per_channel_types)";
+    "spec rknn.md §1.2, §3.1, §5.4 (profile supported_types, quant_types, per_channel_types, "
+    "per_group_types)";
 RknnDequantCombos RknnDequantSupport(const Profile& profile);
 std::vector<int32_t> IndicesOf(const Invocation& inv);
 
