@@ -120,6 +120,40 @@ TEST(Isolation, ReproducerReplaysTheFault) {
   EXPECT_EQ(clean.exit_code, 0) << reproduce << "\n" << clean.output;
 }
 
+// --in-process with several runner processes: the port's crash ends only the
+// worker, which leaves the case behind; the failure carries it as for any other.
+TEST(Isolation, InProcessCrashInAWorkerReportsTheCaseThatCrashedIt) {
+  TempDir out("inprocess-crash");
+  const auto run =
+      RunShell(std::string("NPUCONF_FAULT=segv ") + NPUCONF_BINARY +
+               " run --quiet --no-real-shapes --cases 30 --profile ascend910b --routine "
+               "'cann.calculate*' --in-process --jobs 2 --port " +
+               NPUCONF_FAULT_PORT + " --out " + out.path());
+  ASSERT_EQ(run.exit_code, 1) << run.output;
+  const auto report = ReadJson(out.path() + "/report.json");
+  int crashed = 0;
+  for (const auto& result : report.at("results")) {
+    if (result.at("result") != "fail") continue;
+    const std::string message = result.at("message");
+    EXPECT_NE(message.find("died: exit status 3"), std::string::npos) << message;
+    const std::string counterexample = result.value("counterexample", "");
+    EXPECT_EQ(counterexample.rfind("cann.calculate_matmul_weight_size_v2 profile=ascend910b", 0),
+              0u)
+        << result.dump(2);
+    EXPECT_NE(message.find("the port crashed on " + counterexample), std::string::npos) << message;
+    EXPECT_EQ(result.at("counterexample_case").at("routine"),
+              "cann.calculate_matmul_weight_size_v2");
+    const std::string reproduce = result.value("reproduce", "");
+    ASSERT_NE(reproduce.find(std::string("--port ") + NPUCONF_FAULT_PORT), std::string::npos)
+        << reproduce;
+    const auto replay = RunShell("cd / && NPUCONF_FAULT=segv " + reproduce);
+    EXPECT_NE(replay.exit_code, 0) << reproduce << "\n" << replay.output;
+    EXPECT_NE(replay.output.find("SIGSEGV"), std::string::npos) << replay.output;
+    ++crashed;
+  }
+  EXPECT_GE(crashed, 1) << report.dump(2);
+}
+
 TEST(Isolation, BareLibraryNameIsOpenedFromTheWorkingDirectory) {
   const std::filesystem::path port(NPUCONF_FAULT_PORT);
   TempDir out("bare-name");

@@ -18,6 +18,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "conformance/ports/port.h"
 #include "core/status.h"
 #include "reports/result_json.h"
 
@@ -32,6 +33,7 @@ struct Worker {
   int fd = -1;     // the parent's end of the worker's socket
   long unit = -1;  // the unit it checks, -1 when idle
   std::string inbox;
+  std::string crash_note;  // the case JSON of a crash note (port.h), "" when none
 };
 
 bool WriteAll(int fd, const void* data, size_t size) {
@@ -89,17 +91,17 @@ std::string DeathOf(int status) {
     const int code = WEXITSTATUS(status);
     return "exit status " + std::to_string(code) +
            (code == kWorkerExceptionExit ? " (an exception escaped the check)"
-            : code == kExitPortFailure
-                ? " (the in-process port crashed; the case it was answering is on stderr)"
-                : "");
+            : code == kExitPortFailure   ? " (the in-process port crashed)"
+                                         : "");
   }
   return "wait status " + std::to_string(status);
 }
 
 class Pool {
  public:
-  Pool(const std::vector<PoolUnit>& units, const std::function<report::PropertyResult(size_t)>& run)
-      : units_(units), run_(run) {}
+  Pool(const std::vector<PoolUnit>& units, const std::function<report::PropertyResult(size_t)>& run,
+       const std::function<void(int)>& on_worker_start)
+      : units_(units), run_(run), on_worker_start_(on_worker_start) {}
 
   ~Pool() {
     for (Worker& w : workers_) Retire(&w);
@@ -125,6 +127,7 @@ class Pool {
       for (const Worker& other : workers_) {
         if (other.fd >= 0) close(other.fd);
       }
+      if (on_worker_start_) on_worker_start_(fds[1]);
       WorkerLoop(fds[1], units_, run_);
     }
     close(fds[1]);
@@ -150,6 +153,7 @@ class Pool {
  private:
   const std::vector<PoolUnit>& units_;
   const std::function<report::PropertyResult(size_t)>& run_;
+  const std::function<void(int)>& on_worker_start_;
   std::vector<Worker> workers_;
 };
 
@@ -164,11 +168,9 @@ std::string ProgressLine(size_t done, size_t total, int failures, double eta_sec
          std::to_string(failures) + " failing, ETA " + eta + (last.empty() ? "" : "  " + last);
 }
 
-void RunUnitsInWorkers(
-    const std::vector<PoolUnit>& units, const PoolOptions& options,
-    const std::function<report::PropertyResult(size_t)>& run,
-    const std::function<report::PropertyResult(size_t, const std::string&)>& died,
-    const std::function<void(size_t, report::PropertyResult)>& deliver) {
+void RunUnitsInWorkers(const std::vector<PoolUnit>& units, const PoolOptions& options,
+                       const std::function<report::PropertyResult(size_t)>& run, const DiedFn& died,
+                       const std::function<void(size_t, report::PropertyResult)>& deliver) {
   const size_t n = units.size();
   if (n == 0) return;
   // Longest first, so the run does not end on one long unit while the other
@@ -180,7 +182,7 @@ void RunUnitsInWorkers(
   const double total_cost = std::accumulate(
       units.begin(), units.end(), 0.0, [](double sum, const PoolUnit& u) { return sum + u.cost; });
 
-  Pool pool(units, run);
+  Pool pool(units, run, options.on_worker_start);
   std::vector<Worker>& workers = pool.workers();
   workers.resize(
       static_cast<size_t>(std::max(1, std::min<int>(options.jobs, static_cast<int>(n)))));
@@ -250,10 +252,16 @@ void RunUnitsInWorkers(
         const long unit = w->unit;
         int status = 0;
         pool.Retire(w, &status);
+        const std::string note = std::move(w->crash_note);
         w->inbox.clear();
+        w->crash_note.clear();
         w->unit = -1;
-        if (unit >= 0)
-          finish(static_cast<size_t>(unit), died(static_cast<size_t>(unit), DeathOf(status)));
+        if (unit >= 0) {
+          std::string why = DeathOf(status);
+          if (note.empty() && WIFEXITED(status) && WEXITSTATUS(status) == kExitPortFailure)
+            why += "; the case it was answering is on stderr";
+          finish(static_cast<size_t>(unit), died(static_cast<size_t>(unit), why, note));
+        }
         assign(w);
         continue;
       }
@@ -261,6 +269,17 @@ void RunUnitsInWorkers(
       uint64_t size = 0;
       if (w->inbox.size() < sizeof size) continue;
       std::memcpy(&size, w->inbox.data(), sizeof size);
+      if (size & kCrashNoteFlag) {
+        // The port crashed the worker; its end of file follows.
+        const uint64_t note_bytes = size & ~kCrashNoteFlag;
+        if (note_bytes > kCrashNoteMaxBytes) {
+          w->inbox.clear();
+        } else if (w->inbox.size() >= sizeof size + note_bytes) {
+          w->crash_note = w->inbox.substr(sizeof size, note_bytes);
+          w->inbox.clear();
+        }
+        continue;
+      }
       if (w->inbox.size() < sizeof size + size) continue;
       const size_t unit = static_cast<size_t>(w->unit);
       report::PropertyResult result;
@@ -270,7 +289,7 @@ void RunUnitsInWorkers(
             nlohmann::json::from_cbor(w->inbox.begin() + sizeof size, w->inbox.end()));
       } catch (const std::exception& e) {
         readable = false;
-        result = died(unit, std::string("sent an unreadable result (") + e.what() + ")");
+        result = died(unit, std::string("sent an unreadable result (") + e.what() + ")", "");
       }
       w->inbox.clear();
       w->unit = -1;

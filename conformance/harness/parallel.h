@@ -21,18 +21,23 @@ struct PoolUnit {
 struct PoolOptions {
   int jobs = 2;           // worker processes, ≥ 1
   bool progress = false;  // a progress line on stderr: units done / total, failures, ETA
+  // Called in each new worker with its end of the result socket, e.g. to let
+  // an in-process port's crash handler leave a crash note there
+  // (InProcessPort::SetCrashNoteFd).
+  std::function<void(int result_fd)> on_worker_start;
 };
 
 // Runs `run(i)` for every unit i in worker processes forked from this one and
 // calls `deliver(i, result)` for i = 0, 1, ... in order, each as soon as the
 // units before it are delivered. A worker that dies or exits while checking a
-// unit (a port crashed the process) makes that unit `died(i, why)`, e.g. why =
-// "SIGSEGV", and a new worker takes the units still waiting.
-void RunUnitsInWorkers(
-    const std::vector<PoolUnit>& units, const PoolOptions& options,
-    const std::function<report::PropertyResult(size_t)>& run,
-    const std::function<report::PropertyResult(size_t, const std::string&)>& died,
-    const std::function<void(size_t, report::PropertyResult)>& deliver);
+// unit (a port crashed the process) makes that unit `died(i, why, note)`, e.g.
+// why = "SIGSEGV", with note the case JSON of a crash note the worker left
+// ("" when none), and a new worker takes the units still waiting.
+using DiedFn = std::function<report::PropertyResult(size_t unit, const std::string& why,
+                                                    const std::string& crash_case_json)>;
+void RunUnitsInWorkers(const std::vector<PoolUnit>& units, const PoolOptions& options,
+                       const std::function<report::PropertyResult(size_t)>& run, const DiedFn& died,
+                       const std::function<void(size_t, report::PropertyResult)>& deliver);
 
 // A static estimate of one unit's seconds with the reference port, measured
 // once on the 2-core machine (see parallel.cpp); 1 for a unit not listed.

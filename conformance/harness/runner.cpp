@@ -322,6 +322,21 @@ report::PropertyResult DiedResult(const Property& property, const Profile& profi
   return result;
 }
 
+// An in-process port that crashed a worker left the case's JSON behind
+// (InProcessPort::SetCrashNoteFd): the failure gets it as its counterexample,
+// with a reproducer, as any other failure.
+void AddCrashedCase(const std::string& crash_case_json, const Property& property,
+                    const RunOptions& options, report::PropertyResult* result) {
+  if (crash_case_json.empty()) return;
+  const nlohmann::json doc = nlohmann::json::parse(crash_case_json, nullptr, false);
+  Case c;
+  if (doc.is_discarded() || !CaseFromJson(doc, &c).empty()) return;
+  result->message += "; the port crashed on " + c.ToText();
+  result->counterexample = c.ToText();
+  result->counterexample_case = doc;
+  result->reproduce = ReproduceCommand(options.program, options.port_arg, property.name, c);
+}
+
 }  // namespace
 
 bool GlobMatch(const std::string& pattern, const std::string& text) {
@@ -453,15 +468,20 @@ report::RunReport RunSuite(const Suite& suite, const Port& port, const RunOption
       PropertyContext ctx{suite, port, *work[i].second, profiles, options.real_shapes};
       return RunOne(port, *work[i].first, ctx, options);
     };
-    auto died = [&](size_t i, const std::string& why) {
-      return DiedResult(*work[i].first, *work[i].second, PortClaims::Parse(port.claims()), options,
-                        "the runner process checking " + units[i].name + " died: " + why);
+    auto died = [&](size_t i, const std::string& why, const std::string& crash_case_json) {
+      report::PropertyResult result =
+          DiedResult(*work[i].first, *work[i].second, PortClaims::Parse(port.claims()), options,
+                     "the runner process checking " + units[i].name + " died: " + why);
+      AddCrashedCase(crash_case_json, *work[i].first, options, &result);
+      return result;
     };
-    RunUnitsInWorkers(units, {.jobs = options.jobs, .progress = options.progress}, run_unit, died,
-                      [&](size_t, report::PropertyResult result) {
-                        run.results.push_back(std::move(result));
-                        if (options.on_result) options.on_result(run);
-                      });
+    const PoolOptions pool{.jobs = options.jobs,
+                           .progress = options.progress,
+                           .on_worker_start = [](int fd) { InProcessPort::SetCrashNoteFd(fd); }};
+    RunUnitsInWorkers(units, pool, run_unit, died, [&](size_t, report::PropertyResult result) {
+      run.results.push_back(std::move(result));
+      if (options.on_result) options.on_result(run);
+    });
   } else {
     RunUnitsHere(suite, port, options, profiles, work, &run);
   }

@@ -8,6 +8,7 @@
 
 #include "conformance/ports/load_errors.h"
 #include "conformance/ports/port.h"
+#include "core/case_json.h"
 #include "core/digest.h"
 #include "core/status.h"
 #include "core/text.h"
@@ -18,6 +19,11 @@ namespace {
 // What the port was answering when it crashed, for the signal handler: a
 // command that replays it (SetCrashReplayPrefix + the case, shell-quoted).
 char g_current_case[4096] = {0};
+// And, when a crash note goes to g_crash_note_fd, the frame to write there:
+// the case's JSON after its size (a CrashNoteFrame header).
+int g_crash_note_fd = -1;
+char g_crash_note[kCrashNoteMaxBytes + sizeof(uint64_t)] = {0};
+size_t g_crash_note_bytes = 0;
 
 std::string& CrashReplayPrefix() {
   static std::string prefix = "npuconf case ";
@@ -59,15 +65,30 @@ void OnPortCrash(int signal_number) {
   ignored = write(STDERR_FILENO, middle, sizeof(middle) - 1);
   ignored = write(STDERR_FILENO, g_current_case, strnlen(g_current_case, sizeof(g_current_case)));
   ignored = write(STDERR_FILENO, "\n", 1);
+  if (g_crash_note_fd >= 0 && g_crash_note_bytes > 0) {
+    ignored = write(g_crash_note_fd, g_crash_note, g_crash_note_bytes);
+  }
   (void)ignored;
   _exit(kExitPortFailure);
 }
 
 class CrashGuard {
  public:
-  explicit CrashGuard(const std::string& case_text) {
-    const std::string command = CrashReplayPrefix() + ShellCase(case_text);
+  explicit CrashGuard(const Case& c) {
+    const std::string command = CrashReplayPrefix() + ShellCase(c.ToText());
     std::strncpy(g_current_case, command.c_str(), sizeof(g_current_case) - 1);
+    g_crash_note_bytes = 0;
+    if (g_crash_note_fd >= 0) {
+      // A case too large for the note (explicit inputs) is left out: the
+      // parent then says the case is on stderr.
+      const std::string json = ToJson(c).dump();
+      if (json.size() <= kCrashNoteMaxBytes) {
+        const uint64_t header = kCrashNoteFlag | json.size();
+        std::memcpy(g_crash_note, &header, sizeof header);
+        std::memcpy(g_crash_note + sizeof header, json.data(), json.size());
+        g_crash_note_bytes = sizeof header + json.size();
+      }
+    }
     for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) {
       struct sigaction action {};
       action.sa_handler = OnPortCrash;
@@ -108,6 +129,8 @@ bool MatchField(const std::string& pattern, const std::string& value) {
 void InProcessPort::SetCrashReplayPrefix(std::string prefix) {
   CrashReplayPrefix() = std::move(prefix);
 }
+
+void InProcessPort::SetCrashNoteFd(int fd) { g_crash_note_fd = fd; }
 
 const OutputResult* Answer::Output(const std::string& output_name) const {
   for (const auto& output : outputs) {
@@ -268,7 +291,7 @@ Answer InProcessPort::Call(const Invocation& inv) const {
 
   char message[1024] = {0};
   {
-    CrashGuard guard(inv.c.ToText());
+    CrashGuard guard(inv.c);
     answer.call_result = call_(&c, &answer.status, message, sizeof(message));
   }
   bool terminated = true;

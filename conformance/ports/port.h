@@ -71,6 +71,13 @@ class Port {
   std::vector<std::string> claims_;
 };
 
+// The frame of a crash note (InProcessPort::SetCrashNoteFd) on a runner
+// worker's result socket: a uint64 header, kCrashNoteFlag | the size of the
+// case JSON that follows (at most kCrashNoteMaxBytes). A result frame's header
+// never has the flag.
+inline constexpr uint64_t kCrashNoteFlag = uint64_t{1} << 63;
+inline constexpr size_t kCrashNoteMaxBytes = 60000;
+
 // The `call` of a port table (include/npuconf/port.h), or a C++ callable with
 // the same contract (the built-in ports).
 using PortCallFn = std::function<int32_t(const npuconf_case*, int64_t*, char*, uint64_t)>;
@@ -93,6 +100,12 @@ class InProcessPort : public Port {
   // What the crash line puts before the case, e.g. "/abs/npuconf case --port
   // /abs/port.so " (default "npuconf case "), so the line replays on that port.
   static void SetCrashReplayPrefix(std::string prefix);
+
+  // A crash inside the port also writes the case's JSON (core/case_json.h),
+  // framed for RunUnitsInWorkers (conformance/harness/parallel.h), to `fd`
+  // before the process exits; -1 (the default): nowhere. Set in a runner
+  // worker, so its parent can report the case that crashed it.
+  static void SetCrashNoteFd(int fd);
 
  private:
   PortCallFn call_;
