@@ -308,6 +308,40 @@ NPUCONF_AVX512 void NativeBlockToNorm16Half(const uint8_t* const group[4], int h
   }
 }
 
+// A streamed NORM → NATIVE reads each block's 16 lines from 16 NORM rows,
+// every one a page of its own (a row is n elements apart): more fresh streams
+// than the hardware prefetchers follow, as in the FRACTAL_NZ streamed pack.
+// So it prefetches the 16 lines of the block kPrefetchBlocks ahead in visiting
+// order, non-temporal (they are read once). bench/rknn_layout_bench B 64 MiB
+// × memcpy, without and with, four runs of each interleaved (load 4.3-4.8):
+// int8 1.43-1.50 → 1.12-1.19, fp16 1.36-1.46 → 1.10-1.23. In a study of this
+// kernel alone (same B, 60 rounds, load ~3; without: int8 1.41-1.49, fp16
+// 1.34-1.37): distance 2 int8 1.18-1.21, fp16 1.11-1.15; 1, 3 or 4 blocks
+// 1.13-1.21; 8 or 16 blocks 1.25-1.29; the T0 hint 1.20-1.24; T1 (to L2
+// only) 1.33-1.46, near none; chunks of 16, 32 or 128 blocks as 64.
+constexpr int64_t kPrefetchBlocks = 2;
+
+// A streamed NATIVE → NORM reads each block's 32 NATIVE lines from two tiles
+// (int8 32 × 32), each tile 256 KiB from the last block's at K 8192: a fresh
+// page per tile, likely met too late by the hardware prefetchers. The first
+// pass over a chunk prefetches the NATIVE lines of the block kPrefetchBlocks
+// ahead, into all levels (the second pass reads them again). Study of the
+// kernel alone (B K 8192, 64 MiB, × memcpy, 60 rounds, load ~4.5): int8
+// 2.52-2.64 → 1.20-1.27, fp16 2.34-2.37 → 1.13-1.17; distance 3 or 4
+// 1.15-1.37; NTA 1.18-1.24; T1 1.12-1.61, unsteady; chunks of 32 or 128
+// 1.12-1.18.
+NPUCONF_AVX512 inline void PrefetchGroup(const uint8_t* group) {
+  for (int line = 0; line < 8; ++line) {
+    _mm_prefetch(reinterpret_cast<const char*>(group + 64 * line), _MM_HINT_T0);
+  }
+}
+
+NPUCONF_AVX512 inline void PrefetchRows16(const uint8_t* line, int64_t row_bytes) {
+  for (int i = 0; i < 16; ++i) {
+    _mm_prefetch(reinterpret_cast<const char*>(line + i * row_bytes), _MM_HINT_NTA);
+  }
+}
+
 // Whether a segment's full tiles can take the block kernels.
 bool BBlocksApply(const BNativeGeometry& g, int elem_bytes) {
   if (g.sub_k != kBlockKRows || (elem_bytes != 1 && elem_bytes != 2)) return false;
@@ -337,18 +371,61 @@ NPUCONF_AVX512 void BSegmentAvx512(uint8_t* norm, uint8_t* native, const BNative
   constexpr int64_t kChunkBlocks = 64;
   constexpr int64_t kPasses = 2;
   std::vector<uint8_t> firsts(kToNative ? kChunkBlocks * 1024 : 0);
+  // The four groups of NATIVE rows (512 bytes each) of the block at NORM
+  // columns n0… of K band k1.
+  auto groups = [&](int64_t n0, int64_t k1, uint8_t* group[4]) {
+    for (int l = 0; l < 4; ++l) {
+      const int64_t n = n0 + l * kGroupRows;
+      group[l] =
+          native + ((n / g.sub_n) * s.k1 + k1) * tile_bytes + (n % g.sub_n) * g.sub_k * kElemBytes;
+    }
+  };
   for (int64_t k1 = 0; k1 < full_k1; ++k1) {
     uint8_t* band = norm + (s.k_begin + k1 * g.sub_k) * row_bytes;
     for (int64_t chunk = 0; chunk < n_end; chunk += kChunkBlocks * kBlockN) {
       const int64_t chunk_end = std::min(n_end, chunk + kChunkBlocks * kBlockN);
       for (int64_t pass = 0; pass < kPasses; ++pass) {
+        // Prefetches (see kPrefetchBlocks) go along this pass's 16 NORM rows,
+        // then on to the start of the next run of visits: rows 16…31 of this
+        // chunk, the next chunk, or the next full band (n columns each).
+        const uint8_t* rows = band + pass * 16 * row_bytes;
+        const uint8_t* then = nullptr;
+        int64_t then_n = 0;
+        if (pass == 0) {
+          then = band + 16 * row_bytes + chunk * kElemBytes;
+          then_n = chunk_end - chunk;
+        } else if (chunk_end < n_end) {
+          then = band + chunk_end * kElemBytes;
+          then_n = std::min(n_end, chunk_end + kChunkBlocks * kBlockN) - chunk_end;
+        } else if (k1 + 1 < full_k1) {
+          then = band + kBlockKRows * row_bytes;
+          then_n = std::min(n_end, kChunkBlocks * kBlockN);
+        }
         for (int64_t n0 = chunk; n0 < chunk_end; n0 += kBlockN) {
-          uint8_t* group[4];
-          for (int l = 0; l < 4; ++l) {
-            const int64_t n = n0 + l * kGroupRows;
-            group[l] = native + ((n / g.sub_n) * s.k1 + k1) * tile_bytes +
-                       (n % g.sub_n) * g.sub_k * kElemBytes;
+          if constexpr (kToNative && kStream) {
+            const int64_t ahead = n0 + kPrefetchBlocks * kBlockN;
+            if (ahead < chunk_end) {
+              PrefetchRows16(rows + ahead * kElemBytes, row_bytes);
+            } else if (ahead - chunk_end < then_n) {
+              PrefetchRows16(then + (ahead - chunk_end) * kElemBytes, row_bytes);
+            }
           }
+          if constexpr (!kToNative && kStream) {
+            if (pass == 0) {
+              int64_t ahead = n0 + kPrefetchBlocks * kBlockN, ahead_k1 = k1;
+              if (ahead >= n_end) {  // into the next band
+                ahead -= n_end;
+                ++ahead_k1;
+              }
+              if (ahead_k1 < full_k1 && ahead < n_end) {
+                uint8_t* lines[4];
+                groups(ahead, ahead_k1, lines);
+                for (uint8_t* group_lines : lines) PrefetchGroup(group_lines);
+              }
+            }
+          }
+          uint8_t* group[4];
+          groups(n0, k1, group);
           uint8_t* block = band + n0 * kElemBytes;
           if constexpr (kToNative) {
             uint8_t* first = firsts.data() + (n0 - chunk) / kBlockN * 1024;
@@ -444,6 +521,11 @@ void TpSegmentBytes(uint8_t* tp, uint8_t* native, const BNativeGeometry& g, cons
 // k1 + 1 (32), which are consecutive in NATIVE; two TP_NORM rows then give one
 // line of each (vshufi64x2), as in the FRACTAL_NZ pack. Covers the full tiles
 // of full N blocks, k1 ∈ [0, k1_done), for n1 ∈ [0, n1_done).
+// No software prefetch here: prefetching the subN rows' lines two or three
+// pieces ahead (NTA, as kPrefetchBlocks does for NORM) gained nothing sure.
+// Streamed TP_NORM → NATIVE 64 MiB × memcpy, five interleaved runs each, load
+// ~3.6: int8 1.23-1.34 without, 1.26-1.52 two ahead, 0.91-1.44 three ahead;
+// fp16 1.15-1.28, 0.82-1.17, 1.10-1.16.
 template <int kSubKBytes, bool kToNative, bool kStream>
 NPUCONF_AVX512 void TpSegmentAvx512(uint8_t* tp, uint8_t* native, const BNativeGeometry& g,
                                     const BSegment& s, int elem_bytes, int64_t* n1_done,
