@@ -97,13 +97,17 @@ INSTANTIATE_TEST_SUITE_P(
       return name;
     });
 
+// The size routine's properties on the fault port with NPUCONF_FAULT=segv.
+testing::CommandResult RunSegvSizeRoutine(const std::string& options, const TempDir& out) {
+  return RunShell(std::string("NPUCONF_FAULT=segv ") + NPUCONF_BINARY +
+                  " run --quiet --no-real-shapes --cases 30 --profile ascend910b --routine "
+                  "'cann.calculate*' " +
+                  options + " --port " + NPUCONF_FAULT_PORT + " --out " + out.path());
+}
+
 TEST(Isolation, ReproducerReplaysTheFault) {
   TempDir out("fault-replay");
-  const auto run =
-      RunShell(std::string("NPUCONF_FAULT=segv ") + NPUCONF_BINARY +
-               " run --quiet --no-real-shapes --cases 30 --profile ascend910b --routine "
-               "'cann.calculate*' --port " +
-               NPUCONF_FAULT_PORT + " --out " + out.path());
+  const auto run = RunSegvSizeRoutine("", out);
   ASSERT_EQ(run.exit_code, 1) << run.output;
   const auto report = ReadJson(out.path() + "/report.json");
   std::string reproduce;
@@ -124,11 +128,7 @@ TEST(Isolation, ReproducerReplaysTheFault) {
 // worker, which leaves the case behind; the failure carries it as for any other.
 TEST(Isolation, InProcessCrashInAWorkerReportsTheCaseThatCrashedIt) {
   TempDir out("inprocess-crash");
-  const auto run =
-      RunShell(std::string("NPUCONF_FAULT=segv ") + NPUCONF_BINARY +
-               " run --quiet --no-real-shapes --cases 30 --profile ascend910b --routine "
-               "'cann.calculate*' --in-process --jobs 2 --port " +
-               NPUCONF_FAULT_PORT + " --out " + out.path());
+  const auto run = RunSegvSizeRoutine("--in-process --jobs 2", out);
   ASSERT_EQ(run.exit_code, 1) << run.output;
   const auto report = ReadJson(out.path() + "/report.json");
   int crashed = 0;
