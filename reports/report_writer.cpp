@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "reports/matrix.h"
 
 namespace npuconf::report {
 
@@ -60,7 +61,11 @@ std::string WriteReportsAtomically(const RunReport& report, const std::string& d
   if (ec) return "cannot create report directory '" + dir + "': " + ec.message();
   nlohmann::json doc = ToJson(report);
   doc["complete"] = complete;
-  if (!complete) doc["conformant"] = false;  // nothing is conformant before the run ends
+  if (!complete) {
+    // Nothing is conformant before the run ends.
+    doc["conformant"] = false;
+    if (doc["verdict"] == ToString(Verdict::kConformant)) doc["verdict"] = "INCOMPLETE";
+  }
   // report.json last: when it says complete, the other files are too.
   std::string markdown = ToMarkdown(report);
   if (!complete) {

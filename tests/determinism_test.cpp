@@ -229,11 +229,22 @@ TEST(InProcessPort, APortThatWritesToAnInputFailsNamingIt) {
                          *status = 0;
                          return int32_t{NPUCONF_CALL_ANSWERED};
                        });
-  Invocation inv{Toy(1), {}, {}};
-  inv.inputs.push_back(
-      {.name = "x", .dtype = DType::kUint8, .shape = {100000}, .bytes = Bytes(100000, 0x11)});
-  const Answer a = writer.Call(inv);
-  EXPECT_EQ(a.fault, "wrote to its input 'x' (inputs are read-only), within bytes [65536, 100000)");
+  auto with_input = [](uint64_t bytes) {
+    Invocation inv{Toy(1), {}, {}};
+    inv.inputs.push_back({.name = "x",
+                          .dtype = DType::kUint8,
+                          .shape = {static_cast<int64_t>(bytes)},
+                          .bytes = Bytes(bytes, 0x11)});
+    return inv;
+  };
+  // A copy: the byte is named, and the case's own input is untouched.
+  const Invocation small = with_input(100000);
+  EXPECT_EQ(writer.Call(small).fault, "wrote to its input 'x' (inputs are read-only), byte 70000");
+  EXPECT_EQ(small.inputs[0].bytes[70000], 0x11);
+  // In place (over kCopyInputsBytes): the chunk is named.
+  const Invocation large = with_input(kCopyInputsBytes + 1);
+  EXPECT_EQ(writer.Call(large).fault,
+            "wrote to its input 'x' (inputs are read-only), within bytes [65536, 131072)");
 }
 
 }  // namespace

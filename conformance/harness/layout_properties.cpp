@@ -4,6 +4,7 @@
 
 #include "conformance/harness/call.h"
 #include "conformance/harness/suite.h"
+#include "core/digest.h"
 #include "core/status.h"
 
 namespace npuconf {
@@ -121,6 +122,9 @@ Verdict CheckLayoutRoundTrip(const LayoutRoutine& layout, const PropertyContext&
   LayoutInstance l;
   if (auto v = CallLayout(layout, ctx, c, &forward, &l)) return *v;
   const auto produced = forward.answer.Output(l.output)->contents();
+  // x is compared at the end: a port that kept a pointer to it (an in-process
+  // port gets large inputs in place) must not be able to change it meanwhile.
+  const ChunkDigests x_digest = DigestChunks(InputOf(forward.inv, l.input));
   Case back = c;
   back.routine = layout.inverse;
   back.inputs = {{l.output, l.output_codec.dtype, l.output_dims,
@@ -137,6 +141,12 @@ Verdict CheckLayoutRoundTrip(const LayoutRoutine& layout, const PropertyContext&
                          StatusText(layout.vendor, backward.answer.status));
   }
   const Bytes& original = InputOf(forward.inv, l.input);
+  if (auto at = FirstChangedChunk(x_digest, original)) {
+    return Verdict::Fail(
+        layout.inverse + " wrote to the input of the earlier " + layout.routine + " call ('" +
+        l.input + "', within bytes [" + std::to_string(*at) + ", " +
+        std::to_string(std::min<uint64_t>(*at + x_digest.chunk_bytes, original.size())) + "))");
+  }
   const auto comparison = verify::Compare({.output = l.input,
                                            .got = restored->contents(),
                                            .want = original,

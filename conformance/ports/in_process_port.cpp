@@ -236,20 +236,35 @@ Answer InProcessPort::Call(const Invocation& inv) const {
     }
     params.push_back(p);
   }
-  // Inputs are handed over as they are, not copied (a real model shape's input
-  // is gigabytes): they are read-only, and a digest per chunk taken now shows
-  // after the call whether the port wrote to one (a failure, named).
+  // The port gets copies of the inputs, so it cannot change the case, nor,
+  // through a pointer it kept, an earlier call's inputs that a property still
+  // compares with. Inputs larger than kCopyInputsBytes in all (real model
+  // shapes: gigabytes; they go to single-call properties) are handed over in
+  // place instead, with a digest per chunk to show a write. Either way a write
+  // to an input fails the case, named.
+  uint64_t input_bytes = 0;
+  for (const auto& input : inv.inputs) input_bytes += input.bytes.size();
+  const bool in_place = input_bytes > kCopyInputsBytes;
+  std::vector<Bytes> input_copies;
+  std::vector<ChunkDigests> input_digests;
   std::vector<Shape> input_shapes;
   std::vector<npuconf_tensor> inputs;
-  std::vector<ChunkDigests> input_digests;
+  input_copies.reserve(inv.inputs.size());
   input_shapes.reserve(inv.inputs.size());
   for (const auto& input : inv.inputs) {
     input_shapes.push_back(input.shape);
-    input_digests.push_back(DigestChunks(input.bytes));
+    uint8_t* data = nullptr;
+    if (in_place) {
+      input_digests.push_back(DigestChunks(input.bytes));
+      // The ABI's `data` is not const; the port must not write through it.
+      data = const_cast<uint8_t*>(input.bytes.data());
+    } else {
+      input_copies.push_back(input.bytes);
+      data = input_copies.back().data();
+    }
     npuconf_tensor t{};
     t.name = input.name.c_str();
-    // The ABI's `data` is not const; the port must not write through it.
-    t.data = input.bytes.empty() ? nullptr : const_cast<uint8_t*>(input.bytes.data());
+    t.data = input.bytes.empty() ? nullptr : data;
     t.bytes = input.bytes.size();
     t.dtype = static_cast<int32_t>(input.dtype);
     t.rank = static_cast<int32_t>(input.shape.size());
@@ -300,14 +315,17 @@ Answer InProcessPort::Call(const Invocation& inv) const {
     answer.message += " [message not NUL-terminated within " + std::to_string(sizeof(message)) +
                       " bytes; truncated]";
   }
-  for (size_t i = 0; i < inv.inputs.size(); ++i) {
-    if (auto at = FirstChangedChunk(input_digests[i], inv.inputs[i].bytes)) {
-      answer.fault = "wrote to its input '" + inv.inputs[i].name +
-                     "' (inputs are read-only), within bytes [" + std::to_string(*at) + ", " +
-                     std::to_string(std::min<uint64_t>(*at + input_digests[i].chunk_bytes,
-                                                       inv.inputs[i].bytes.size())) +
-                     ")";
-      break;
+  for (size_t i = 0; i < inv.inputs.size() && answer.fault.empty(); ++i) {
+    const Bytes& want = inv.inputs[i].bytes;
+    const std::string wrote =
+        "wrote to its input '" + inv.inputs[i].name + "' (inputs are read-only), ";
+    if (!in_place) {
+      const auto at = std::mismatch(want.begin(), want.end(), input_copies[i].begin()).first;
+      if (at != want.end()) answer.fault = wrote + "byte " + std::to_string(at - want.begin());
+    } else if (auto at = FirstChangedChunk(input_digests[i], want)) {
+      const uint64_t end = std::min<uint64_t>(*at + input_digests[i].chunk_bytes, want.size());
+      answer.fault =
+          wrote + "within bytes [" + std::to_string(*at) + ", " + std::to_string(end) + ")";
     }
   }
   for (size_t i = 0; i < inv.outputs.size(); ++i) {

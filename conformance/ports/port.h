@@ -82,6 +82,10 @@ inline constexpr size_t kCrashNoteMaxBytes = 60000;
 // the same contract (the built-in ports).
 using PortCallFn = std::function<int32_t(const npuconf_case*, int64_t*, char*, uint64_t)>;
 
+// Inputs up to this many bytes in all are copied for an in-process call; larger
+// ones are handed over in place, guarded by chunk digests (core/digest.h).
+inline constexpr uint64_t kCopyInputsBytes = uint64_t{64} << 20;
+
 // A port answering in this process through the C ABI: the case is marshalled
 // into npuconf_case structs exactly as for any port, outputs sit between guard
 // zones. A crash inside the port ends the process with exit code 3 and names the
