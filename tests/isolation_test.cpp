@@ -154,6 +154,21 @@ TEST(Isolation, InProcessCrashInAWorkerReportsTheCaseThatCrashedIt) {
   EXPECT_GE(crashed, 1) << report.dump(2);
 }
 
+// A port that shrinks the arena it shares with the runner must not crash the
+// runner (SIGBUS on its next access to the mapping): the arena is sealed
+// against shrinking, so the attempt fails and the run goes on as if unasked.
+TEST(Isolation, APortCannotShrinkTheArenaUnderTheRunner) {
+  TempDir out("truncate-arena");
+  const auto run = RunShell(std::string("NPUCONF_FAULT=truncate_arena ") + NPUCONF_BINARY +
+                            " run --quiet --no-real-shapes --cases 30 --profile ascend910b "
+                            "--routine 'cann.*' --port " +
+                            NPUCONF_FAULT_PORT + " --out " + out.path());
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  const auto report = ReadJson(out.path() + "/report.json");
+  EXPECT_EQ(report.at("complete"), true);
+  EXPECT_EQ(report.at("conformant"), true) << report.dump(2);
+}
+
 TEST(Isolation, BareLibraryNameIsOpenedFromTheWorkingDirectory) {
   const std::filesystem::path port(NPUCONF_FAULT_PORT);
   TempDir out("bare-name");

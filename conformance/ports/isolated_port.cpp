@@ -742,13 +742,14 @@ class IsolatedWorker {
   Answer Call(const Invocation& inv) {
     Answer answer = CallOnce(inv);
     if (arena_bytes_ > kKeepArenaBytes && owner_ == getpid()) {
-      // The worker maps the arena again with the next case.
-      munmap(arena_, arena_bytes_);
-      arena_ = nullptr;
-      arena_bytes_ = 0;
-      if (ftruncate(memfd_, 0) != 0) {
+      // The memory goes back; the file keeps its size (it cannot shrink).
+      if (fallocate(memfd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
+                    static_cast<off_t>(arena_bytes_)) != 0) {
         // The worker knows only this arena: both start afresh.
         Stop();
+        munmap(arena_, arena_bytes_);
+        arena_ = nullptr;
+        arena_bytes_ = 0;
         close(memfd_);
         memfd_ = -1;
       }
@@ -939,9 +940,14 @@ class IsolatedWorker {
 
   bool EnsureArena(uint64_t bytes, std::string* error) {
     if (memfd_ < 0) {
-      memfd_ = memfd_create("npuconf-port-arena", MFD_CLOEXEC);
-      if (memfd_ < 0) {
+      memfd_ = memfd_create("npuconf-port-arena", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+      // Sealed against shrinking (and further seals): a port that truncates
+      // the arena it shares would make this process's next access to its
+      // mapping a SIGBUS (found by the breaker: ftruncate through /proc/self/fd).
+      if (memfd_ < 0 || fcntl(memfd_, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_SEAL) != 0) {
         *error = std::string("cannot create the port arena: ") + std::strerror(errno);
+        if (memfd_ >= 0) close(memfd_);
+        memfd_ = -1;
         return false;
       }
     }

@@ -12,11 +12,13 @@
 // NPUCONF_FAULT = segv | abort | exit0 | _exit | throw | hang | overflow_far |
 //   read_past_input | write_input | sigkill | stack_overflow | bad_utf8 | no_nul_message |
 //   null_claims | segv_unlink (deletes NPUCONF_FAULT_UNLINK, then segv) |
+//   truncate_arena (tries to shrink the arena the runner maps: must fail) |
 //   entry_segv | entry_hang (in npuconf_port_entry, while loading)
 //   (unset: no fault).
 // It is C++ only for `throw`; everything else is plain C through the ABI.
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -198,8 +200,26 @@ int Recurse(int depth) {
 
 // The fault, for faults that happen instead of an answer. Returns only for
 // faults that are answers (messages) or that act on the buffers.
+// Shrinks every memfd arena this process shares with the runner to 0 bytes,
+// found as /proc/self/fd links to "/memfd:npuconf-port-arena"; returns how many
+// it shrank (0 when the arena is sealed against it, as the runner seals it).
+int TruncateArenas() {
+  int shrunk = 0;
+  for (int fd = 0; fd < 1024; ++fd) {
+    char link[64], target[256];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    const ssize_t n = readlink(link, target, sizeof target - 1);
+    if (n <= 0) continue;
+    target[n] = 0;
+    if (strstr(target, "npuconf-port-arena") && ftruncate(fd, 0) == 0) ++shrunk;
+  }
+  return shrunk;
+}
+
 void FaultNow() {
-  if (Is("segv_unlink")) {
+  if (Is("truncate_arena")) {
+    TruncateArenas();
+  } else if (Is("segv_unlink")) {
     // The library goes away: the worker cannot be started again.
     if (const char* self = getenv("NPUCONF_FAULT_UNLINK")) unlink(self);
     volatile int* null_pointer = nullptr;
