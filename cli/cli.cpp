@@ -464,6 +464,17 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
                                             port_arg.find(".so") != std::string::npos)
             ? std::filesystem::absolute(port_arg).lexically_normal().string()
             : port_arg;
+    // What a reproducer needs of this run's options to replay a failure.
+    if (max_case_bytes != static_cast<int64_t>(kMaxCaseBytes))
+      options.replay_options.insert(options.replay_options.end(),
+                                    {"--max-case-bytes", std::to_string(max_case_bytes)});
+    if (determinism_every != static_cast<int64_t>(kDefaultDeterminismEvery))
+      options.replay_options.insert(options.replay_options.end(),
+                                    {"--determinism-every", std::to_string(determinism_every)});
+    if (port_options.timeout_ms != PortOptions{}.timeout_ms)
+      options.replay_options.insert(options.replay_options.end(),
+                                    {"--timeout-ms", std::to_string(port_options.timeout_ms)});
+    if (port_options.in_process) options.replay_options.push_back("--in-process");
     options.program = argc > 0 ? argv[0] : "npuconf";
     if (options.program.find('/') != std::string::npos) {
       options.program = std::filesystem::absolute(options.program).lexically_normal().string();
@@ -499,8 +510,11 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
         return kExitBadUsage;
       }
     }
-    InProcessPort::SetCrashReplayPrefix(options.program + " case --in-process --port " +
-                                        ShellWord(options.port_arg) + " ");
+    InProcessPort::SetCrashReplayPrefix(options.program + " case --in-process" +
+                                        (max_case_bytes != static_cast<int64_t>(kMaxCaseBytes)
+                                             ? " --max-case-bytes " + std::to_string(max_case_bytes)
+                                             : std::string()) +
+                                        " --port " + ShellWord(options.port_arg) + " ");
     report::RunReport result = RunSuite(BuiltinSuite(), port, options);
     result.command = command;
     if (!quiet) out << report::SummaryTable(result);

@@ -146,9 +146,12 @@ TEST(Isolation, InProcessCrashInAWorkerReportsTheCaseThatCrashedIt) {
     const std::string reproduce = result.value("reproduce", "");
     ASSERT_NE(reproduce.find(std::string("--port ") + NPUCONF_FAULT_PORT), std::string::npos)
         << reproduce;
+    // The reproducer repeats --in-process: the replay crashes the same way.
+    EXPECT_NE(reproduce.find(" check --in-process "), std::string::npos) << reproduce;
     const auto replay = RunShell("cd / && NPUCONF_FAULT=segv " + reproduce);
-    EXPECT_NE(replay.exit_code, 0) << reproduce << "\n" << replay.output;
-    EXPECT_NE(replay.output.find("SIGSEGV"), std::string::npos) << replay.output;
+    EXPECT_EQ(replay.exit_code, 3) << reproduce << "\n" << replay.output;
+    EXPECT_NE(replay.output.find("the port crashed (signal 11)"), std::string::npos)
+        << replay.output;
     ++crashed;
   }
   EXPECT_GE(crashed, 1) << report.dump(2);

@@ -243,6 +243,25 @@ TEST(MemoryBudget, RunCountsCasesOverTheBudgetAsSkippedTooLargeNeverAsFailures) 
   EXPECT_NE(text.find(line), std::string::npos) << text;
 }
 
+// A reproducer repeats the run's options that decide a replay: a budget or a
+// determinism sampling other than the default (a failure over 1.5 GiB would
+// otherwise replay as "too large").
+TEST(MemoryBudget, ReproducersCarryTheRunsBudgetAndSampling) {
+  TempDir dir("replay-options");
+  const auto run = RunNpuconf(
+      "run --port mutant:int8-c0-16 --profile ascend910b --routine cann.nd_to_nz --property "
+      "'*matches_oracle' --cases 10 --no-real-shapes --quiet --max-case-bytes 100000000 "
+      "--determinism-every 1 --out " +
+      dir.path());
+  ASSERT_EQ(run.exit_code, 1) << run.output;
+  const auto doc = ReadJson(dir.path() + "/report.json");
+  const std::string reproduce = doc["results"][0]["reproduce"];
+  EXPECT_NE(reproduce.find(" check --max-case-bytes 100000000 --determinism-every 1 --port "),
+            std::string::npos)
+      << reproduce;
+  EXPECT_EQ(RunShell(reproduce).exit_code, 1) << reproduce;
+}
+
 TEST(MemoryBudget, RunWhereEveryCaseIsTooLargeChecksNothing) {
   TempDir dir("budget-all");
   const auto run = RunNpuconf(

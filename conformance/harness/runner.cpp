@@ -175,8 +175,9 @@ void RandomPhase(const Property& property, const PropertyContext& ctx, const Run
       result->counterexample = last_failure->ToText();
       result->counterexample_case = ToJson(*last_failure);
       result->evidence = last_evidence;
-      result->reproduce =
-          ReproduceCommand(options.program, options.port_arg, property.name, *last_failure) + note;
+      result->reproduce = ReproduceCommand(options.program, options.port_arg, property.name,
+                                           *last_failure, options.replay_options) +
+                          note;
     }
     rc::detail::Configuration config;
     config.reproduce[id] = failure.reproduce;
@@ -260,8 +261,9 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
           result.counterexample = c.ToText();
           result.counterexample_case = ToJson(c);
           result.evidence = verdict.evidence;
-          result.reproduce =
-              ReproduceCommand(options.program, options.port_arg, property.name, c) + note;
+          result.reproduce = ReproduceCommand(options.program, options.port_arg, property.name, c,
+                                              options.replay_options) +
+                             note;
           break;
         }
       }
@@ -334,7 +336,8 @@ void AddCrashedCase(const std::string& crash_case_json, const Property& property
   result->message += "; the port crashed on " + c.ToText();
   result->counterexample = c.ToText();
   result->counterexample_case = doc;
-  result->reproduce = ReproduceCommand(options.program, options.port_arg, property.name, c);
+  result->reproduce =
+      ReproduceCommand(options.program, options.port_arg, property.name, c, options.replay_options);
 }
 
 }  // namespace
@@ -375,9 +378,16 @@ std::vector<const Profile*> SelectProfiles(const std::vector<std::string>& names
 }
 
 std::string ReproduceCommand(const std::string& program, const std::string& port_arg,
-                             const std::string& property, const Case& c) {
-  std::string command = ShellWord(program) + " check --port " + ShellWord(port_arg) + " " +
-                        ShellWord(property) + " " + ShellWord(c.routine);
+                             const std::string& property, const Case& c,
+                             const std::vector<std::string>& replay_options) {
+  std::string command = ShellWord(program) + " check";
+  for (const auto& word : replay_options) command.append(" ").append(ShellWord(word));
+  command.append(" --port ")
+      .append(ShellWord(port_arg))
+      .append(" ")
+      .append(ShellWord(property))
+      .append(" ")
+      .append(ShellWord(c.routine));
   // append, not " " + std::string: GCC 12 warns falsely on the latter (-Wrestrict, PR 105329).
   if (!c.profile.empty()) command.append(" ").append(ShellWord("profile=" + c.profile));
   for (const auto& [key, value] : c.params) {

@@ -28,7 +28,11 @@ struct RunOptions {
   bool progress = false;               // a progress line on stderr
   std::string port_arg = "reference";  // as given to --port, for reproduce commands
   std::string program = "npuconf";     // how the binary was invoked (argv[0])
-  std::string rc_reproduce;            // replay a RapidCheck reproduce string
+  // Options of this run a reproducer must repeat to replay a failure (a
+  // budget, determinism sampling, a time limit other than the default, …),
+  // as command-line words after `check`.
+  std::vector<std::string> replay_options;
+  std::string rc_reproduce;  // replay a RapidCheck reproduce string
   // Worker processes (conformance/harness/parallel.h); 1 checks every unit in
   // this process. The report is the same for any value.
   int jobs = 1;
@@ -54,8 +58,10 @@ Verdict CheckOne(const Suite& suite, const Port& port, const Property& property,
 // `word` quoted for a POSIX shell when it holds more than safe characters.
 std::string ShellWord(const std::string& word);
 
-// The shell command that replays `property` on `c` through `port_arg`.
+// The shell command that replays `property` on `c` through `port_arg`, with
+// `replay_options` (RunOptions::replay_options) after `check`.
 std::string ReproduceCommand(const std::string& program, const std::string& port_arg,
-                             const std::string& property, const Case& c);
+                             const std::string& property, const Case& c,
+                             const std::vector<std::string>& replay_options = {});
 
 }  // namespace npuconf
