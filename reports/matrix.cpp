@@ -182,7 +182,7 @@ std::string TooLargeSummary::Text(
   if (total == 0) return {};
   std::string out = escape(std::to_string(total) + (total == 1 ? " case" : " cases") +
                            " over the memory budget of " + budget + " (") +
-                    code("--max-case-bytes") + escape(", inputs + outputs)");
+                    code("--max-case-bytes") + escape(", a case's buffers)");
   for (size_t i = 0; i < named.size(); ++i) out += escape(i == 0 ? ": " : "; ") + code(named[i]);
   if (static_cast<size_t>(total) > named.size()) out += escape("; …");
   return out;

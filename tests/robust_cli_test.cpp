@@ -238,7 +238,7 @@ TEST(MemoryBudget, RunCountsCasesOverTheBudgetAsSkippedTooLargeNeverAsFailures) 
   const std::string text((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
   const std::string line = "Not run: " + std::to_string(too_large) +
                            " cases over the memory budget of 2000 bytes (`--max-case-bytes`, "
-                           "inputs + outputs): `" +
+                           "a case's buffers): `" +
                            first + "`";
   EXPECT_NE(text.find(line), std::string::npos) << text;
 }
@@ -260,6 +260,32 @@ TEST(MemoryBudget, ReproducersCarryTheRunsBudgetAndSampling) {
             std::string::npos)
       << reproduce;
   EXPECT_EQ(RunShell(reproduce).exit_code, 1) << reproduce;
+}
+
+// A failing answer's evidence needs the whole expected tensor; when the case
+// and it exceed the budget, the failure stands on the first differing byte.
+TEST(MemoryBudget, AFailureOverTheBudgetIsReportedFromTheFirstDifferingByte) {
+  const std::string c = "cann.nd_to_nz profile=ascend910b dtype=FLOAT16 'shape=[17,33]'";
+  // 1122 bytes in, 3072 out: within 6000; the expected NZ (3072) is not.
+  const auto tight = RunNpuconf(
+      "check --port mutant:nz-padding-unwritten --max-case-bytes 6000 "
+      "cann.nd_to_nz.matches_oracle " +
+      c);
+  EXPECT_EQ(tight.exit_code, 1) << tight.output;
+  EXPECT_NE(tight.output.find("'nz' byte 544 holds 0xcd, the oracle's 0x00 (the first difference"),
+            std::string::npos)
+      << tight.output;
+  // With room for it, the full evidence (element, block, meaning).
+  const auto roomy = RunNpuconf(
+      "check --port mutant:nz-padding-unwritten --max-case-bytes 8000 "
+      "cann.nd_to_nz.matches_oracle " +
+      c);
+  EXPECT_EQ(roomy.exit_code, 1) << roomy.output;
+  EXPECT_NE(roomy.output.find("nz element 272 (C1 block 0 of 3"), std::string::npos)
+      << roomy.output;
+  // The reference passes within the tight budget: a pass needs no expected tensor.
+  EXPECT_EQ(RunNpuconf("check --max-case-bytes 6000 cann.nd_to_nz.matches_oracle " + c).exit_code,
+            0);
 }
 
 TEST(MemoryBudget, RunWhereEveryCaseIsTooLargeChecksNothing) {

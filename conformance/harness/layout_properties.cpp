@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "conformance/harness/call.h"
+#include "conformance/harness/materialize.h"
 #include "conformance/harness/suite.h"
 #include "core/digest.h"
 #include "core/status.h"
@@ -189,12 +190,29 @@ Verdict CheckLayoutMatchesOracle(const LayoutRoutine& layout, const PropertyCont
   const OutputResult& out = *k.answer.Output(l.output);
   if (auto v = CheckDims(out, l)) return *v;
   const CompareMode mode = ModeOf(ctx, layout.routine, l.output);
+  const uint64_t want_bytes = l.output_codec.Bytes(l.output_elems);
   // Equal bytes pass an exact compare: only an answer that differs needs the
   // whole expected tensor (for the evidence's places).
   if (l.oracle_tile && mode == CompareMode::Exact()) {
     const TiledCompare tiled = CompareTiles(l, InputSpanOf(k.inv, l.input), out.contents());
     if (!tiled.suite_error.empty()) return Verdict::Fail(tiled.suite_error);
     if (tiled.equal) return Verdict::Pass();
+    // The evidence below needs the whole expected tensor, weighed against the
+    // case's budget; over it, the first differing byte is the evidence.
+    try {
+      ChargeCaseBytes(want_bytes);
+    } catch (const CaseTooLarge&) {
+      return Verdict::Fail("'" + l.output + "' byte " + std::to_string(tiled.first_byte) +
+                               " holds " + verify::Hex(tiled.got, DType::kUint8) +
+                               ", the oracle's " + verify::Hex(tiled.want, DType::kUint8) +
+                               " (the first difference; locating every one would need the whole "
+                               "expected tensor too, " +
+                               std::to_string(want_bytes) + " bytes, over --max-case-bytes " +
+                               std::to_string(MaxCaseBytes()) + ")",
+                           {{"output", l.output}, {"first_byte", tiled.first_byte}});
+    }
+  } else {
+    ChargeCaseBytes(want_bytes);  // the expected tensor is part of the case's memory
   }
   const Bytes want = l.oracle(InputOf(k.inv, l.input));
   auto comparison = verify::Compare({.output = l.output,

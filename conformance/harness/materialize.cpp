@@ -9,6 +9,7 @@ uint64_t g_max_case_bytes = kMaxCaseBytes;
 thread_local uint64_t t_case_bytes = 0;
 
 std::string GiB(uint64_t bytes) {
+  if (bytes < (uint64_t{1} << 20)) return std::to_string(bytes) + " bytes";
   return std::to_string(bytes) + " bytes (" +
          std::to_string(static_cast<double>(bytes) / double(uint64_t{1} << 30)).substr(0, 6) +
          " GiB)";
@@ -18,8 +19,10 @@ std::string GiB(uint64_t bytes) {
 
 CaseTooLarge::CaseTooLarge(uint64_t needed, uint64_t budget)
     : CaseError("the case is too large: it needs at least " + GiB(needed) +
-                " of buffers (inputs + outputs), " + "over the budget of " + GiB(budget) +
-                " (--max-case-bytes)"),
+                " of buffers (inputs, outputs and, where a check needs it, the expected output), "
+                "over the "
+                "budget of " +
+                GiB(budget) + " (--max-case-bytes)"),
       needed_bytes(needed),
       budget_bytes(budget) {}
 

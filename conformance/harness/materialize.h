@@ -21,9 +21,10 @@ class CaseError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// A case whose buffers (inputs + output capacities) exceed the whole-case
-// memory budget (--max-case-bytes): refused before the buffer that would
-// cross it is allocated. `case`/`check` exit 2 on it; `run` counts the case as
+// A case whose buffers (inputs + output capacities, and the expected output
+// when a check builds it whole) exceed the whole-case memory budget
+// (--max-case-bytes): refused before the buffer that would cross it is
+// allocated. `case`/`check` exit 2 on it; `run` counts the case as
 // skipped-too-large, never as a port failure.
 class CaseTooLarge : public CaseError {
  public:

@@ -1,5 +1,6 @@
 #include "conformance/harness/oracle_tiles.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "conformance/harness/layout_properties.h"
@@ -26,7 +27,13 @@ TiledCompare CompareTiles(const LayoutInstance& l, std::span<const uint8_t> inpu
                            std::to_string(layout_bytes) + " bytes";
       return result;
     }
-    if (std::memcmp(got.data() + covered, tile.bytes.data(), tile.bytes.size()) != 0) return result;
+    if (std::memcmp(got.data() + covered, tile.bytes.data(), tile.bytes.size()) != 0) {
+      const auto at = std::mismatch(tile.bytes.begin(), tile.bytes.end(), got.begin() + covered);
+      result.first_byte = covered + static_cast<uint64_t>(at.first - tile.bytes.begin());
+      result.want = *at.first;
+      result.got = *at.second;
+      return result;
+    }
     covered += tile.bytes.size();
   }
   if (covered != layout_bytes) {

@@ -23,6 +23,9 @@ struct LayoutInstance;
 struct TiledCompare {
   bool equal = false;       // every tile equals the port's bytes
   std::string suite_error;  // the tiles do not cover the layout exactly (a bug of the suite)
+  // When not equal: the first output byte that differs, the oracle's value, the port's.
+  uint64_t first_byte = 0;
+  uint8_t want = 0, got = 0;
 };
 
 // Compares `got` (the port's output buffer) with every tile of `l`; stops at the
