@@ -3,6 +3,7 @@
 #include <set>
 #include <utility>
 
+#include "conformance/harness/materialize.h"
 #include "conformance/harness/runner.h"
 #include "conformance/harness/suite.h"
 
@@ -46,6 +47,12 @@ std::string CoverageFilterReason(const RunOptions& options) {
     return "--cases " + std::to_string(options.cases) + " < " + std::to_string(kDefaultCases);
   }
   if (!options.rc_reproduce.empty()) return "a RapidCheck replay";
+  // A lower budget leaves large cases out: their classes may go unhit, which
+  // is the budget's doing, not the port's.
+  if (MaxCaseBytes() < kMaxCaseBytes) {
+    return "--max-case-bytes " + std::to_string(MaxCaseBytes()) + " < " +
+           std::to_string(kMaxCaseBytes);
+  }
   return "";
 }
 
