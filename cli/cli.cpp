@@ -528,8 +528,18 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       out << "reports: " << out_dir << "/report.json, junit.xml, report.md, report.html\n";
     const int exit_code = report::RunExitCode(result);
     if (exit_code == kExitNothingChecked) {
-      err << "npuconf: nothing was checked: no selected property is claimed by port " << port.name()
-          << " and applicable on the selected profiles (exit " << kExitNothingChecked << ")\n";
+      int too_large = 0;
+      for (const auto& r : result.results) too_large += r.too_large;
+      err << "npuconf: nothing was checked: ";
+      if (too_large > 0) {
+        err << too_large << " cases exceeded the memory budget (--max-case-bytes " << MaxCaseBytes()
+            << ") and no other selected property is claimed by port " << port.name()
+            << " and applicable";
+      } else {
+        err << "no selected property is claimed by port " << port.name()
+            << " and applicable on the selected profiles";
+      }
+      err << " (exit " << kExitNothingChecked << ")\n";
     }
     return exit_code;
   } catch (const CaseError& e) {

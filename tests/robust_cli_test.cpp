@@ -295,6 +295,9 @@ TEST(MemoryBudget, RunWhereEveryCaseIsTooLargeChecksNothing) {
       "--no-real-shapes --quiet --max-case-bytes 1 --out " +
       dir.path());
   EXPECT_EQ(run.exit_code, 4) << run.output;
+  EXPECT_NE(run.output.find("cases exceeded the memory budget (--max-case-bytes 1)"),
+            std::string::npos)
+      << run.output;
   const auto doc = ReadJson(dir.path() + "/report.json");
   EXPECT_EQ(doc["results"][0]["result"], "skipped_too_large");
 }
