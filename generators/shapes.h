@@ -71,7 +71,7 @@ inline rc::Gen<int64_t> DimWithLarge() {
 // Dim()'s distribution kept at most `max` (>= 1): the pieces that cannot stay
 // under it are left out rather than clamped, so shrinking stays in the domain.
 inline rc::Gen<int64_t> DimUpTo(int64_t max) {
-  max = std::max<int64_t>(max, 1);
+  max = std::clamp<int64_t>(max, 1, INT64_MAX - 1);  // max + 1 below must not overflow
   std::vector<std::pair<uint32_t, rc::Gen<int64_t>>> pieces = {
       {4, rc::gen::just<int64_t>(1)},
       {3, rc::gen::inRange<int64_t>(1, std::min<int64_t>(9, max + 1))}};
@@ -95,7 +95,7 @@ inline rc::Gen<int64_t> DimUpTo(int64_t max) {
 // DimWithLarge() kept at most `max`: large dims (up to 2^31 - 1) for the
 // routines that only compute sizes.
 inline rc::Gen<int64_t> DimWithLargeUpTo(int64_t max) {
-  max = std::max<int64_t>(max, 1);
+  max = std::clamp<int64_t>(max, 1, INT64_MAX - 1);  // max + 1 below must not overflow
   std::vector<std::pair<uint32_t, rc::Gen<int64_t>>> pieces = {{8, DimUpTo(max)}};
   if (max >= 1000)
     pieces.push_back({1, rc::gen::inRange<int64_t>(1000, std::min<int64_t>(70000, max + 1))});
