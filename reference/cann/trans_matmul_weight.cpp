@@ -14,7 +14,10 @@ namespace {
 // A private copy of `bytes` bytes. Large copies live in fresh anonymous memory
 // asked for in 2 MiB pages: the page faults of 4 KiB pages, one per 4 KiB of
 // a new buffer, made the in-place conversion of 64–256 MiB 4.0–6.3× memcpy
-// (bench/nz_pack_bench BM_TransMatmulWeight), 2.5–2.8× with 2 MiB pages.
+// (bench/nz_pack_bench BM_TransMatmulWeight), 2.5–2.8× with 2 MiB pages;
+// MAP_POPULATE instead measured 5.7× at 256 MiB. The kernel may compact memory
+// to find 2 MiB pages: one bench run right after a suite run took 24–38× at
+// 256 MiB, the runs after it 2.5× again.
 class ScratchCopy {
  public:
   ScratchCopy(const uint8_t* from, uint64_t bytes) : bytes_(bytes) {
