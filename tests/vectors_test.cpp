@@ -346,7 +346,9 @@ TEST(VectorsCorpus, IsCurrentVerifiesAndPassesOnReference) {
   }
   // Every case cites the spec section it comes from.
   for (const auto& f : FilesUnder(corpus)) {
-    for (const auto& c : ReadJson(corpus + "/" + f).at("cases")) {
+    // Held by name: a range-for over ReadJson(...).at(...) would outlive the temporary.
+    const nlohmann::json doc = ReadJson(corpus + "/" + f);
+    for (const auto& c : doc.at("cases")) {
       EXPECT_EQ(c["provenance"]["source"].get<std::string>().rfind("spec ", 0), 0u) << c.dump();
     }
   }
