@@ -2,12 +2,14 @@
 // crosses the process boundary with every field, the report is the same for
 // any N, and a worker that dies fails its own unit only.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <csignal>
 
 #include "conformance/harness/parallel.h"
 #include "conformance/harness/runner.h"
 #include "conformance/harness/suite.h"
+#include "conformance/ports/port.h"
 #include "reports/result_json.h"
 #include "test_util.h"
 
@@ -199,6 +201,47 @@ TEST(Jobs, AWorkerThatDiesFailsItsUnitAndTheOthersStillRun) {
   // Report order is unit order: property by property, each on both profiles.
   EXPECT_EQ(run.results[2].property, "cann.toy.n13");
   EXPECT_EQ(run.results[2].profile, "ascend910b");
+}
+
+// What a worker writes on its result socket is taken frame by frame: a crash
+// note that no crash follows does not swallow the result after it (the run
+// used to hang), and a result for another unit fails the unit it arrived for.
+TEST(Jobs, StrayFramesOnAWorkersSocketNeitherHangNorPass) {
+  static int result_fd = -1;
+  const std::vector<PoolUnit> units = {{.name = "a@p"}, {.name = "b@p"}, {.name = "c@p"}};
+  auto write_frame = [](uint64_t header, const std::vector<uint8_t>& payload) {
+    ASSERT_EQ(write(result_fd, &header, sizeof header), static_cast<ssize_t>(sizeof header));
+    ASSERT_EQ(write(result_fd, payload.data(), payload.size()),
+              static_cast<ssize_t>(payload.size()));
+  };
+  auto run = [&](size_t i) {
+    report::PropertyResult r;
+    r.property = std::string(1, static_cast<char>('a' + i));
+    r.profile = "p";
+    if (i == 1) write_frame(kCrashNoteFlag | 2, {'{', '}'});  // a note, then no crash
+    if (i == 2) {
+      report::PropertyResult other = r;
+      other.property = "zzz";
+      const auto bytes = nlohmann::json::to_cbor(report::ResultToJson(other));
+      write_frame(bytes.size(), bytes);
+      usleep(100000);
+    }
+    return r;
+  };
+  auto died = [](size_t, const std::string& why, const std::string&) {
+    report::PropertyResult r;
+    r.outcome = report::Outcome::kFail;
+    r.message = why;
+    return r;
+  };
+  std::vector<report::PropertyResult> got;
+  RunUnitsInWorkers(units, {.jobs = 2, .on_worker_start = [](int fd) { result_fd = fd; }}, run,
+                    died, [&](size_t, report::PropertyResult r) { got.push_back(std::move(r)); });
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[0].outcome, report::Outcome::kPass);
+  EXPECT_EQ(got[1].outcome, report::Outcome::kPass) << got[1].message;
+  EXPECT_EQ(got[2].outcome, report::Outcome::kFail);
+  EXPECT_EQ(got[2].message, "sent a result for another unit (zzz@p)");
 }
 
 }  // namespace

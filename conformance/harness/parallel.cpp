@@ -266,36 +266,60 @@ void RunUnitsInWorkers(const std::vector<PoolUnit>& units, const PoolOptions& op
         continue;
       }
       w->inbox.append(buffer, static_cast<size_t>(got));
+      // Frames, each a uint64 header and its payload, taken exactly: a crash
+      // note (port.h) is kept for the worker's death, a result ends its unit.
       uint64_t size = 0;
-      if (w->inbox.size() < sizeof size) continue;
-      std::memcpy(&size, w->inbox.data(), sizeof size);
-      if (size & kCrashNoteFlag) {
-        // The port crashed the worker; its end of file follows.
-        const uint64_t note_bytes = size & ~kCrashNoteFlag;
-        if (note_bytes > kCrashNoteMaxBytes) {
-          w->inbox.clear();
-        } else if (w->inbox.size() >= sizeof size + note_bytes) {
+      while (w->unit >= 0 && w->inbox.size() >= sizeof size) {
+        std::memcpy(&size, w->inbox.data(), sizeof size);
+        if (size & kCrashNoteFlag) {
+          const uint64_t note_bytes = size & ~kCrashNoteFlag;
+          if (note_bytes > kCrashNoteMaxBytes) {
+            w->inbox.clear();  // not a note this runner wrote: dropped
+            break;
+          }
+          if (w->inbox.size() < sizeof size + note_bytes) break;
           w->crash_note = w->inbox.substr(sizeof size, note_bytes);
-          w->inbox.clear();
+          w->inbox.erase(0, sizeof size + note_bytes);
+          continue;
         }
-        continue;
+        if (w->inbox.size() < sizeof size + size) break;
+        const size_t unit = static_cast<size_t>(w->unit);
+        report::PropertyResult result;
+        bool readable = true;
+        try {
+          result = report::ResultFromJson(nlohmann::json::from_cbor(
+              w->inbox.begin() + sizeof size,
+              w->inbox.begin() + static_cast<std::ptrdiff_t>(sizeof size + size)));
+        } catch (const std::exception& e) {
+          readable = false;
+          result = died(unit, std::string("sent an unreadable result (") + e.what() + ")", "");
+        }
+        w->inbox.erase(0, sizeof size + size);
+        if (readable && result.property + "@" + result.profile != units[unit].name) {
+          readable = false;
+          result = died(
+              unit,
+              "sent a result for another unit (" + result.property + "@" + result.profile + ")",
+              "");
+        } else if (readable && !w->inbox.empty()) {
+          // One unit, one result: more bytes mean something in the worker (an
+          // in-process port) wrote to this socket; nothing it sent is trusted.
+          readable = false;
+          result = died(unit, "sent more than one result for its unit", "");
+        }
+        w->inbox.clear();
+        w->crash_note.clear();
+        w->unit = -1;
+        if (!readable) pool.Retire(w);
+        finish(unit, std::move(result));
+        assign(w);
       }
-      if (w->inbox.size() < sizeof size + size) continue;
-      const size_t unit = static_cast<size_t>(w->unit);
-      report::PropertyResult result;
-      bool readable = true;
-      try {
-        result = report::ResultFromJson(
-            nlohmann::json::from_cbor(w->inbox.begin() + sizeof size, w->inbox.end()));
-      } catch (const std::exception& e) {
-        readable = false;
-        result = died(unit, std::string("sent an unreadable result (") + e.what() + ")", "");
+      if (w->unit < 0 && !w->inbox.empty()) {
+        // Bytes from an idle worker belong to no unit: it is not trusted further.
+        w->inbox.clear();
+        pool.Retire(w);
+        assign(w);
       }
-      w->inbox.clear();
-      w->unit = -1;
-      if (!readable) pool.Retire(w);
-      finish(unit, std::move(result));
-      assign(w);
     }
   }
   if (options.progress && tty) std::cerr << "\r\033[K" << std::flush;
