@@ -956,7 +956,10 @@ class IsolatedWorker {
     if (want <= kKeepArenaBytes) {
       want = std::min<uint64_t>(kKeepArenaBytes, std::max<uint64_t>(want, 2 * arena_bytes_));
     }
-    if (ftruncate(memfd_, static_cast<off_t>(want)) != 0) {
+    // Grown only: the file cannot shrink, and a port may have grown it already.
+    struct stat st {};
+    const bool large_enough = fstat(memfd_, &st) == 0 && static_cast<uint64_t>(st.st_size) >= want;
+    if (!large_enough && ftruncate(memfd_, static_cast<off_t>(want)) != 0) {
       *error = "cannot grow the port arena to " + std::to_string(want) +
                " bytes: " + std::strerror(errno);
       return false;
