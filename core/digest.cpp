@@ -34,4 +34,14 @@ std::optional<uint64_t> FirstChangedChunk(const ChunkDigests& before,
   return std::nullopt;
 }
 
+std::string ChunkRangeText(const ChunkDigests& digests, uint64_t start) {
+  const uint64_t end = std::min<uint64_t>(start + digests.chunk_bytes, digests.size_bytes);
+  // append, not "[" + std::string: GCC 12 warns falsely on it (-Wrestrict, PR 105329).
+  return std::string("[")
+      .append(std::to_string(start))
+      .append(", ")
+      .append(std::to_string(end))
+      .append(")");
+}
+
 }  // namespace npuconf

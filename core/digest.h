@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace npuconf {
@@ -24,5 +25,8 @@ ChunkDigests DigestChunks(std::span<const uint8_t> bytes, uint64_t chunk_bytes =
 // `before` (0 when the sizes differ), or nullopt when every digest matches.
 std::optional<uint64_t> FirstChangedChunk(const ChunkDigests& before,
                                           std::span<const uint8_t> after);
+
+// "[a, b)": the bytes of the chunk of `digests` that starts at byte `start`.
+std::string ChunkRangeText(const ChunkDigests& digests, uint64_t start);
 
 }  // namespace npuconf

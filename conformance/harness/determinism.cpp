@@ -74,9 +74,7 @@ std::string CompareOutputDigests(const std::vector<ChunkDigests>& first, const A
     if (auto at = FirstChangedChunk(first[i], out.contents())) {
       if (first[i].size_bytes != out.contents().size())
         return "output '" + out.name + "' sizes differ";
-      const uint64_t end = std::min<uint64_t>(*at + first[i].chunk_bytes, first[i].size_bytes);
-      return "output '" + out.name + "' bytes [" + std::to_string(*at) + ", " +
-             std::to_string(end) + ") differ";
+      return "output '" + out.name + "' bytes " + ChunkRangeText(first[i], *at) + " differ";
     }
   }
   return {};

@@ -143,10 +143,9 @@ Verdict CheckLayoutRoundTrip(const LayoutRoutine& layout, const PropertyContext&
   }
   const Bytes& original = InputOf(forward.inv, l.input);
   if (auto at = FirstChangedChunk(x_digest, original)) {
-    return Verdict::Fail(
-        layout.inverse + " wrote to the input of the earlier " + layout.routine + " call ('" +
-        l.input + "', within bytes [" + std::to_string(*at) + ", " +
-        std::to_string(std::min<uint64_t>(*at + x_digest.chunk_bytes, original.size())) + "))");
+    return Verdict::Fail(layout.inverse + " wrote to the input of the earlier " + layout.routine +
+                         " call ('" + l.input + "', within bytes " + ChunkRangeText(x_digest, *at) +
+                         ")");
   }
   const auto comparison = verify::Compare({.output = l.input,
                                            .got = restored->contents(),

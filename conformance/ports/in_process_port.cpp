@@ -323,9 +323,7 @@ Answer InProcessPort::Call(const Invocation& inv) const {
       const auto at = std::mismatch(want.begin(), want.end(), input_copies[i].begin()).first;
       if (at != want.end()) answer.fault = wrote + "byte " + std::to_string(at - want.begin());
     } else if (auto at = FirstChangedChunk(input_digests[i], want)) {
-      const uint64_t end = std::min<uint64_t>(*at + input_digests[i].chunk_bytes, want.size());
-      answer.fault =
-          wrote + "within bytes [" + std::to_string(*at) + ", " + std::to_string(end) + ")";
+      answer.fault = wrote + "within bytes " + ChunkRangeText(input_digests[i], *at);
     }
   }
   for (size_t i = 0; i < inv.outputs.size(); ++i) {
