@@ -64,8 +64,10 @@ int32_t ReferenceCall(const npuconf_case* c, int64_t* status, char* message,
 
 }  // namespace
 
-std::unique_ptr<Port> MakeReferencePort() {
-  return std::make_unique<InProcessPort>("reference", NPUCONF_SUITE_VERSION, ReferenceClaims(),
+std::unique_ptr<Port> MakeReferencePort() { return MakeReferencePort(ReferenceClaims()); }
+
+std::unique_ptr<Port> MakeReferencePort(std::vector<std::string> claims) {
+  return std::make_unique<InProcessPort>("reference", NPUCONF_SUITE_VERSION, std::move(claims),
                                          ReferenceCall);
 }
 
@@ -86,6 +88,10 @@ const Mutant* FindMutant(const std::string& name) {
 }
 
 std::unique_ptr<Port> MakeMutantPort(const Mutant& mutant) {
+  return MakeMutantPort(mutant, ReferenceClaims());
+}
+
+std::unique_ptr<Port> MakeMutantPort(const Mutant& mutant, std::vector<std::string> claims) {
   auto call = [&mutant](const npuconf_case* c, int64_t* status, char* message,
                         uint64_t message_bytes) {
     for (const auto& routine : mutant.family->routines) {
@@ -97,7 +103,7 @@ std::unique_ptr<Port> MakeMutantPort(const Mutant& mutant) {
   };
   return std::make_unique<InProcessPort>("mutant:" + mutant.name,
                                          std::string(NPUCONF_SUITE_VERSION) + "-mutant",
-                                         ReferenceClaims(), call);
+                                         std::move(claims), call);
 }
 
 }  // namespace npuconf

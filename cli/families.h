@@ -29,10 +29,15 @@ const Suite& BuiltinSuite();
 // The reference port: every reference routine, claimed on every profile, plus
 // the readings the reference defines (choice claims).
 std::unique_ptr<Port> MakeReferencePort();
+// The reference port making `claims` instead (narrowed, or other readings):
+// how the suite's own tests stand in for a port that narrows its claims.
+std::unique_ptr<Port> MakeReferencePort(std::vector<std::string> claims);
 
 const std::vector<Mutant>& Mutants();
 const Mutant* FindMutant(const std::string& name);
 // The reference port with the mutant answering its family's routines.
 std::unique_ptr<Port> MakeMutantPort(const Mutant& mutant);
+// The same, making `claims` instead of the reference's.
+std::unique_ptr<Port> MakeMutantPort(const Mutant& mutant, std::vector<std::string> claims);
 
 }  // namespace npuconf

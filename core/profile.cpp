@@ -26,6 +26,12 @@ CannFacts ParseCann(const nlohmann::json& doc, const std::string& where) {
   const auto& v2 = doc.at("calculate_matmul_weight_size_v2");
   facts.v2_size_supported = ProfileFact(v2, "soc_supported", where + ".v2").get<bool>();
   facts.v2_size_rank = ParseRank(ProfileFact(v2, "rank", where + ".v2"), where);
+  if (const auto& validated = ProfileFact(v2, "validated_dtypes", where + ".v2");
+      !validated.is_null()) {
+    facts.v2_validated_dtypes.emplace();
+    for (const auto& d : validated)
+      facts.v2_validated_dtypes->push_back(ProfileDType(d.get<std::string>(), where + ".v2"));
+  }
   const auto& trans = doc.at("trans_matmul_weight");
   for (const auto& name : ProfileFact(trans, "dtypes", where + ".trans")) {
     facts.trans_dtypes.push_back(ProfileDType(name.get<std::string>(), where));
@@ -33,6 +39,13 @@ CannFacts ParseCann(const nlohmann::json& doc, const std::string& where) {
   facts.trans_max_view_rank = ProfileFact(trans, "max_view_rank", where + ".trans").get<int>();
   facts.trans_rank_int8 = ParseRank(ProfileFact(trans, "rank_int8", where + ".trans"), where);
   facts.trans_rank_other = ParseRank(ProfileFact(trans, "rank_other", where + ".trans"), where);
+  facts.trans_empty_tensor =
+      ProfileFact(trans, "empty_tensor", where + ".trans").get<std::string>();
+  if (facts.trans_empty_tensor != "success_untouched" &&
+      facts.trans_empty_tensor != "param_invalid") {
+    throw std::runtime_error(where + ".trans.empty_tensor: '" + facts.trans_empty_tensor +
+                             "' is neither success_untouched nor param_invalid");
+  }
   const auto& wqbmm = doc.at("weight_quant_batch_matmul_v2");
   facts.antiquant_supported =
       ProfileFact(wqbmm, "soc_supported", where + ".weight_quant_batch_matmul_v2").get<bool>();
@@ -43,6 +56,49 @@ CannFacts ParseCann(const nlohmann::json& doc, const std::string& where) {
     facts.nz_c0[ProfileDType(name, where)] = c0.get<int>();
   }
   return facts;
+}
+
+// Writes the facts the chosen reading of every choice implies into `doc`
+// ("implies": {READING: {"section.fact": VALUE}}: an object VALUE is merged
+// into the fact's value, anything else replaces it). A reading is data: the
+// fact values it implies, applied here once, whether the reading is the
+// profile's default or one a port claims (conformance/ports/claims.h).
+void ApplyImpliedFacts(nlohmann::json* doc, const std::string& where) {
+  for (const auto& c : doc->value("choices", nlohmann::json::array())) {
+    if (!c.contains("implies")) continue;
+    const std::string name = c.at("name").get<std::string>();
+    const auto& implies = c.at("implies");
+    for (const auto& r : c.at("readings")) {
+      const std::string reading = r.is_string() ? r.get<std::string>() : r.dump();
+      if (!implies.contains(reading)) {
+        throw std::runtime_error(where + ".choices." + name + ".implies: no entry for reading '" +
+                                 reading + "'");
+      }
+    }
+    const std::string value =
+        c.at("value").is_string() ? c.at("value").get<std::string>() : c.at("value").dump();
+    if (!implies.contains(value)) {
+      throw std::runtime_error(where + ".choices." + name + ": value '" + value +
+                               "' is not a listed reading");
+    }
+    for (const auto& [path, implied] : implies.at(value).items()) {
+      const size_t dot = path.find('.');
+      nlohmann::json* fact = nullptr;
+      if (dot != std::string::npos && doc->contains(path.substr(0, dot)) &&
+          doc->at(path.substr(0, dot)).contains(path.substr(dot + 1))) {
+        fact = &(*doc)[path.substr(0, dot)][path.substr(dot + 1)];
+      }
+      if (!fact || !fact->is_object() || !fact->contains("value")) {
+        throw std::runtime_error(where + ".choices." + name + ".implies." + value + ": '" + path +
+                                 "' names no fact (SECTION.FACT with a value)");
+      }
+      if (implied.is_object() && (*fact)["value"].is_object()) {
+        (*fact)["value"].merge_patch(implied);
+      } else {
+        (*fact)["value"] = implied;
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -58,7 +114,9 @@ const Choice* Profile::FindChoice(const std::string& choice_name) const {
   return nullptr;
 }
 
-Profile ParseProfile(const std::string& name, const nlohmann::json& doc) {
+Profile ParseProfile(const std::string& name, const nlohmann::json& file) {
+  nlohmann::json doc = file;
+  ApplyImpliedFacts(&doc, name);
   Profile profile;
   profile.name = name;
   profile.raw = doc;

@@ -43,16 +43,22 @@ struct RankRange {
 
 // CANN facts of one SoC (spec cann.md §0–2).
 struct CannFacts {
-  std::string soc_version;           // "ASCEND910B"
-  std::string npu_arch;              // "DAV_2201"
-  bool is_regbase = false;           // §0.2 IsRegBase = {DAV_3510}
-  RankRange legacy_size_rank;        // §1.3 step 3
-  bool v2_size_supported = false;    // §1.4 step 1 (SoC gate)
-  RankRange v2_size_rank;            // §1.4 step 4
-  std::vector<DType> trans_dtypes;   // §2.3
-  int trans_max_view_rank = 8;       // §2.2 step 4
-  RankRange trans_rank_int8;         // §2.2 step 6
-  RankRange trans_rank_other;        // §2.2 step 6
+  std::string soc_version;         // "ASCEND910B"
+  std::string npu_arch;            // "DAV_2201"
+  bool is_regbase = false;         // §0.2 IsRegBase = {DAV_3510}
+  RankRange legacy_size_rank;      // §1.3 step 3
+  bool v2_size_supported = false;  // §1.4 step 1 (SoC gate)
+  RankRange v2_size_rank;          // §1.4 step 4
+  // §1.4 step 6, §5.1: the dtypes V2 accepts; nullopt: dataType is never
+  // validated (as shipped; choice cann.v2.dtype_validation).
+  std::optional<std::vector<DType>> v2_validated_dtypes;
+  std::vector<DType> trans_dtypes;  // §2.3
+  int trans_max_view_rank = 8;      // §2.2 step 4
+  RankRange trans_rank_int8;        // §2.2 step 6
+  RankRange trans_rank_other;       // §2.2 step 6
+  // §2.2 step 5, §5.3: what an empty tensor gets, "success_untouched" (as
+  // shipped) or "param_invalid" (as documented; choice cann.trans.empty_tensor).
+  std::string trans_empty_tensor = "success_untouched";
   std::map<DType, int> nz_c0;        // §2.5 C0 table (with named choices applied)
   bool antiquant_supported = false;  // §4.1a step 1: the SoC has WeightQuantBatchMatmulV2
   int64_t antiquant_kn_max = 0;      // §4.3 "other limits": k, n <= this (INT64_MAX: none)
@@ -73,6 +79,9 @@ struct Profile {
 };
 
 // Parses one profile document; throws std::runtime_error naming the bad key.
+// The facts each choice's reading implies ("implies") are written into the
+// facts first, so a profile whose choice values are changed (a port's claimed
+// readings) parses into the facts of those readings.
 Profile ParseProfile(const std::string& name, const nlohmann::json& doc);
 
 // The profiles compiled into the binary (profiles/**.json), sorted by name.

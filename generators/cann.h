@@ -53,28 +53,41 @@ inline std::vector<LayoutVariant> LayoutVariants(const Profile& profile) {
 }
 
 // An ND shape [B..., n, k] of `rank` dims (batch dims 1..3) whose FRACTAL_NZ
-// storage holds at most `budget` elements for `c0`.
-inline rc::Gen<Shape> NzShape(size_t rank, int64_t c0, int64_t budget) {
+// storage holds at most `budget` elements for `c0`, every dim inside what the
+// claim admits for `shape`.
+inline rc::Gen<Shape> NzShape(size_t rank, int64_t c0, int64_t budget, const CaseDomain& domain) {
   return ShapeWithin(
       rank, budget,
-      [](int64_t max, size_t axis) {
-        return axis >= 2 ? rc::gen::inRange<int64_t>(1, std::min<int64_t>(3, max) + 1)
-                         : DimUpTo(max);
+      [domain](int64_t max, size_t axis) {
+        return Within(
+            domain, "shape",
+            axis >= 2 ? rc::gen::inRange<int64_t>(1, std::min<int64_t>(3, max) + 1) : DimUpTo(max),
+            {.hi = max});
       },
       [c0](int64_t d, size_t axis) {
         return axis == 0 ? RoundUp(d, c0) : axis == 1 ? RoundUp(d, 16) : d;
       });
 }
 
+// The layout variants the claim admits (its dtype and c0 conditions), or all.
+inline std::vector<LayoutVariant> AdmittedVariants(const Profile& profile,
+                                                   const CaseDomain& domain) {
+  return KeepOrAll(LayoutVariants(profile), [&](const LayoutVariant& v) {
+    const bool c0_ok = v.c0 ? domain.AdmitsInt("c0", v.c0) : domain.AdmitsAbsent("c0");
+    return c0_ok && domain.AdmitsText("dtype", Name(v.dtype));
+  });
+}
+
 // cann.nd_to_nz / cann.nz_to_nd: every dtype of the profile's C0 table, each
-// with the other readings of its C0 too; rank 1..4.
-inline rc::Gen<Case> LayoutCase(const Profile& profile, const std::string& routine) {
+// with the other readings of its C0 too; rank 1..4; inside the claim `domain`.
+inline rc::Gen<Case> LayoutCase(const Profile& profile, const std::string& routine,
+                                const CaseDomain& domain) {
   const std::string name = profile.name;
   const std::map<DType, int> c0_of = profile.cann->nz_c0;
-  return rc::gen::mapcat(Pick(LayoutVariants(profile)), [=](LayoutVariant v) {
+  return rc::gen::mapcat(Pick(AdmittedVariants(profile, domain)), [=](LayoutVariant v) {
     const int64_t c0 = v.c0 ? v.c0 : c0_of.at(v.dtype);
-    return rc::gen::mapcat(rc::gen::inRange<size_t>(1, 5), [=](size_t rank) {
-      return rc::gen::mapcat(NzShape(rank, c0, kMaxLayoutElems), [=](Shape shape) {
+    return rc::gen::mapcat(RankIn(domain, "shape", 1, 4), [=](size_t rank) {
+      return rc::gen::mapcat(NzShape(rank, c0, kMaxLayoutElems, domain), [=](Shape shape) {
         return rc::gen::map(DataSeed(), [=](int64_t seed) {
           Case c(routine, name);
           c.Set("shape", shape).Set("dtype", v.dtype).Set("seed", seed);
@@ -87,15 +100,15 @@ inline rc::Gen<Case> LayoutCase(const Profile& profile, const std::string& routi
 }
 
 // aclnnTransMatmulWeight calls that convert: a dtype of the SoC's list (§2.3),
-// a rank its rule allows (§2.2 step 6), every dim >= 1.
-inline rc::Gen<Case> ValidTransCase(const Profile& profile) {
+// a rank its rule allows (§2.2 step 6), every dim >= 1; inside the claim.
+inline rc::Gen<Case> ValidTransCase(const Profile& profile, const CaseDomain& domain) {
   const CannFacts facts = *profile.cann;
   const std::string name = profile.name;
-  return rc::gen::mapcat(Pick(facts.trans_dtypes), [=](DType dtype) {
+  return rc::gen::mapcat(PickIn(domain, "dtype", facts.trans_dtypes), [=](DType dtype) {
     const RankRange rule = dtype == DType::kInt8 ? facts.trans_rank_int8 : facts.trans_rank_other;
     const int64_t c0 = facts.nz_c0.at(dtype);
-    return rc::gen::mapcat(rc::gen::inRange<size_t>(rule.min, rule.max + 1), [=](size_t rank) {
-      return rc::gen::mapcat(NzShape(rank, c0, kMaxLayoutElems), [=](Shape shape) {
+    return rc::gen::mapcat(RankIn(domain, "shape", rule.min, rule.max), [=](size_t rank) {
+      return rc::gen::mapcat(NzShape(rank, c0, kMaxLayoutElems, domain), [=](Shape shape) {
         return rc::gen::map(DataSeed(), [=](int64_t seed) {
           Case c(ids::kTransMatmulWeight, name);
           c.Set("shape", shape).Set("dtype", dtype).Set("format", "ND").Set("seed", seed);
@@ -116,8 +129,10 @@ enum class TransFault {
   kRankOutsideRule,   // step 6
 };
 
-// A valid call with one or two faults applied, so the check order shows.
-inline rc::Gen<Case> InvalidTransCase(const Profile& profile) {
+// A valid call with one or two faults applied, so the check order shows. The
+// valid call lies inside the claim; a fault may take it out (the port does not
+// claim such calls), and the runner then discards it.
+inline rc::Gen<Case> InvalidTransCase(const Profile& profile, const CaseDomain& domain) {
   const CannFacts facts = *profile.cann;
   std::vector<DType> unsupported;
   int count = 0;
@@ -172,7 +187,7 @@ inline rc::Gen<Case> InvalidTransCase(const Profile& profile) {
     c.Set("shape", shape);
     return c;
   };
-  return rc::gen::mapcat(ValidTransCase(profile), [=](Case valid) {
+  return rc::gen::mapcat(ValidTransCase(profile, domain), [=](Case valid) {
     return rc::gen::mapcat(Pick(faults), [=](TransFault first) {
       return rc::gen::map(rc::gen::tuple(Pick(faults), rc::gen::arbitrary<bool>(),
                                          rc::gen::inRange<int64_t>(0, 1 << 16)),
@@ -200,21 +215,26 @@ inline const std::vector<DType>& SizeDTypes() {
 // non-negative (legacy), the padded size inside int64 (§1.5: overflow is
 // undefined upstream) unless `overflow_defined` (the port claims a reading).
 inline rc::Gen<Case> ValidSizeCase(const Profile& profile, const std::string& routine,
-                                   bool overflow_defined) {
+                                   bool overflow_defined, const CaseDomain& domain) {
   const bool legacy = routine == ids::kCalculateMatmulWeightSize;
   const RankRange rule = legacy ? profile.cann->legacy_size_rank : profile.cann->v2_size_rank;
   const std::string name = profile.name;
   const int64_t budget = overflow_defined ? INT64_MAX : INT64_MAX / 32;
-  auto dim = [legacy](int64_t max, size_t) {
-    if (!legacy) return DimWithLargeUpTo(max);
-    return WeightedOneOf<int64_t>({{12, DimWithLargeUpTo(max)}, {1, rc::gen::just<int64_t>(0)}});
+  auto dim = [legacy, domain](int64_t max, size_t) {
+    // `max` keeps the padded size inside int64 (undefined upstream past it, §1.5).
+    if (!legacy)
+      return Within(domain, "shape", DimWithLargeUpTo(max), {.hi = max, .hard_hi = true});
+    return Within(
+        domain, "shape",
+        WeightedOneOf<int64_t>({{12, DimWithLargeUpTo(max)}, {1, rc::gen::just<int64_t>(0)}}),
+        {.lo = 0, .hi = max, .hard_hi = true});
   };
   // Cost in the padded product: n and k padded to 16 and 32 (the larger rule).
   auto cost = [](int64_t d, size_t axis) {
     return axis == 0 ? RoundUp(d, 32) : axis == 1 ? RoundUp(d, 16) : d;
   };
-  return rc::gen::mapcat(Pick(SizeDTypes()), [=](DType dtype) {
-    return rc::gen::mapcat(rc::gen::inRange<size_t>(rule.min, rule.max + 1), [=](size_t rank) {
+  return rc::gen::mapcat(PickIn(domain, "dtype", SizeDTypes()), [=](DType dtype) {
+    return rc::gen::mapcat(RankIn(domain, "shape", rule.min, rule.max), [=](size_t rank) {
       return rc::gen::map(ShapeWithin(rank, budget, dim, cost), [=](Shape shape) {
         Case c(routine, name);
         c.Set("shape", shape);
@@ -231,7 +251,8 @@ inline rc::Gen<Case> ValidSizeCase(const Profile& profile, const std::string& ro
 enum class SizeFault { kNullShape, kNullOutput, kBadRank, kZeroDim, kNegativeDim, kOverflow };
 
 inline rc::Gen<Case> InvalidSizeCase(const Profile& profile, const std::string& routine,
-                                     bool negative_defined, bool overflow_defined) {
+                                     bool negative_defined, bool overflow_defined,
+                                     const CaseDomain& domain) {
   const bool legacy = routine == ids::kCalculateMatmulWeightSize;
   const RankRange rule = legacy ? profile.cann->legacy_size_rank : profile.cann->v2_size_rank;
   std::vector<SizeFault> faults = {SizeFault::kNullShape, SizeFault::kNullOutput,
@@ -270,7 +291,7 @@ inline rc::Gen<Case> InvalidSizeCase(const Profile& profile, const std::string& 
     c.Set("shape", shape);
     return c;
   };
-  return rc::gen::mapcat(ValidSizeCase(profile, routine, false), [=](Case valid) {
+  return rc::gen::mapcat(ValidSizeCase(profile, routine, false, domain), [=](Case valid) {
     return rc::gen::map(rc::gen::tuple(Pick(faults), Pick(faults), rc::gen::arbitrary<bool>(),
                                        rc::gen::inRange<int64_t>(0, 1 << 20)),
                         [=](const std::tuple<SizeFault, SizeFault, bool, int64_t>& draw) {

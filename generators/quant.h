@@ -16,17 +16,18 @@ namespace npuconf::gen {
 
 // Named scale distributions of the materializer (conformance/quant_support.h):
 // ordinary, tiny, huge, fp16-subnormal, exactly representable, and the mix.
+inline const std::vector<std::string> kScaleKinds = {"mixed", "ordinary",  "tiny",
+                                                     "huge",  "subnormal", "exact"};
 inline rc::Gen<std::string> ScaleKind() {
   return rc::gen::weightedElement<std::string>(
       {{6, "mixed"}, {2, "ordinary"}, {1, "tiny"}, {1, "subnormal"}, {1, "huge"}, {1, "exact"}});
 }
-inline rc::Gen<std::string> PositiveScaleKind() {
-  return rc::gen::element<std::string>("positive", "ordinary", "tiny", "exact", "subnormal");
-}
+inline const std::vector<std::string> kPositiveScaleKinds = {"positive", "ordinary", "tiny",
+                                                             "exact", "subnormal"};
+inline rc::Gen<std::string> PositiveScaleKind() { return rc::gen::elementOf(kPositiveScaleKinds); }
 // Zero points: symmetric (zero) and asymmetric (integer, fractional, mixed).
-inline rc::Gen<std::string> ZeroPointKind() {
-  return rc::gen::element<std::string>("mixed", "zero", "integer", "fractional");
-}
+inline const std::vector<std::string> kZeroPointKinds = {"mixed", "zero", "integer", "fractional"};
+inline rc::Gen<std::string> ZeroPointKind() { return rc::gen::elementOf(kZeroPointKinds); }
 
 // Index tensors of rank 0–3 (rank 0 is a single index, spec cann.md §3.2).
 inline rc::Gen<Shape> IndexShape() {

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,8 +42,15 @@ struct TypeBlocks {
   int64_t c_sub_n = 0;
 };
 
-inline rc::Gen<int32_t> SupportedType(const RknnFacts& facts) {
-  return Pick(facts.supported_types);
+inline rc::Gen<int32_t> SupportedType(const RknnFacts& facts, const CaseDomain& domain) {
+  return PickIn(domain, "type", facts.supported_types);
+}
+
+// The types the claim admits (its `type` condition), or all of them.
+inline std::vector<TypeBlocks> AdmittedTypes(const CaseDomain& domain,
+                                             std::vector<TypeBlocks> types) {
+  return AdmittedBy(domain, "type", std::move(types),
+                    [](const ParamBounds& b, const TypeBlocks& t) { return b.AdmitsInt(t.type); });
 }
 
 // M: 1 most often (the LLM decode case), small values, 63/64/65; shrinks
@@ -111,6 +119,11 @@ inline int64_t BKCost(int64_t k, int64_t sub_k, int64_t seg_len) {
 // (at most 4 whole blocks past the first).
 struct BRanges {
   int64_t max_segments = 0, max_k_blocks = 8, max_n_blocks = 0;
+  // The largest K and N these ranges draw (what a claim's bounds fit into).
+  int64_t TopK(const TypeBlocks& t, int64_t seg_len) const {
+    return max_segments * seg_len + (max_k_blocks + 1) * t.b_sub_k;
+  }
+  int64_t TopN(const TypeBlocks& t) const { return (max_n_blocks + 1) * t.b_sub_n; }
 };
 inline BRanges BRangesFor(const TypeBlocks& t, int64_t seg_len, int64_t budget) {
   BRanges out;
@@ -131,57 +144,71 @@ inline BRanges BRangesFor(const TypeBlocks& t, int64_t seg_len, int64_t budget) 
 // cols (at most 65 · 9 · 32 NATIVE elements, under kMaxRowBlockedElems). B: K
 // and N within kMaxBNativeElems (BRangesFor).
 inline rc::Gen<Case> LayoutCase(const std::string& profile, const std::string& routine,
-                                const std::vector<TypeBlocks>& types, int64_t seg_len) {
+                                const std::vector<TypeBlocks>& types, int64_t seg_len,
+                                const CaseDomain& domain) {
   const bool is_a = routine == ids::kANormToNative || routine == ids::kANativeToNorm;
   const bool is_c = routine == ids::kCNormToNative || routine == ids::kCNativeToNorm;
-  return rc::gen::mapcat(Pick(types), [=](const TypeBlocks& t) -> rc::Gen<Case> {
-    if (is_a || is_c) {
-      const int64_t sub = is_a ? t.a_sub_k : t.c_sub_n;
-      return rc::gen::mapcat(M(), [=](int64_t m) {
-        return rc::gen::mapcat(BlockedDim(sub, 8), [=](int64_t cols) {
-          return rc::gen::map(DataSeed(), [=](int64_t seed) {
-            Case c(routine, profile);
-            c.Set("type", int64_t{t.type})
-                .Set("M", m)
-                .Set(is_a ? "K" : "N", cols)
-                .Set("seed", seed);
-            return c;
+  return rc::gen::mapcat(
+      Pick(AdmittedTypes(domain, types)), [=](const TypeBlocks& t) -> rc::Gen<Case> {
+        if (is_a || is_c) {
+          const int64_t sub = is_a ? t.a_sub_k : t.c_sub_n;
+          const char* cols_key = is_a ? "K" : "N";
+          return rc::gen::mapcat(Within(domain, "M", M()), [=](int64_t m) {
+            return rc::gen::mapcat(Within(domain, cols_key, BlockedDim(sub, 8), {.hi = 9 * sub}),
+                                   [=](int64_t cols) {
+                                     return rc::gen::map(DataSeed(), [=](int64_t seed) {
+                                       Case c(routine, profile);
+                                       c.Set("type", int64_t{t.type})
+                                           .Set("M", m)
+                                           .Set(is_a ? "K" : "N", cols)
+                                           .Set("seed", seed);
+                                       return c;
+                                     });
+                                   });
           });
-        });
+        }
+        const BRanges range = BRangesFor(t, seg_len, kMaxBNativeElems);
+        auto k = BK(t.b_sub_k, seg_len, FewSegments(range.max_segments), range.max_k_blocks);
+        return rc::gen::mapcat(
+            Within(domain, "K", k, {.hi = range.TopK(t, seg_len)}), [=](int64_t rows) {
+              return rc::gen::mapcat(Within(domain, "N", BlockedDim(t.b_sub_n, range.max_n_blocks),
+                                            {.hi = range.TopN(t)}),
+                                     [=](int64_t cols) {
+                                       return rc::gen::map(DataSeed(), [=](int64_t seed) {
+                                         Case c(routine, profile);
+                                         c.Set("type", int64_t{t.type})
+                                             .Set("K", rows)
+                                             .Set("N", cols)
+                                             .Set("seed", seed);
+                                         return c;
+                                       });
+                                     });
+            });
       });
-    }
-    const BRanges range = BRangesFor(t, seg_len, kMaxBNativeElems);
-    auto k = BK(t.b_sub_k, seg_len, FewSegments(range.max_segments), range.max_k_blocks);
-    return rc::gen::mapcat(k, [=](int64_t rows) {
-      return rc::gen::mapcat(BlockedDim(t.b_sub_n, range.max_n_blocks), [=](int64_t cols) {
-        return rc::gen::map(DataSeed(), [=](int64_t seed) {
-          Case c(routine, profile);
-          c.Set("type", int64_t{t.type}).Set("K", rows).Set("N", cols).Set("seed", seed);
-          return c;
-        });
-      });
-    });
-  });
 }
 
 // B NORM -> NATIVE cases of the segmentation property: K crossing one or two
 // segment boundaries most often (§3.3), N up to two subN blocks and a
 // remainder (one or several N1 blocks per segment). Needs seg_len > 0.
 inline rc::Gen<Case> SegmentCase(const std::string& profile, const std::vector<TypeBlocks>& types,
-                                 int64_t seg_len) {
-  return rc::gen::mapcat(Pick(types), [=](const TypeBlocks& t) {
+                                 int64_t seg_len, const CaseDomain& domain) {
+  return rc::gen::mapcat(Pick(AdmittedTypes(domain, types)), [=](const TypeBlocks& t) {
     const BRanges range = BRangesFor(t, seg_len, kMaxBNativeElems);
     auto k = BK(t.b_sub_k, seg_len, MostlySegmented(range.max_segments), range.max_k_blocks);
-    return rc::gen::mapcat(k, [=](int64_t rows) {
-      return rc::gen::mapcat(
-          BlockedDim(t.b_sub_n, std::min<int64_t>(range.max_n_blocks, 2)), [=](int64_t cols) {
-            return rc::gen::map(DataSeed(), [=](int64_t seed) {
-              Case c(ids::kBNormToNative, profile);
-              c.Set("type", int64_t{t.type}).Set("K", rows).Set("N", cols).Set("seed", seed);
-              return c;
-            });
-          });
-    });
+    const int64_t n_blocks = std::min<int64_t>(range.max_n_blocks, 2);
+    return rc::gen::mapcat(
+        Within(domain, "K", k, {.hi = range.TopK(t, seg_len)}), [=](int64_t rows) {
+          return rc::gen::mapcat(
+              Within(domain, "N", BlockedDim(t.b_sub_n, n_blocks),
+                     {.hi = (n_blocks + 1) * t.b_sub_n}),
+              [=](int64_t cols) {
+                return rc::gen::map(DataSeed(), [=](int64_t seed) {
+                  Case c(ids::kBNormToNative, profile);
+                  c.Set("type", int64_t{t.type}).Set("K", rows).Set("N", cols).Set("seed", seed);
+                  return c;
+                });
+              });
+        });
   });
 }
 
@@ -189,31 +216,41 @@ inline rc::Gen<Case> SegmentCase(const std::string& profile, const std::vector<T
 // K within 8 subK blocks and no segments when C is INT16 (|Σ A·B| <= 64·K
 // stays exact in int16).
 inline rc::Gen<Case> MatmulCase(const RknnFacts& facts, const std::string& profile,
-                                const std::vector<TypeBlocks>& types) {
-  return rc::gen::mapcat(Pick(types), [=](const TypeBlocks& t) {
+                                const std::vector<TypeBlocks>& types, const CaseDomain& domain) {
+  return rc::gen::mapcat(Pick(AdmittedTypes(domain, types)), [=](const TypeBlocks& t) {
     const bool narrow_c = facts.FindType(t.type)->c == DType::kInt16;
     const int64_t seg_len = narrow_c ? 0 : facts.k_segment;
-    const BRanges range = BRangesFor(t, seg_len, kMaxBNativeElems);
-    auto k =
-        BK(t.b_sub_k, seg_len, FewSegments(range.max_segments), narrow_c ? 7 : range.max_k_blocks);
-    return rc::gen::mapcat(k, [=](int64_t rows) {
-      return rc::gen::mapcat(BlockedDim(t.b_sub_n, range.max_n_blocks), [=](int64_t cols) {
-        return rc::gen::map(DataSeed(), [=](int64_t seed) {
-          Case c(ids::kBNormToNative, profile);
-          c.Set("type", int64_t{t.type}).Set("K", rows).Set("N", cols).Set("seed", seed);
-          return c;
+    BRanges range = BRangesFor(t, seg_len, kMaxBNativeElems);
+    if (narrow_c) range.max_k_blocks = 7;
+    auto k = BK(t.b_sub_k, seg_len, FewSegments(range.max_segments), range.max_k_blocks);
+    // An INT16 C is exact only up to 8 subK blocks: K never passes them.
+    return rc::gen::mapcat(
+        Within(domain, "K", k, {.hi = range.TopK(t, seg_len), .hard_hi = narrow_c}),
+        [=](int64_t rows) {
+          return rc::gen::mapcat(
+              Within(domain, "N", BlockedDim(t.b_sub_n, range.max_n_blocks), {.hi = range.TopN(t)}),
+              [=](int64_t cols) {
+                return rc::gen::map(DataSeed(), [=](int64_t seed) {
+                  Case c(ids::kBNormToNative, profile);
+                  c.Set("type", int64_t{t.type}).Set("K", rows).Set("N", cols).Set("seed", seed);
+                  return c;
+                });
+              });
         });
-      });
-    });
   });
 }
 
 // rknn.int4_pack / rknn.int4_unpack: a count, the profile's nibble order or an
 // explicit one, a data seed.
-inline rc::Gen<Case> Int4Case(const std::string& profile, const std::string& routine) {
-  return rc::gen::mapcat(rc::gen::inRange<int64_t>(0, 5000), [=](int64_t count) {
-    return rc::gen::mapcat(Pick<std::string>({"", "low_first", "high_first"}),
-                           [=](const std::string& nibble) {
+inline rc::Gen<Case> Int4Case(const std::string& profile, const std::string& routine,
+                              const CaseDomain& domain) {
+  const std::vector<std::string> nibbles =
+      KeepOrAll(std::vector<std::string>{"", "low_first", "high_first"}, [&](const std::string& n) {
+        return n.empty() ? domain.AdmitsAbsent("nibble") : domain.AdmitsText("nibble", n);
+      });
+  return rc::gen::mapcat(Within(domain, "count", rc::gen::inRange<int64_t>(0, 5000), {.lo = 0}),
+                         [=](int64_t count) {
+                           return rc::gen::mapcat(Pick(nibbles), [=](const std::string& nibble) {
                              return rc::gen::map(DataSeed(), [=](int64_t seed) {
                                Case c(routine, profile);
                                c.Set("count", count).Set("seed", seed);
@@ -221,7 +258,7 @@ inline rc::Gen<Case> Int4Case(const std::string& profile, const std::string& rou
                                return c;
                              });
                            });
-  });
+                         });
 }
 
 // ---- rknn_matmul_create (§1.4, §3, §5) ------------------------------------------
@@ -254,20 +291,41 @@ inline Case InfoCase(const std::string& profile, int32_t type, int64_t m, int64_
   return c;
 }
 
-// M, then the quant type K admits, then layouts that quant type admits.
-// (Split from ValidInfo: six nested lambdas took clang-format 14 over 100 s.)
+// Whether the claim admits the int `key` as an info case sets it (`v`, or
+// left out when it is the default `absent`).
+inline bool AdmitsInfoInt(const CaseDomain& domain, std::string_view key, int64_t v,
+                          std::optional<int64_t> absent = 0) {
+  return absent && v == *absent ? domain.AdmitsAbsent(key) : domain.AdmitsInt(key, v);
+}
+
+// M, then the quant type K admits, then layouts that quant type admits, each
+// kept to those the claim admits. (Split from ValidInfo: six nested lambdas
+// took clang-format 14 over 100 s.)
 inline rc::Gen<Case> InfoForShape(const std::string& profile, bool tp_norm, int32_t type,
-                                  int64_t rows, int64_t cols) {
-  return rc::gen::mapcat(M(), [=](int64_t m) {
+                                  int64_t rows, int64_t cols, const CaseDomain& domain) {
+  return rc::gen::mapcat(Within(domain, "M", M()), [=](int64_t m) {
     std::vector<InfoQuant> quants = {InfoQuant::kPerLayerSym, InfoQuant::kPerLayerSym,
                                      InfoQuant::kPerLayerAsym};
     if (rows % 32 == 0) quants.push_back(InfoQuant::kPerGroup32);
+    quants = KeepOrAll(quants, [&](InfoQuant q) {
+      const int64_t b_quant = q == InfoQuant::kPerLayerAsym ? 1
+                              : q == InfoQuant::kPerGroup32 ? 4
+                                                            : 0;
+      const int64_t ac_quant = q == InfoQuant::kPerLayerAsym ? 1 : 0;
+      return AdmitsInfoInt(domain, "B_quant_type", b_quant) &&
+             AdmitsInfoInt(domain, "AC_quant_type", ac_quant) &&
+             AdmitsInfoInt(domain, "group_size", q == InfoQuant::kPerGroup32 ? 32 : 0);
+    });
     return rc::gen::mapcat(Pick(quants), [=](InfoQuant quant) {
       std::vector<InfoLayouts> layouts = {{1, 1}};
       if (quant != InfoQuant::kPerGroup32) {
         layouts = {{0, 0}, {1, 0}, {0, 1}, {1, 1}};
         if (tp_norm) layouts.insert(layouts.end(), {{0, 2}, {1, 2}});
       }
+      layouts = KeepOrAll(layouts, [&](InfoLayouts l) {
+        return AdmitsInfoInt(domain, "B_layout", l.b, std::nullopt) &&
+               AdmitsInfoInt(domain, "AC_layout", l.ac, std::nullopt);
+      });
       return rc::gen::map(Pick(layouts), [=](InfoLayouts layout) {
         return InfoCase(profile, type, m, rows, cols, quant, layout);
       });
@@ -275,9 +333,10 @@ inline rc::Gen<Case> InfoForShape(const std::string& profile, bool tp_norm, int3
   });
 }
 
-inline rc::Gen<Case> ValidInfo(const RknnFacts& f, const std::string& profile) {
+inline rc::Gen<Case> ValidInfo(const RknnFacts& f, const std::string& profile,
+                               const CaseDomain& domain) {
   const bool tp_norm = static_cast<bool>(f.tp_norm);
-  return rc::gen::mapcat(SupportedType(f), [=](int32_t type) {
+  return rc::gen::mapcat(SupportedType(f, domain), [=](int32_t type) {
     const DType a = f.FindType(type)->a;
     const int64_t ka = f.k_align.at(a), na = f.n_align.at(a), n_max = f.n_max.at(a);
     const int64_t seg_len = f.k_max ? 0 : f.k_segment;
@@ -289,11 +348,12 @@ inline rc::Gen<Case> ValidInfo(const RknnFacts& f, const std::string& profile) {
     auto k = rc::gen::mapcat(FewSegments(seg_len > 0 ? 2 : 0), [=](int64_t t) {
       return rc::gen::map(units, [=](int64_t r) { return t * seg_len + r * ka; });
     });
-    return rc::gen::mapcat(k, [=](int64_t rows) {
+    return rc::gen::mapcat(Within(domain, "K", k, {.step = ka}), [=](int64_t rows) {
       auto n = rc::gen::map(rc::gen::inRange<int64_t>(1, n_max / na + 1),
                             [na](int64_t r) { return r * na; });
-      return rc::gen::mapcat(
-          n, [=](int64_t cols) { return InfoForShape(profile, tp_norm, type, rows, cols); });
+      return rc::gen::mapcat(Within(domain, "N", n, {.hi = n_max, .step = na}), [=](int64_t cols) {
+        return InfoForShape(profile, tp_norm, type, rows, cols, domain);
+      });
     });
   });
 }
@@ -377,8 +437,10 @@ inline Case WithFault(Case c, CreateFault fault, int64_t pick, const RknnFacts& 
   return c;
 }
 
-// A valid info with one named fault.
-inline rc::Gen<Case> InvalidInfo(const RknnFacts& f, const std::string& profile) {
+// A valid info inside the claim with one named fault (which may take it out
+// of the claim: the runner then discards it).
+inline rc::Gen<Case> InvalidInfo(const RknnFacts& f, const std::string& profile,
+                                 const CaseDomain& domain) {
   std::vector<CreateFault> faults = {CreateFault::kUndefinedType,
                                      CreateFault::kKUnaligned,
                                      CreateFault::kNUnaligned,
@@ -392,7 +454,7 @@ inline rc::Gen<Case> InvalidInfo(const RknnFacts& f, const std::string& profile)
                                      CreateFault::kAcQuantNotPerLayer,
                                      CreateFault::kBQuantOutOfEnum};
   if (f.supported_types.size() < f.types.size()) faults.push_back(CreateFault::kUnsupportedType);
-  return rc::gen::mapcat(ValidInfo(f, profile), [=](const Case& valid) {
+  return rc::gen::mapcat(ValidInfo(f, profile, domain), [=](const Case& valid) {
     return rc::gen::mapcat(Pick(faults), [=](CreateFault fault) {
       return rc::gen::map(rc::gen::inRange<int64_t>(0, 1 << 20),
                           [=](int64_t pick) { return WithFault(valid, fault, pick, f); });
@@ -416,8 +478,9 @@ inline Case DynamicFrom(const Case& info, Shape shapes) {
 // Valid dynamic-shape calls: a valid info, 1..4 shapes that differ in M only,
 // and (TP_NORM B, where K and N may vary, §4.3) maybe one more with the
 // smallest aligned K.
-inline rc::Gen<Case> ValidDynamic(const RknnFacts& f, const std::string& profile) {
-  return rc::gen::mapcat(ValidInfo(f, profile), [=](const Case& info) {
+inline rc::Gen<Case> ValidDynamic(const RknnFacts& f, const std::string& profile,
+                                  const CaseDomain& domain) {
+  return rc::gen::mapcat(ValidInfo(f, profile, domain), [=](const Case& info) {
     const int64_t k = *info.Int("K"), n = *info.Int("N");
     const int64_t ka = f.k_align.at(f.FindType(static_cast<int32_t>(*info.Int("type")))->a);
     const bool tp = info.Int("B_layout") == 2;
@@ -443,16 +506,17 @@ enum class DynamicFault {
   kInvalidInfo,  // a shape create itself rejects
 };
 
-inline rc::Gen<Case> InvalidDynamic(const RknnFacts& f, const std::string& profile) {
+inline rc::Gen<Case> InvalidDynamic(const RknnFacts& f, const std::string& profile,
+                                    const CaseDomain& domain) {
   const std::vector<DynamicFault> faults = {DynamicFault::kNoShapes, DynamicFault::kKDiffers,
                                             DynamicFault::kNDiffers, DynamicFault::kInvalidInfo};
   return rc::gen::mapcat(Pick(faults), [=](DynamicFault fault) {
     if (fault == DynamicFault::kInvalidInfo) {
-      return rc::gen::map(InvalidInfo(f, profile), [](const Case& info) {
+      return rc::gen::map(InvalidInfo(f, profile, domain), [](const Case& info) {
         return DynamicFrom(info, {*info.Int("M"), *info.Int("K"), *info.Int("N")});
       });
     }
-    return rc::gen::map(ValidInfo(f, profile), [=](Case info) {
+    return rc::gen::map(ValidInfo(f, profile, domain), [=](Case info) {
       const int64_t m = *info.Int("M"), k = *info.Int("K"), n = *info.Int("N");
       const DType a = f.FindType(static_cast<int32_t>(*info.Int("type")))->a;
       if (info.Int("B_layout") == 2) info.Set("B_layout", int64_t{0});  // TP_NORM lets K, N vary

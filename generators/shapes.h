@@ -8,8 +8,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <numeric>
+#include <string>
+#include <string_view>
+#include <type_traits>
 #include <vector>
 
+#include "core/domain.h"
 #include "core/dtype.h"
 #include "core/shape.h"
 
@@ -169,5 +174,100 @@ inline rc::Gen<DType> ElementOf(std::vector<DType> dtypes) { return Pick(std::mo
 
 // Case data seeds: any 31-bit value; shrinks toward 0.
 inline rc::Gen<int64_t> DataSeed() { return rc::gen::inRange<int64_t>(0, int64_t{1} << 31); }
+
+// ---- drawing inside a port's claim (core/domain.h) ---------------------------------
+//
+// Every generator takes the claim it draws inside (a CaseDomain) and narrows
+// each param where it draws it, so later draws depend on the narrowed value
+// (a budget, a group size dividing K) and shrinking stays inside the claim.
+// Where a claim admits none of a list, the whole list is drawn from: that case
+// lies outside the claim, and the runner discards and counts it.
+
+// The values for which `admitted` holds, or all of them when it holds for none.
+template <typename T, typename Pred>
+std::vector<T> KeepOrAll(std::vector<T> values, Pred admitted) {
+  std::vector<T> kept;
+  for (const T& v : values) {
+    if (admitted(v)) kept.push_back(v);
+  }
+  return kept.empty() ? values : kept;
+}
+
+// The values of `values` the claim admits for param `key` (by text for
+// dtypes and strings, by value for ints).
+template <typename T, typename Admits>
+std::vector<T> AdmittedBy(const CaseDomain& domain, std::string_view key, std::vector<T> values,
+                          Admits admits) {
+  const ParamBounds* bounds = domain.Find(key);
+  if (!bounds) return values;
+  return KeepOrAll(std::move(values), [&](const T& v) { return admits(*bounds, v); });
+}
+inline std::vector<DType> Admitted(const CaseDomain& domain, std::string_view key,
+                                   std::vector<DType> values) {
+  return AdmittedBy(domain, key, std::move(values),
+                    [](const ParamBounds& b, DType d) { return b.AdmitsText(Name(d)); });
+}
+inline std::vector<std::string> Admitted(const CaseDomain& domain, std::string_view key,
+                                         std::vector<std::string> values) {
+  return AdmittedBy(domain, key, std::move(values),
+                    [](const ParamBounds& b, const std::string& v) { return b.AdmitsText(v); });
+}
+template <typename Int>
+requires std::is_integral_v<Int> std::vector<Int> Admitted(const CaseDomain& domain,
+                                                           std::string_view key,
+                                                           std::vector<Int> values) {
+  return AdmittedBy(domain, key, std::move(values),
+                    [](const ParamBounds& b, Int v) { return b.AdmitsInt(int64_t{v}); });
+}
+
+// Pick among the admitted values.
+template <typename T>
+rc::Gen<T> PickIn(const CaseDomain& domain, std::string_view key, std::vector<T> values) {
+  return Pick(Admitted(domain, key, std::move(values)));
+}
+
+// The ranks in [lo, hi] the claim admits for int-list param `key` (all of
+// them when it admits none), drawn shrinking toward the lowest.
+inline rc::Gen<size_t> RankIn(const CaseDomain& domain, std::string_view key, size_t lo,
+                              size_t hi) {
+  std::vector<size_t> ranks;
+  for (size_t r = lo; r <= hi; ++r) ranks.push_back(r);
+  return Pick(AdmittedBy(domain, key, std::move(ranks), [](const ParamBounds& b, size_t r) {
+    return b.AdmitsRank(static_cast<int64_t>(r));
+  }));
+}
+
+// What a generator's own rules add to a claim's bounds when it fits a value.
+struct Fitting {
+  int64_t lo = 1;          // the param's least valid value
+  int64_t hi = INT64_MAX;  // a budget, given up before `lo` unless `hard_hi`
+  int64_t step = 1;        // the value must also be a multiple of this (an int4 pair, say)
+  bool hard_hi = false;    // `hi` is an exactness bound, not a budget
+};
+
+// `dim` mapped into what the claim admits for `key` (an int param, or each
+// element of an int list): the nearest admitted value above the draw within
+// [lo, hi] (ParamBounds::Fit), so the result still shrinks with the draw. An
+// admitted value past a budget beats one the routine rejects; where the claim
+// admits nothing >= lo, the draw is kept (the case lies outside the claim).
+inline rc::Gen<int64_t> Within(const CaseDomain& domain, std::string_view key, rc::Gen<int64_t> dim,
+                               Fitting f = {}) {
+  const ParamBounds* bounds = domain.Find(key);
+  if (!bounds || !bounds->BoundsValues()) return dim;
+  ParamBounds b = *bounds;
+  b.multiple = std::lcm(b.multiple, std::max<int64_t>(f.step, 1));
+  return rc::gen::map(std::move(dim), [b, f](int64_t v) {
+    if (auto x = b.Fit(v, f.lo, f.hi)) return *x;
+    return f.hard_hi ? v : b.Fit(v, f.lo).value_or(v);
+  });
+}
+
+// A text param drawn by `text` (a weighted choice, say), or, where the claim
+// bounds `key`, picked among the values of `all` it admits.
+inline rc::Gen<std::string> TextWithin(const CaseDomain& domain, std::string_view key,
+                                       rc::Gen<std::string> text, std::vector<std::string> all) {
+  if (!domain.Find(key)) return text;
+  return Pick(Admitted(domain, key, std::move(all)));
+}
 
 }  // namespace npuconf::gen

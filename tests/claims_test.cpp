@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "cli/families.h"
+#include "conformance/harness/materialize.h"
 #include "conformance/harness/runner.h"
 
 namespace npuconf {
@@ -212,6 +213,208 @@ TEST(Claims, ReportPrintsTheClaimedReadingBesideTheProfileDefault) {
                c["profile_default"] == profile_default && c["claimed"] == true;
   }
   EXPECT_TRUE(in_json);
+}
+
+// ---- claims narrow, never weaken (issue 15 item 0) ---------------------------------
+
+TEST(Claims, RankConditionsBoundTheLengthOfAnIntList) {
+  EXPECT_EQ(Validate({"cann.nd_to_nz:*:rank(shape)=2", "cann.nz_to_nd:*:rank(shape)<=4"}), "");
+  EXPECT_NE(Validate({"cann.nd_to_nz:*:rank(dtype)=2"}).find("needs an int-list param"),
+            std::string::npos);
+  std::string error;
+  PortClaims::Parse({"cann.nd_to_nz:*:rank(shape)%2==0"}, &error);
+  EXPECT_NE(error.find("rank(KEY)=R1|R2"), std::string::npos) << error;
+  const PortClaims two_d = PortClaims::Parse({"cann.nd_to_nz:*:rank(shape)=2"});
+  const RoutineSpec& spec = Spec("cann.nd_to_nz");
+  auto nd = [](Shape shape) {
+    return Case("cann.nd_to_nz").Set("dtype", DType::kFloat16).Set("shape", shape);
+  };
+  EXPECT_TRUE(two_d.Covers(nd({3, 5}), "ascend910b", spec));
+  EXPECT_FALSE(two_d.Covers(nd({2, 3, 5}), "ascend910b", spec));
+  EXPECT_FALSE(two_d.Covers(nd({5}), "ascend910b", spec));
+}
+
+TEST(Claims, TwoReadingsOfOneChoiceAreRefused) {
+  const std::string error =
+      Validate({"cann.nd_to_nz:*", "choice:cann.nz.fp32_c0=16", "choice:cann.nz.fp32_c0=8"});
+  EXPECT_NE(error.find("two readings of choice cann.nz.fp32_c0"), std::string::npos) << error;
+  EXPECT_EQ(Validate({"choice:cann.nz.fp32_c0=16", "choice:cann.nz.fp32_c0=16"}), "");
+}
+
+TEST(Claims, DomainsBoundEachParamAsTheClaimSays) {
+  const PortClaims claims =
+      PortClaims::Parse({"rknn.b_norm_to_native:rk3588:type=1|4,K%32==0,N%16==0,K<=10240,K%64==0",
+                         "rknn.b_norm_to_native:rk3576:type=2"});
+  const auto domains = claims.Domains(Spec("rknn.b_norm_to_native"), "rk3588");
+  ASSERT_EQ(domains.size(), 1u);
+  const ParamBounds* k = domains[0].Find("K");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->multiple, 64);  // the lcm of 32 and 64
+  EXPECT_EQ(k->max, 10240);
+  EXPECT_EQ(k->Fit(1), 64);
+  EXPECT_EQ(k->Fit(10241), 10240);
+  EXPECT_EQ(k->Fit(65, 1, 100), 64);  // none >= 65 up to 100: the greatest below
+  EXPECT_EQ(k->Fit(5, 65, 100), std::nullopt);
+  EXPECT_EQ(domains[0].Find("type")->Fit(2), 4);
+  EXPECT_TRUE(domains[0].AdmitsInt("type", 1));
+  EXPECT_FALSE(domains[0].AdmitsInt("type", 2));
+  EXPECT_TRUE(claims.Domains(Spec("rknn.b_norm_to_native"), "rk3562").empty());
+  // A claim without conditions admits everything, whatever the others say.
+  EXPECT_TRUE(PortClaims::Parse({"rknn.b_norm_to_native:*", "rknn.b_norm_to_native:*:K<=5"})
+                  .Domains(Spec("rknn.b_norm_to_native"), "rk3588")
+                  .front()
+                  .Unbounded());
+  // A param left out takes its literal default: B_layout=0 admits it, B_layout=1 does not.
+  const RoutineSpec& create = Spec("rknn.matmul_create");
+  EXPECT_TRUE(PortClaims::Parse({"rknn.matmul_create:*:B_layout=0"})
+                  .Domains(create, "rk3588")
+                  .front()
+                  .AdmitsAbsent("B_layout"));
+  EXPECT_FALSE(PortClaims::Parse({"rknn.matmul_create:*:B_layout=1"})
+                   .Domains(create, "rk3588")
+                   .front()
+                   .AdmitsAbsent("B_layout"));
+}
+
+// What a unit of `port` checked: explicit cases (those over the budget
+// included) and random ones.
+struct Checked {
+  int64_t explicit_cases = 0, random_cases = 0, outside = 0;
+  report::Outcome outcome = report::Outcome::kPass;
+  std::string message;
+};
+Checked RunUnit(const Port& port, const std::string& profile, const std::string& property,
+                int cases, bool real_shapes) {
+  RunOptions options;
+  options.profiles = {profile};
+  options.property_glob = property;
+  options.cases = cases;
+  options.real_shapes = real_shapes;
+  const auto report = RunSuite(BuiltinSuite(), port, options);
+  EXPECT_EQ(report.results.size(), 1u);
+  if (report.results.empty()) return {};
+  const auto& r = report.results[0];
+  return {r.explicit_cases + r.too_large, r.random_cases, r.outside_claims, r.outcome, r.message};
+}
+
+TEST(Claims, AClaimedReadingKeepsEveryRealShapeCase) {
+  // The real model shapes are weighed, not run: a small budget counts them as too large.
+  const uint64_t budget = MaxCaseBytes();
+  SetMaxCaseBytes(uint64_t{1} << 18);
+  const auto plain = MakeReferencePort({"cann.nd_to_nz:*"});
+  const auto reading =
+      MakeReferencePort({"cann.nd_to_nz:*", "choice:cann.size.negative_dims=as_shipped"});
+  const Checked a = RunUnit(*plain, "ascend310b", "cann.nd_to_nz.matches_oracle", 0, true);
+  const Checked b = RunUnit(*reading, "ascend310b", "cann.nd_to_nz.matches_oracle", 0, true);
+  const Checked edge = RunUnit(*plain, "ascend310b", "cann.nd_to_nz.matches_oracle", 0, false);
+  SetMaxCaseBytes(budget);
+  EXPECT_GT(a.explicit_cases, edge.explicit_cases) << "the real shapes are among the cases";
+  EXPECT_EQ(a.explicit_cases, b.explicit_cases) << "a claimed reading dropped cases";
+}
+
+TEST(Claims, NarrowedDtypesStillGetTheirRealShapes) {
+  // UINT8 shares INT8's layout class (8 bits, C0 32): a port claiming only UINT8
+  // gets the class's real shapes as UINT8 cases.
+  const uint64_t budget = MaxCaseBytes();
+  SetMaxCaseBytes(uint64_t{1} << 18);
+  const auto uint8_only = MakeReferencePort({"cann.nd_to_nz:ascend910b:dtype=UINT8"});
+  const auto int8_only = MakeReferencePort({"cann.nd_to_nz:ascend910b:dtype=INT8"});
+  const Checked u = RunUnit(*uint8_only, "ascend910b", "cann.nd_to_nz.matches_oracle", 0, true);
+  const Checked i = RunUnit(*int8_only, "ascend910b", "cann.nd_to_nz.matches_oracle", 0, true);
+  const Checked edge = RunUnit(*uint8_only, "ascend910b", "cann.nd_to_nz.matches_oracle", 0, false);
+  SetMaxCaseBytes(budget);
+  EXPECT_GT(u.explicit_cases, edge.explicit_cases);
+  EXPECT_EQ(u.explicit_cases, i.explicit_cases);
+}
+
+// The reference answering FRACTAL_NZ of FLOAT/INT32 with C0 16, as GraphEngine's
+// host converter does (spec cann.md §5.6): it asks the reference for c0=16.
+class C016Port : public Port {
+ public:
+  explicit C016Port(std::vector<std::string> claims)
+      : Port("c0-16", "1", std::move(claims)), reference_(MakeReferencePort()) {}
+  Answer Call(const Invocation& inv) const override {
+    const auto dtype = inv.c.DTypeParam("dtype");
+    if ((inv.c.routine != "cann.nd_to_nz" && inv.c.routine != "cann.nz_to_nd") || !dtype ||
+        (*dtype != DType::kFloat && *dtype != DType::kInt32) || inv.c.Find("c0")) {
+      return reference_->Call(inv);
+    }
+    Invocation as_16 = inv;
+    as_16.c.Set("c0", int64_t{16});
+    return reference_->Call(as_16);
+  }
+
+ private:
+  std::unique_ptr<Port> reference_;
+};
+
+TEST(Claims, AClaimedC0ReadingIsTheOneEveryCaseIsJudgedAgainst) {
+  const Property& prop = *BuiltinSuite().FindProperty("cann.nd_to_nz.matches_oracle");
+  const Profile& b910 = *FindProfile("ascend910b");
+  Case fp32("cann.nd_to_nz", "ascend910b");
+  fp32.Set("dtype", DType::kFloat).Set("seed", int64_t{1}).Set("shape", Shape{17, 33});
+  const C016Port ge_like({"cann.nd_to_nz:*", "cann.nz_to_nd:*", "choice:cann.nz.fp32_c0=16"});
+  const Verdict v = CheckOne(BuiltinSuite(), ge_like, prop, b910, fp32);
+  EXPECT_EQ(v.kind, Verdict::Kind::kPass) << v.message;
+  const C016Port unclaimed({"cann.nd_to_nz:*", "cann.nz_to_nd:*"});
+  EXPECT_TRUE(CheckOne(BuiltinSuite(), unclaimed, prop, b910, fp32).failed());
+  // The reference (C0 8) claiming 16 is judged against 16.
+  const auto reference = MakeReferencePort({"cann.nd_to_nz:*", "choice:cann.nz.fp32_c0=16"});
+  EXPECT_TRUE(CheckOne(BuiltinSuite(), *reference, prop, b910, fp32).failed());
+  // Every property of the layout, edge and random cases alike.
+  for (const char* p : {"cann.nd_to_nz.*", "cann.nz_to_nd.*"}) {
+    RunOptions options;
+    options.profiles = {"ascend910b"};
+    options.property_glob = p;
+    options.real_shapes = false;
+    options.cases = 40;
+    for (const auto& r : RunSuite(BuiltinSuite(), ge_like, options).results) {
+      EXPECT_EQ(r.outcome, report::Outcome::kPass) << r.property << ": " << r.message;
+      for (const auto& c : r.choices) {
+        if (c.name == "cann.nz.fp32_c0") {
+          EXPECT_EQ(c.value, "16");
+          EXPECT_EQ(c.profile_default, "8");
+        }
+      }
+    }
+  }
+}
+
+TEST(Claims, AClaimedEmptyTensorReadingIsApplied) {
+  const Property& prop = *BuiltinSuite().FindProperty("cann.trans_matmul_weight.rejects_invalid");
+  const Profile& b910 = *FindProfile("ascend910b");
+  Case empty("cann.trans_matmul_weight", "ascend910b");
+  empty.Set("shape", Shape{16, 0}).Set("dtype", DType::kFloat16).Set("seed", int64_t{1});
+  const auto shipped = MakeReferencePort({"cann.trans_matmul_weight:*"});
+  EXPECT_EQ(CheckOne(BuiltinSuite(), *shipped, prop, b910, empty).kind, Verdict::Kind::kPass);
+  // The reference returns SUCCESS for it, as shipped: judged as documented, that fails.
+  const auto documented = MakeReferencePort(
+      {"cann.trans_matmul_weight:*", "choice:cann.trans.empty_tensor=as_documented"});
+  const Verdict v = CheckOne(BuiltinSuite(), *documented, prop, b910, empty);
+  EXPECT_TRUE(v.failed());
+  EXPECT_NE(v.message.find("161002"), std::string::npos) << v.message;
+}
+
+TEST(Claims, ANarrowedPortGetsEveryRandomCaseInsideItsClaims) {
+  const auto narrow =
+      MakeReferencePort({"rknn.b_tp_norm_to_native:rk3588:type=1|4,K%32==0,N%16==0,K<=10240",
+                         "rknn.b_native_to_tp_norm:rk3588:type=1|4,K%32==0,N%16==0,K<=10240"});
+  const Checked c =
+      RunUnit(*narrow, "rk3588", "rknn.b_tp_norm_to_native.matches_oracle", 100, false);
+  EXPECT_EQ(c.outcome, report::Outcome::kPass) << c.message;
+  EXPECT_EQ(c.random_cases, 100);
+}
+
+TEST(Claims, AFaultInsideNarrowedClaimsThatFewCasesReachIsCaught) {
+  // No K segmentation shows only for K > 8192 on RK3588 (spec rknn.md §3.3): a
+  // few percent of the whole domain, and no explicit case of these claims.
+  const auto narrow =
+      MakeMutantPort(*FindMutant("rknn-no-k-segmentation"),
+                     {"rknn.b_tp_norm_to_native:rk3588:type=1|4,K%32==0,N%16==0,K<=10240",
+                      "rknn.b_native_to_tp_norm:rk3588:type=1|4,K%32==0,N%16==0,K<=10240"});
+  const Checked c =
+      RunUnit(*narrow, "rk3588", "rknn.b_tp_norm_to_native.matches_oracle", kDefaultCases, false);
+  EXPECT_EQ(c.outcome, report::Outcome::kFail) << c.message;
 }
 
 }  // namespace

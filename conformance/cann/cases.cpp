@@ -265,40 +265,42 @@ std::vector<Case> RealSizeCases(const std::string& routine, const Profile& profi
 
 std::vector<Case> RealLayoutCases(const std::string& routine, const PropertyContext& ctx) {
   std::vector<Case> out;
-  if (!ctx.real_shapes) return out;
-  // The first profile of the run that takes `dtype` (with this profile's C0).
-  auto first_profile = [&](DType dtype) -> const Profile* {
-    const auto mine = ctx.profile.cann->nz_c0.find(dtype);
-    for (const Profile* p : ctx.run_profiles) {
-      if (!p->cann || !p->verified) continue;
-      auto it = p->cann->nz_c0.find(dtype);
-      if (it == p->cann->nz_c0.end() || it->second != mine->second) continue;
-      if (routine == kTrans && !p->cann->TransSupports(dtype)) continue;
-      if (!ctx.port.Claims(routine, p->name)) continue;
-      return p;
-    }
-    return nullptr;
+  if (!ctx.real_shapes || !ctx.profile.cann) return out;
+  auto layout_case = [&](const Profile& p, DType dtype, const Shape& shape, int64_t seed) {
+    Case c(routine, p.name);
+    c.Set("shape", shape).Set("dtype", dtype).Set("seed", seed);
+    return c;
+  };
+  auto takes = [&](const Profile& p, DType dtype) {
+    return p.cann && p.verified && p.cann->nz_c0.count(dtype) &&
+           (routine != kTrans || p.cann->TransSupports(dtype));
   };
   // The layout moves bits: dtypes of equal width and C0 (FLOAT16/BF16;
-  // INT8/UINT8/FP8/HIF8; FLOAT/INT32) give byte-identical cases, so the real
-  // shapes (1.6 G elements) run once per (bits, C0) class, on the first dtype of
-  // the class that some profile of the run takes. Every dtype still runs the
-  // edge and random cases.
+  // INT8/UINT8/FP8/HIF8; FLOAT/INT32) give byte-identical cases, so a real
+  // shape (1.6 G elements in all) runs once per (bits, C0) class: on the first
+  // profile of the run, and the first dtype of the class there, whose case the
+  // port's claims admit. Every dtype still runs the edge and random cases.
+  const auto& shapes = DistinctRealShapes();
   std::vector<std::pair<int, int64_t>> classes_done;
   for (const auto& [dtype, c0] : ctx.profile.cann->nz_c0) {
-    const Profile* first = first_profile(dtype);
-    if (!first) continue;
     const std::pair<int, int64_t> layout_class{Bits(dtype), c0};
-    if (std::find(classes_done.begin(), classes_done.end(), layout_class) != classes_done.end()) {
+    if (!takes(ctx.profile, dtype) ||
+        std::find(classes_done.begin(), classes_done.end(), layout_class) != classes_done.end()) {
       continue;
     }
     classes_done.push_back(layout_class);
-    if (first != &ctx.profile) continue;
-    int64_t seed = 1;
-    for (const auto& real : DistinctRealShapes()) {
-      Case c(routine, ctx.profile.name);
-      c.Set("shape", real.shape).Set("dtype", dtype).Set("seed", seed++);
-      out.push_back(c);
+    for (size_t i = 0; i < shapes.size(); ++i) {
+      const int64_t seed = static_cast<int64_t>(i) + 1;
+      auto here = RunHere(ctx, [&](const Profile& p) {
+        std::vector<Case> same;
+        if (!p.cann) return same;
+        for (const auto& [d, c] : p.cann->nz_c0) {
+          if (Bits(d) == layout_class.first && c == layout_class.second && takes(p, d))
+            same.push_back(layout_case(p, d, shapes[i].shape, seed));
+        }
+        return same;
+      });
+      if (here) out.push_back(std::move(*here));
     }
   }
   return out;

@@ -30,8 +30,9 @@ std::vector<Case> DocumentedAsCases(const std::string& routine, const Profile& p
 
 // Real model shapes × dtypes as size cases (every profile).
 std::vector<Case> RealSizeCases(const std::string& routine, const Profile& profile);
-// Real model shapes as layout or TransMatmulWeight cases, each dtype on the first
-// profile of the run that allows it (the layout is the same on all of them).
+// Real model shapes as layout or TransMatmulWeight cases, once per (bits, C0)
+// class: on the first profile of the run and dtype whose case the port's
+// claims admit (the bytes are the same on all of them; RunHere).
 std::vector<Case> RealLayoutCases(const std::string& routine, const PropertyContext& ctx);
 
 }  // namespace npuconf::cann_props

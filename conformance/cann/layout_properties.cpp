@@ -137,7 +137,7 @@ LayoutRoutine NzLayout(const std::string& routine) {
                           : nullptr,
       .generator =
           [routine](const PropertyContext& ctx) {
-            return gen::cann::LayoutCase(ctx.profile, routine);
+            return gen::cann::LayoutCase(ctx.profile, routine, ctx.Domain());
           }};
 }
 
@@ -193,11 +193,11 @@ void AddTransProperties(std::vector<Property>* out) {
   trans.edge_cases = [](const PropertyContext& ctx) { return DocumentedTrans(ctx, true); };
   trans.real_cases = [](const PropertyContext& ctx) { return RealLayoutCases(kTrans, ctx); };
   trans.generator = [](const PropertyContext& ctx) {
-    return gen::cann::ValidTransCase(ctx.profile);
+    return gen::cann::ValidTransCase(ctx.profile, ctx.Domain());
   };
   trans.capacity_generator = [](const PropertyContext& ctx) {
-    return gen::WeightedOneOf<Case>({{1, gen::cann::ValidTransCase(ctx.profile)},
-                                     {1, gen::cann::InvalidTransCase(ctx.profile)}});
+    return gen::WeightedOneOf<Case>({{1, gen::cann::ValidTransCase(ctx.profile, ctx.Domain())},
+                                     {1, gen::cann::InvalidTransCase(ctx.profile, ctx.Domain())}});
   };
   out->push_back(
       {.name = std::string(kTrans) + ".documented_cases",
@@ -229,7 +229,9 @@ void AddTransProperties(std::vector<Property>* out) {
              return out;
            },
        .generator =
-           [](const PropertyContext& ctx) { return gen::cann::InvalidTransCase(ctx.profile); },
+           [](const PropertyContext& ctx) {
+             return gen::cann::InvalidTransCase(ctx.profile, ctx.Domain());
+           },
        .check = CheckTransRejects});
   AddLayoutProperties(trans, out);
 }

@@ -209,11 +209,12 @@ bool ClaimsNegative(const PropertyContext& ctx) {
 }
 
 rc::Gen<Case> ValidSizeCase(const PropertyContext& ctx, const std::string& routine) {
-  return gen::cann::ValidSizeCase(ctx.profile, routine, ClaimsOverflow(ctx));
+  return gen::cann::ValidSizeCase(ctx.profile, routine, ClaimsOverflow(ctx), ctx.Domain());
 }
 
 rc::Gen<Case> InvalidSizeCase(const PropertyContext& ctx, const std::string& routine) {
-  return gen::cann::InvalidSizeCase(ctx.profile, routine, ClaimsNegative(ctx), ClaimsOverflow(ctx));
+  return gen::cann::InvalidSizeCase(ctx.profile, routine, ClaimsNegative(ctx), ClaimsOverflow(ctx),
+                                    ctx.Domain());
 }
 
 // The documented rows whose answer is a rejection (rejects_invalid), or SUCCESS.

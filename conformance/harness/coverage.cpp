@@ -56,7 +56,8 @@ std::string CoverageFilterReason(const RunOptions& options) {
   return "";
 }
 
-void ApplyCoverageGate(const Suite& suite, const RunOptions& options, report::RunReport* run) {
+void ApplyCoverageGate(const Suite& suite, const RunOptions& options,
+                       const std::vector<const Profile*>& profiles, report::RunReport* run) {
   const std::string filtered = CoverageFilterReason(options);
   run->coverage_gate =
       filtered.empty() ? "enforced" : "report only: filtered run (" + filtered + ")";
@@ -75,7 +76,10 @@ void ApplyCoverageGate(const Suite& suite, const RunOptions& options, report::Ru
   }
   std::vector<report::PropertyResult> failures;
   for (const auto& [routine, profile_name] : pairs) {
-    const Profile* profile = FindProfile(profile_name);
+    const Profile* profile = nullptr;
+    for (const Profile* p : profiles) {
+      if (p->name == profile_name) profile = p;
+    }
     if (!profile) continue;
     std::string missing;
     for (const CoverageClass& cls : suite.FindCoverage(routine)->classes) {

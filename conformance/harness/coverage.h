@@ -62,6 +62,8 @@ std::string CoverageFilterReason(const RunOptions& options);
 // Fills run->coverage and run->coverage_gate from the results' hits and, on an
 // unfiltered run, appends one failing `<routine>.coverage` result per routine ×
 // profile with a required class not hit, naming the classes.
-void ApplyCoverageGate(const Suite& suite, const RunOptions& options, report::RunReport* run);
+// `profiles` are the run's profiles as claimed (PropertyContext::run_profiles).
+void ApplyCoverageGate(const Suite& suite, const RunOptions& options,
+                       const std::vector<const Profile*>& profiles, report::RunReport* run);
 
 }  // namespace npuconf

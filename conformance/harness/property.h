@@ -8,14 +8,18 @@
 
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "conformance/ports/port.h"
 #include "core/case.h"
+#include "core/domain.h"
 #include "core/profile.h"
 
 namespace npuconf {
+
+class PortClaims;
 
 struct Verdict {
   enum class Kind { kPass, kFail, kSkip };
@@ -40,12 +44,33 @@ class Suite;
 struct PropertyContext {
   const Suite& suite;
   const Port& port;
+  // The profile as the port's claims make it: every claimed reading applied
+  // (ProfileAsClaimed, conformance/ports/claims.h).
   const Profile& profile;
-  // Every profile of this run, in order: a case that is the same on several
-  // profiles (a layout on real model shapes) runs on the first that allows it.
+  // Every profile of this run, in order, each as claimed: a case that is the
+  // same on several profiles (a layout on real model shapes) runs on the first
+  // whose claims admit it. Profiles are told apart by name, never by address.
   const std::vector<const Profile*>& run_profiles;
   bool real_shapes = true;
+  // The port's claims; null: every case is inside (a caller with no port of
+  // its own, such as `vectors generate`).
+  const PortClaims* claims = nullptr;
+  // The claim the random phase draws inside (core/domain.h); null: unbounded.
+  const CaseDomain* domain = nullptr;
+
+  const CaseDomain& Domain() const { return domain ? *domain : UnboundedDomain(); }
+  // Whether `c` (run on the profile named `profile_name`) lies inside the claims.
+  bool Inside(const Case& c, const std::string& profile_name) const;
+  bool Inside(const Case& c) const { return Inside(c, profile.name); }
 };
+
+// Cases that are the same on several profiles (a real model shape's layout)
+// run once: on the first profile of the run where one of `equivalent(p)` (the
+// cases on p giving the same bytes, in order of preference; empty where p
+// cannot take them) lies inside the port's claims. Returns that case when the
+// first such profile is ctx.profile, else nullopt.
+std::optional<Case> RunHere(const PropertyContext& ctx,
+                            const std::function<std::vector<Case>(const Profile&)>& equivalent);
 
 struct Property {
   std::string name;                     // family.routine.property

@@ -12,6 +12,7 @@
 #include "conformance/harness/parallel.h"
 #include "conformance/ports/claims.h"
 #include "core/case_json.h"
+#include "generators/shapes.h"
 #include "rapidcheck/detail/Configuration.h"
 #include "rapidcheck/detail/Property.h"
 #include "rapidcheck/detail/TestListener.h"
@@ -49,18 +50,19 @@ class SilentListener : public rc::detail::TestListener {
   void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
 };
 
-// The readings checked: the port's claimed one where it claims one, else the
-// profile's default.
+// The readings checked: those of the profile as claimed (`profile`), each
+// beside the built-in profile's default.
 std::vector<report::ChoiceUsed> ChoicesOf(const Property& property, const Profile& profile,
                                           const PortClaims& claims) {
   std::vector<report::ChoiceUsed> out;
+  const Profile* builtin = FindProfile(profile.name);
   for (const auto& name : property.choices) {
     if (const Choice* choice = profile.FindChoice(name)) {
-      const auto claimed = claims.Choice(name);
+      const Choice* original = builtin ? builtin->FindChoice(name) : nullptr;
       out.push_back({.name = choice->name,
-                     .value = claimed.value_or(choice->value),
-                     .profile_default = choice->value,
-                     .claimed = claimed.has_value(),
+                     .value = choice->value,
+                     .profile_default = original ? original->value : choice->value,
+                     .claimed = claims.Choice(name).has_value(),
                      .readings = choice->readings,
                      .source = choice->source});
     }
@@ -69,10 +71,7 @@ std::vector<report::ChoiceUsed> ChoicesOf(const Property& property, const Profil
 }
 
 // Why a case is not checked: outside the port's claims (conditions included).
-bool OutsideClaims(const PortClaims& claims, const PropertyContext& ctx, const Case& c) {
-  const Routine* routine = ctx.suite.FindRoutine(c.routine);
-  return routine && !claims.Covers(c, ctx.profile.name, *routine->spec);
-}
+bool OutsideClaims(const PropertyContext& ctx, const Case& c) { return !ctx.Inside(c); }
 
 bool PortClaimsAll(const Port& port, const Property& property, const std::string& profile) {
   if (!port.Claims(property.routine, profile)) return false;
@@ -122,16 +121,40 @@ Verdict Confirmed(const Property& property, const PropertyContext& ctx, const Ca
   return out;
 }
 
+// The property's cases drawn inside the port's claims: the generator once per
+// claim naming the routine on this profile, each drawing inside that claim's
+// conditions (PropertyContext::domain), one of them picked per case. A case a
+// generator could not keep inside is still discarded below.
+rc::Gen<Case> ClaimedGenerator(const Property& property, const PropertyContext& ctx,
+                               const std::vector<CaseDomain>& domains) {
+  if (domains.size() <= 1) {
+    PropertyContext one = ctx;
+    one.domain = domains.empty() ? nullptr : &domains.front();
+    return property.generator(one);
+  }
+  std::vector<std::pair<uint32_t, rc::Gen<Case>>> pieces;
+  for (const CaseDomain& domain : domains) {
+    PropertyContext one = ctx;
+    one.domain = &domain;
+    pieces.push_back({1, property.generator(one)});
+  }
+  return gen::WeightedOneOf(std::move(pieces));
+}
+
 void RandomPhase(const Property& property, const PropertyContext& ctx, const RunOptions& options,
-                 const PortClaims& claims, report::PropertyResult* result) {
+                 report::PropertyResult* result) {
   const std::string id = property.name + "@" + ctx.profile.name;
   std::optional<Case> last_failure;
   std::string last_message;
   nlohmann::json last_evidence;
-  auto generator = property.generator(ctx);
+  const std::vector<CaseDomain> domains =
+      ctx.claims
+          ? ctx.claims->Domains(*ctx.suite.FindRoutine(property.routine)->spec, ctx.profile.name)
+          : std::vector<CaseDomain>{};
+  auto generator = ClaimedGenerator(property, ctx, domains);
   auto testable = [&] {
     const Case c = *generator;
-    if (OutsideClaims(claims, ctx, c)) {
+    if (OutsideClaims(ctx, c)) {
       ++result->outside_claims;
       RC_DISCARD("outside the port's claims");
     }
@@ -212,20 +235,17 @@ void RandomPhase(const Property& property, const PropertyContext& ctx, const Run
   }
 }
 
+// `ctx.profile` is the run's profile as claimed: its readings are the ones checked.
 report::PropertyResult RunOne(const Port& port, const Property& property,
-                              const PropertyContext& run_ctx, const RunOptions& options) {
-  // The port's claimed readings of choices are the ones checked.
-  const PortClaims claims = PortClaims::Parse(port.claims());
-  const std::optional<Profile> as_claimed = ProfileAsClaimed(run_ctx.profile, claims);
-  const PropertyContext ctx{run_ctx.suite, run_ctx.port, as_claimed ? *as_claimed : run_ctx.profile,
-                            run_ctx.run_profiles, run_ctx.real_shapes};
+                              const PropertyContext& ctx, const RunOptions& options) {
+  const PortClaims& claims = *ctx.claims;
   report::PropertyResult result;
   result.property = property.name;
   result.routine = property.routine;
   result.profile = ctx.profile.name;
   result.description = property.description;
   result.seed = options.seed;
-  result.choices = ChoicesOf(property, run_ctx.profile, claims);
+  result.choices = ChoicesOf(property, ctx.profile, claims);
   const auto start = std::chrono::steady_clock::now();
   if (!ctx.profile.verified) {
     result.outcome = report::Outcome::kNotCovered;
@@ -240,7 +260,7 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
   } else {
     if (options.rc_reproduce.empty() && property.explicit_cases) {
       for (const Case& c : property.explicit_cases(ctx)) {
-        if (OutsideClaims(claims, ctx, c)) {
+        if (OutsideClaims(ctx, c)) {
           ++result.outside_claims;
           continue;
         }
@@ -270,14 +290,14 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
     }
     if (property.generator && options.cases > 0) {
       if (result.outcome == report::Outcome::kPass) {
-        RandomPhase(property, ctx, options, claims, &result);
+        RandomPhase(property, ctx, options, &result);
       } else {
         // An explicit case failed: the random phase still runs, because what
         // RapidCheck shrinks to is the smallest input that shows the failure.
         // The report leads with it and keeps the explicit case beside it.
         report::PropertyResult shrunk = result;
         shrunk.outcome = report::Outcome::kPass;
-        RandomPhase(property, ctx, options, claims, &shrunk);
+        RandomPhase(property, ctx, options, &shrunk);
         if (shrunk.outcome == report::Outcome::kFail && !shrunk.counterexample.empty()) {
           shrunk.first_explicit_failure = result.counterexample;
           result = std::move(shrunk);
@@ -398,15 +418,15 @@ std::string ReproduceCommand(const std::string& program, const std::string& port
 
 Verdict CheckOne(const Suite& suite, const Port& port, const Property& property,
                  const Profile& profile, const Case& c) {
-  std::vector<const Profile*> profiles = {&profile};
   const PortClaims claims = PortClaims::Parse(port.claims());
-  const std::optional<Profile> as_claimed = ProfileAsClaimed(profile, claims);
-  PropertyContext ctx{suite, port, as_claimed ? *as_claimed : profile, profiles, true};
+  const Profile claimed = ProfileAsClaimed(profile, claims).value_or(profile);
+  const std::vector<const Profile*> profiles = {&claimed};
+  const PropertyContext ctx{suite, port, claimed, profiles, true, &claims};
   if (!PortClaimsAll(port, property, profile.name)) {
     return Verdict::Skip("port " + port.name() + " does not claim " + property.routine + " on " +
                          profile.name);
   }
-  if (OutsideClaims(claims, ctx, c)) {
+  if (OutsideClaims(ctx, c)) {
     return Verdict::Skip("the case lies outside the claims of port " + port.name());
   }
   return property.check(ctx, c);
@@ -415,8 +435,8 @@ Verdict CheckOne(const Suite& suite, const Port& port, const Property& property,
 namespace {
 
 // The property x profile units one after another in this process (--jobs 1).
-void RunUnitsHere(const Suite& suite, const Port& port, const RunOptions& options,
-                  const std::vector<const Profile*>& profiles,
+void RunUnitsHere(const Suite& suite, const Port& port, const PortClaims& claims,
+                  const RunOptions& options, const std::vector<const Profile*>& profiles,
                   const std::vector<std::pair<const Property*, const Profile*>>& work,
                   report::RunReport* out) {
   report::RunReport& run = *out;
@@ -435,7 +455,7 @@ void RunUnitsHere(const Suite& suite, const Port& port, const RunOptions& option
                                 property->name + "@" + profile->name)
                 << (tty ? "" : "\n") << std::flush;
     }
-    PropertyContext ctx{suite, port, *profile, profiles, options.real_shapes};
+    const PropertyContext ctx{suite, port, *profile, profiles, options.real_shapes, &claims};
     run.results.push_back(RunOne(port, *property, ctx, options));
     if (options.on_result) options.on_result(run);
   }
@@ -454,8 +474,16 @@ report::RunReport RunSuite(const Suite& suite, const Port& port, const RunOption
   run.cases = options.cases;
   run.max_case_bytes = MaxCaseBytes();
   std::string error;
-  const std::vector<const Profile*> profiles = SelectProfiles(options.profiles, &error);
-  for (const Profile* p : profiles) run.profiles.push_back(p->name);
+  const std::vector<const Profile*> selected = SelectProfiles(options.profiles, &error);
+  for (const Profile* p : selected) run.profiles.push_back(p->name);
+  // Every profile as the port's claims make it, built once: the claimed
+  // readings' facts applied (ProfileAsClaimed); what every property of the run sees.
+  const PortClaims claims = PortClaims::Parse(port.claims());
+  std::vector<Profile> claimed;
+  claimed.reserve(selected.size());
+  for (const Profile* p : selected) claimed.push_back(ProfileAsClaimed(*p, claims).value_or(*p));
+  std::vector<const Profile*> profiles;
+  for (const Profile& p : claimed) profiles.push_back(&p);
 
   std::vector<std::pair<const Property*, const Profile*>> work;
   for (const auto& property : suite.properties()) {
@@ -475,12 +503,13 @@ report::RunReport RunSuite(const Suite& suite, const Port& port, const RunOption
                        EstimatedUnitSeconds(property->name, profile->name, options.real_shapes)});
     }
     auto run_unit = [&](size_t i) {
-      PropertyContext ctx{suite, port, *work[i].second, profiles, options.real_shapes};
+      const PropertyContext ctx{suite,  port, *work[i].second, profiles, options.real_shapes,
+                                &claims};
       return RunOne(port, *work[i].first, ctx, options);
     };
     auto died = [&](size_t i, const std::string& why, const std::string& crash_case_json) {
       report::PropertyResult result =
-          DiedResult(*work[i].first, *work[i].second, PortClaims::Parse(port.claims()), options,
+          DiedResult(*work[i].first, *work[i].second, claims, options,
                      "the runner process checking " + units[i].name + " died: " + why);
       AddCrashedCase(crash_case_json, *work[i].first, options, &result);
       return result;
@@ -493,9 +522,9 @@ report::RunReport RunSuite(const Suite& suite, const Port& port, const RunOption
       if (options.on_result) options.on_result(run);
     });
   } else {
-    RunUnitsHere(suite, port, options, profiles, work, &run);
+    RunUnitsHere(suite, port, claims, options, profiles, work, &run);
   }
-  ApplyCoverageGate(suite, options, &run);
+  ApplyCoverageGate(suite, options, profiles, &run);
   if (options.on_result && !run.coverage.empty()) options.on_result(run);
   return run;
 }

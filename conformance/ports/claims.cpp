@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <numeric>
 
 #include "core/dtype.h"
 
@@ -67,6 +68,22 @@ std::optional<ClaimCondition> ParseCondition(const std::string& text, std::strin
     *error = "condition '" + text + "' is none of KEY=V1|V2, KEY%M==0, KEY<=V, KEY>=V";
     return std::nullopt;
   }
+  if (cond.key.size() > 6 && cond.key.rfind("rank(", 0) == 0 && cond.key.back() == ')') {
+    cond.on_rank = true;
+    cond.key = cond.key.substr(5, cond.key.size() - 6);
+    if (cond.kind == ClaimCondition::Kind::kMultipleOf) {
+      *error = "condition '" + text + "': a rank reads rank(KEY)=R1|R2, rank(KEY)<=R or " +
+               "rank(KEY)>=R";
+      return std::nullopt;
+    }
+    for (const auto& value : cond.values) {
+      int64_t rank = 0;
+      if (!ParseInt(value, &rank) || rank < 0) {
+        *error = "condition '" + text + "': rank '" + value + "' is not a non-negative integer";
+        return std::nullopt;
+      }
+    }
+  }
   if (!IsKey(cond.key)) {
     *error = "condition '" + text + "' names no param key ('" + cond.key + "')";
     return std::nullopt;
@@ -103,6 +120,13 @@ bool HoldsForInt(const ClaimCondition& cond, int64_t v) {
 }
 
 bool Holds(const ClaimCondition& cond, const ParamValue& value) {
+  if (cond.on_rank) {
+    if (value.kind != ParamValue::Kind::kIntList) return false;
+    const std::string rank = std::to_string(value.ints.size());
+    if (cond.kind == ClaimCondition::Kind::kInSet)
+      return std::find(cond.values.begin(), cond.values.end(), rank) != cond.values.end();
+    return HoldsForInt(cond, static_cast<int64_t>(value.ints.size()));
+  }
   if (cond.kind == ClaimCondition::Kind::kInSet) {
     if (value.kind == ParamValue::Kind::kNull) return false;
     return std::find(cond.values.begin(), cond.values.end(), value.ToText()) != cond.values.end();
@@ -189,6 +213,78 @@ bool PortClaims::Covers(const Case& c, const std::string& profile, const Routine
   return false;
 }
 
+namespace {
+
+int64_t Lcm(int64_t a, int64_t b) {
+  const int64_t g = std::gcd(a, b);
+  // A modulus past int64 admits no value but 0: keep the larger one then.
+  if (a / g > INT64_MAX / b) return std::max(a, b);
+  return a / g * b;
+}
+
+// Every condition of `claim` as bounds on its param.
+CaseDomain DomainOf(const RoutineClaim& claim, const RoutineSpec& spec) {
+  CaseDomain domain;
+  for (const ClaimCondition& cond : claim.conditions) {
+    ParamBounds& b = domain.params[cond.key];
+    switch (cond.kind) {
+      case ClaimCondition::Kind::kInSet: {
+        if (cond.on_rank) {
+          std::vector<int64_t> ranks;
+          for (const auto& v : cond.values) {
+            int64_t r = 0;
+            ParseInt(v, &r);
+            if (!b.ranks || std::find(b.ranks->begin(), b.ranks->end(), r) != b.ranks->end())
+              ranks.push_back(r);
+          }
+          b.ranks = std::move(ranks);
+          break;
+        }
+        std::vector<std::string> texts;
+        for (const auto& v : cond.values) {
+          if (b.AdmitsText(v)) texts.push_back(v);
+        }
+        b.texts = std::move(texts);
+        break;
+      }
+      case ClaimCondition::Kind::kMultipleOf:
+        b.multiple = Lcm(b.multiple, cond.number);
+        break;
+      case ClaimCondition::Kind::kAtMost:
+        (cond.on_rank ? b.rank_max : b.max) =
+            std::min(cond.on_rank ? b.rank_max : b.max, cond.number);
+        break;
+      case ClaimCondition::Kind::kAtLeast:
+        (cond.on_rank ? b.rank_min : b.min) =
+            std::max(cond.on_rank ? b.rank_min : b.min, cond.number);
+        break;
+    }
+  }
+  // A case leaving a param out takes its literal default (as Covers reads it).
+  for (auto& [key, bounds] : domain.params) {
+    const ParamSpec* param = spec.FindParam(key);
+    if (!param || !param->default_value) continue;
+    bounds.admits_absent = std::all_of(
+        claim.conditions.begin(), claim.conditions.end(), [&](const ClaimCondition& cond) {
+          return cond.key != key || Holds(cond, *param->default_value);
+        });
+  }
+  return domain;
+}
+
+}  // namespace
+
+std::vector<CaseDomain> PortClaims::Domains(const RoutineSpec& spec,
+                                            const std::string& profile) const {
+  std::vector<CaseDomain> out;
+  for (const RoutineClaim& claim : routines_) {
+    if (!MatchField(claim.routine, spec.id) || !MatchField(claim.profile, profile)) continue;
+    if (claim.conditions.empty()) return {CaseDomain{}};
+    out.push_back(DomainOf(claim, spec));
+  }
+  return out;
+}
+
 std::optional<std::string> PortClaims::Choice(const std::string& name) const {
   for (const ChoiceClaim& claim : choices_) {
     if (claim.name == name) return claim.value;
@@ -237,6 +333,13 @@ std::string ValidateClaims(const std::vector<std::string>& texts,
                (spec ? spec->id : std::string("any routine")) + " (npuconf list routines)";
       }
       for (const ParamSpec* p : params) {
+        if (cond.on_rank) {
+          if (p->type != ParamType::kIntList) {
+            return "claim '" + claim.text + "': condition '" + cond.text + "' needs an int-list " +
+                   "param; " + cond.key + " is " + std::string(ToString(p->type));
+          }
+          continue;
+        }
         if (cond.kind != ClaimCondition::Kind::kInSet) {
           if (p->type != ParamType::kInt && p->type != ParamType::kIntList) {
             return "claim '" + claim.text + "': condition '" + cond.text + "' needs an integer " +
@@ -262,6 +365,12 @@ std::string ValidateClaims(const std::vector<std::string>& texts,
     }
   }
   for (const ChoiceClaim& claim : claims.choices()) {
+    for (const ChoiceClaim& other : claims.choices()) {
+      if (other.name == claim.name && other.value != claim.value) {
+        return "claims '" + claim.text + "' and '" + other.text + "' name two readings of " +
+               "choice " + claim.name + ": a port implements one";
+      }
+    }
     bool known = false;
     for (const Profile& profile : profiles) {
       const npuconf::Choice* choice = profile.FindChoice(claim.name);

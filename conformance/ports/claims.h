@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/case.h"
+#include "core/domain.h"
 #include "core/profile.h"
 #include "core/routine.h"
 
@@ -27,6 +28,9 @@ struct ClaimCondition {
   };
   std::string text;  // as written, for messages
   std::string key;
+  // rank(KEY)=R1|R2, rank(KEY)<=R, rank(KEY)>=R: the condition is on the
+  // length of the int-list param KEY (a 2-D only port: rank(shape)=2).
+  bool on_rank = false;
   Kind kind = Kind::kInSet;
   std::vector<std::string> values;  // kInSet
   int64_t number = 0;               // the modulus or the bound
@@ -64,6 +68,11 @@ class PortClaims {
   bool Covers(const Case& c, const std::string& profile, const RoutineSpec& spec) const;
   // The reading claimed for choice `name`, if any.
   std::optional<std::string> Choice(const std::string& name) const;
+  // What the claims naming routine `spec` on `profile` admit: one domain per claim
+  // (a case is inside when it lies in any), or the single unbounded domain
+  // when one of them has no condition; empty when none names the pair.
+  // Generators draw inside each (core/domain.h).
+  std::vector<CaseDomain> Domains(const RoutineSpec& spec, const std::string& profile) const;
 
  private:
   std::vector<RoutineClaim> routines_;
@@ -72,7 +81,8 @@ class PortClaims {
 
 // Checks claims against the routine table and the profiles: an unknown
 // routine, profile, param key, enum value or dtype, a condition on a param of
-// the wrong type, an unknown choice or a reading the profiles do not list.
+// the wrong type, an unknown choice or a reading the profiles do not list, two
+// different readings claimed for one choice.
 // Returns the first problem, naming the claim and the offending value; empty
 // when every claim is meaningful.
 std::string ValidateClaims(const std::vector<std::string>& texts,

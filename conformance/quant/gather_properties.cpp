@@ -51,10 +51,20 @@ rc::Gen<Case> ValidGather(const PropertyContext& ctx, bool positive_scales) {
   const bool any_embed =
       ctx.port.ClaimedChoice(kChoiceGatherEmbed).value_or("multiple_of_32") == "any";
   const std::string name = ctx.profile.name;
+  const CaseDomain& d = ctx.Domain();
+  auto index_shape = rc::gen::mapcat(gen::RankIn(d, "indices_shape", 0, 3), [d](size_t rank) {
+    return rc::gen::container<Shape>(
+        rank, gen::Within(d, "indices_shape", rc::gen::inRange<int64_t>(1, 6)));
+  });
   return rc::gen::map(
-      rc::gen::tuple(gen::Vocab(), gen::EmbedDim(any_embed), gen::IndexShape(),
-                     positive_scales ? gen::PositiveScaleKind() : gen::ScaleKind(),
-                     gen::ZeroPointKind(), gen::DataSeed()),
+      rc::gen::tuple(
+          gen::Within(d, "vocab", gen::Vocab()),
+          gen::Within(d, "embed", gen::EmbedDim(any_embed), {.step = any_embed ? 1 : 32}),
+          index_shape,
+          gen::TextWithin(d, "scales",
+                          positive_scales ? gen::PositiveScaleKind() : gen::ScaleKind(),
+                          positive_scales ? gen::kPositiveScaleKinds : gen::kScaleKinds),
+          gen::TextWithin(d, "zps", gen::ZeroPointKind(), gen::kZeroPointKinds), gen::DataSeed()),
       [=](const std::tuple<int64_t, int64_t, Shape, std::string, std::string, int64_t>& t) {
         Case c(kGather, name);
         c.Set("vocab", std::get<0>(t))
@@ -108,13 +118,6 @@ std::vector<Case> GatherDocumented(const PropertyContext& ctx) {
   return out;
 }
 
-bool FirstCannProfile(const PropertyContext& ctx) {
-  for (const Profile* p : ctx.run_profiles) {
-    if (p->cann && p->verified && ctx.port.Claims(kGather, p->name)) return p == &ctx.profile;
-  }
-  return false;
-}
-
 // Edge shapes: rank 0 and rank 3 indices, V = 1, E = 1, every documented row;
 // then the real embedding tables [vocab, hidden] with indices across the whole
 // vocabulary (first CANN profile of the run only: the routine is SoC-independent).
@@ -136,18 +139,24 @@ std::vector<Case> GatherExplicit(const PropertyContext& ctx) {
     c.Set("vocab", vocab).Set("embed", embed).Set("indices_shape", shape).Set("seed", seed++);
     out.push_back(c);
   }
-  if (ctx.real_shapes && FirstCannProfile(ctx)) {
+  if (ctx.real_shapes) {
+    // The routine is SoC-independent: each real table runs on the first CANN
+    // profile of the run whose claims admit it.
     std::vector<Shape> seen;
     for (const auto& real : RealShapes()) {
       if (real.tensor != "embed_tokens" || real.shape.size() != 2) continue;
       if (std::find(seen.begin(), seen.end(), real.shape) != seen.end()) continue;
       seen.push_back(real.shape);
-      Case c(kGather, ctx.profile.name);
-      c.Set("vocab", real.shape[0])
-          .Set("embed", real.shape[1])
-          .Set("indices_shape", Shape{kRealIndices});
-      c.Set("seed", seed++);
-      out.push_back(c);
+      const int64_t case_seed = seed++;
+      auto here = RunHere(ctx, [&](const Profile& p) {
+        if (!p.cann || !p.verified) return std::vector<Case>{};
+        Case c(kGather, p.name);
+        c.Set("vocab", real.shape[0])
+            .Set("embed", real.shape[1])
+            .Set("indices_shape", Shape{kRealIndices});
+        return std::vector<Case>{c.Set("seed", case_seed)};
+      });
+      if (here) out.push_back(std::move(*here));
     }
   }
   return out;
@@ -473,9 +482,14 @@ Verdict CheckGenData(const PropertyContext& ctx, const Case& c) {
 
 rc::Gen<Case> ValidGenData(const PropertyContext& ctx) {
   const std::string name = ctx.profile.name;
+  const CaseDomain& d = ctx.Domain();
   return rc::gen::map(
-      rc::gen::tuple(rc::gen::inRange<int64_t>(1, 40), rc::gen::inRange<int64_t>(2, 300),
-                     rc::gen::element<std::string>("normal", "uniform"), gen::DataSeed()),
+      rc::gen::tuple(
+          gen::Within(d, "vocab", rc::gen::inRange<int64_t>(1, 40)),
+          gen::Within(d, "embed", rc::gen::inRange<int64_t>(2, 300), {.lo = 2}),
+          gen::TextWithin(d, "weights", rc::gen::element<std::string>("normal", "uniform"),
+                          {"normal", "uniform"}),
+          gen::DataSeed()),
       [=](const std::tuple<int64_t, int64_t, std::string, int64_t>& t) {
         Case c(kGenData, name);
         c.Set("vocab", std::get<0>(t)).Set("embed", std::get<1>(t)).Set("weights", std::get<2>(t));

@@ -323,54 +323,64 @@ std::string AntiquantNotApplicable(const Profile& p) {
 // Random weights stay at most this many elements (k·n), whatever the dims.
 constexpr int64_t kMaxWeightElems = int64_t{1} << 18;
 
-struct AntiquantDraw {
-  int64_t k, n, gs;
-  DType weight, x;
-  std::string mode, scales, zps;
-  bool offset, two_d;
-  int64_t seed;
-};
-
+// The weight dtype, x dtype and mode come first: the dims depend on them (an
+// INT4 weight packs n in pairs, an INT32 carrier in eights, per-group needs
+// k >= 33 for a group size in [32, k-1]); every param is drawn inside the
+// port's claim (generators/shapes.h Within, PickIn).
 rc::Gen<Case> ValidAntiquant(const PropertyContext& ctx, bool per_group_only, bool positive) {
   const std::string name = ctx.profile.name;
   const bool p310 = ctx.profile.cann && ctx.profile.cann->npu_arch == "DAV_2002";
-  return rc::gen::mapcat(
-      // k and n reach the documented limit 65535 (spec cann.md §4.3) too; the
-      // other dim is then cut so that k·n stays ≤ 2^18 elements.
-      rc::gen::tuple(
-          rc::gen::weightedOneOf<int64_t>({{3, rc::gen::inRange<int64_t>(1, 40)},
-                                           {3, gen::DimNear(32, 6)},
-                                           {1, rc::gen::inRange<int64_t>(40, 300)},
-                                           {1, rc::gen::inRange<int64_t>(300, 65536)}}),
-          rc::gen::weightedOneOf<int64_t>(
-              {{6, rc::gen::inRange<int64_t>(1, 24)}, {1, rc::gen::inRange<int64_t>(24, 8192)}}),
-          rc::gen::element(DType::kInt8, DType::kInt4, DType::kInt32),
-          rc::gen::element(DType::kFloat16, DType::kBf16),
-          per_group_only ? rc::gen::just<std::string>("per_group")
-                         : rc::gen::element<std::string>("per_tensor", "per_channel", "per_group"),
-          positive ? gen::PositiveScaleKind() : gen::ScaleKind(), gen::ZeroPointKind(),
-          rc::gen::arbitrary<bool>(), rc::gen::arbitrary<bool>(), gen::DataSeed()),
-      [=](const auto& t) {
-        AntiquantDraw d{std::get<0>(t), std::get<1>(t), 0,
-                        std::get<2>(t), std::get<3>(t), std::get<4>(t),
-                        std::get<5>(t), std::get<6>(t), std::get<7>(t),
-                        std::get<8>(t), std::get<9>(t)};
-        d.n = std::max<int64_t>(1, std::min(d.n, kMaxWeightElems / std::max<int64_t>(d.k, 1)));
-        if (d.weight == DType::kInt4) d.n *= 2;
-        if (d.weight == DType::kInt32) d.n *= 8;
-        if (d.mode == "per_group" && d.k < 33) d.k += 33;  // gs ∈ [32, k−1] needs k ≥ 33
-        return rc::gen::map(
-            d.mode == "per_group" ? gen::AntiquantGroupSize(d.k) : rc::gen::just<int64_t>(0),
-            [=](int64_t gs) {
-              Case c(kAntiquant, name);
-              c.Set("k", d.k).Set("n", d.n).Set("weight_dtype", d.weight).Set("x_dtype", d.x);
-              c.Set("group_size", gs).Set("mode", d.mode).Set("offset", int64_t{d.offset});
-              c.Set("scales", d.scales).Set("zps", d.zps).Set("seed", d.seed);
-              if (d.two_d && d.mode == "per_tensor") c.Set("scale_shape", Shape{1, 1});
-              if (d.two_d && d.mode == "per_channel" && !p310) c.Set("scale_shape", Shape{1, d.n});
-              return c;
-            });
-      });
+  const CaseDomain d = ctx.Domain();
+  const std::vector<std::string> modes =
+      per_group_only ? std::vector<std::string>{"per_group"}
+                     : std::vector<std::string>{"per_tensor", "per_channel", "per_group"};
+  auto kinds = rc::gen::tuple(
+      gen::PickIn(d, "weight_dtype", std::vector<DType>{DType::kInt8, DType::kInt4, DType::kInt32}),
+      gen::PickIn(d, "x_dtype", std::vector<DType>{DType::kFloat16, DType::kBf16}),
+      gen::PickIn(d, "mode", modes));
+  return rc::gen::mapcat(kinds, [=](const std::tuple<DType, DType, std::string>& kind) {
+    const auto& [weight, x, mode] = kind;
+    const bool grouped = mode == "per_group";
+    const int64_t step = weight == DType::kInt4 ? 2 : weight == DType::kInt32 ? 8 : 1;
+    // k reaches the documented limit 65535 (spec cann.md §4.3) too.
+    auto k_draw = rc::gen::weightedOneOf<int64_t>({{3, rc::gen::inRange<int64_t>(1, 40)},
+                                                   {3, gen::DimNear(32, 6)},
+                                                   {1, rc::gen::inRange<int64_t>(40, 300)},
+                                                   {1, rc::gen::inRange<int64_t>(300, 65536)}});
+    if (grouped) k_draw = rc::gen::map(k_draw, [](int64_t k) { return std::max<int64_t>(k, 33); });
+    auto k_gen =
+        gen::Within(d, "k", k_draw, {.lo = grouped ? 33 : 1, .hi = 65535, .hard_hi = true});
+    return rc::gen::mapcat(k_gen, [=](int64_t k) {
+      // n is cut so that k·n stays ≤ 2^18 elements, then counted in the weight's packing.
+      const int64_t n_units = std::max<int64_t>(1, kMaxWeightElems / std::max<int64_t>(k, 1));
+      auto n_draw =
+          rc::gen::map(rc::gen::weightedOneOf<int64_t>({{6, rc::gen::inRange<int64_t>(1, 24)},
+                                                        {1, rc::gen::inRange<int64_t>(24, 8192)}}),
+                       [=](int64_t n) { return std::min(n, n_units) * step; });
+      auto gs_gen = grouped ? gen::Within(d, "group_size", gen::AntiquantGroupSize(k),
+                                          {.lo = 32, .hi = k - 1, .step = 32, .hard_hi = true})
+                            : rc::gen::just<int64_t>(0);
+      return rc::gen::map(
+          rc::gen::tuple(
+              gen::Within(d, "n", n_draw, {.lo = step, .hi = n_units * step, .step = step}), gs_gen,
+              gen::TextWithin(d, "scales", positive ? gen::PositiveScaleKind() : gen::ScaleKind(),
+                              positive ? gen::kPositiveScaleKinds : gen::kScaleKinds),
+              gen::TextWithin(d, "zps", gen::ZeroPointKind(), gen::kZeroPointKinds),
+              gen::PickIn(d, "offset", std::vector<int64_t>{0, 1}), rc::gen::arbitrary<bool>(),
+              gen::DataSeed()),
+          [=](const std::tuple<int64_t, int64_t, std::string, std::string, int64_t, bool, int64_t>&
+                  t) {
+            const auto& [n, gs, scales, zps, offset, two_d, seed] = t;
+            Case c(kAntiquant, name);
+            c.Set("k", k).Set("n", n).Set("weight_dtype", weight).Set("x_dtype", x);
+            c.Set("group_size", gs).Set("mode", mode).Set("offset", offset);
+            c.Set("scales", scales).Set("zps", zps).Set("seed", seed);
+            if (two_d && mode == "per_tensor") c.Set("scale_shape", Shape{1, 1});
+            if (two_d && mode == "per_channel" && !p310) c.Set("scale_shape", Shape{1, n});
+            return c;
+          });
+    });
+  });
 }
 
 // One rule broken at a time (§4.2–4.4), or an unsupported arch (every case).
@@ -521,38 +531,62 @@ std::optional<Verdict> SkipUnsupportedRknn(const PropertyContext& ctx, const Cas
                        " (" + kRknnDequantSupportSource + ")");
 }
 
+// The quant type × B dtype pair first (only those the platform supports, issue
+// #9 item 7), then the group size, then K as whole groups (or sevens) and N cut
+// so that K·N stays ≤ 2^18 elements; each inside the port's claim.
 rc::Gen<Case> ValidRknn(const PropertyContext& ctx, bool per_group_only, bool positive) {
   const std::string name = ctx.profile.name;
   const bool only32 = ctx.profile.rknn && ctx.profile.rknn->group_size_rule == "32_only";
   const std::string zero_point = Reading(ctx, kChoiceZeroPoint, "symmetric_only");
-  return rc::gen::map(
-      // K up to 2048 groups and N up to 4096 too; N is then cut so that K·N stays
-      // ≤ 2^18 elements.
-      rc::gen::tuple(rc::gen::weightedOneOf<int64_t>({{4, rc::gen::inRange<int64_t>(1, 9)},
-                                                      {1, rc::gen::inRange<int64_t>(9, 2049)}}),
-                     rc::gen::weightedOneOf<int64_t>({{4, rc::gen::inRange<int64_t>(1, 40)},
-                                                      {1, rc::gen::inRange<int64_t>(40, 4097)}}),
-                     // Only the quant type × B dtype pairs the platform supports (issue #9 item 7).
-                     gen::Pick(RknnCombos(ctx.profile, per_group_only)),
-                     only32 ? rc::gen::just<int64_t>(32) : gen::RknnGroupSize(),
-                     positive ? gen::PositiveScaleKind() : gen::ScaleKind(),
-                     rc::gen::element<std::string>("zero", "integer"), gen::DataSeed()),
-      [=](const std::tuple<int64_t, int64_t, std::pair<int64_t, DType>, int64_t, std::string,
-                           std::string, int64_t>& t) {
-        const int64_t gs = std::get<3>(t);
-        const int64_t quant_type = std::get<2>(t).first;
-        Case c(kRknnB, name);
-        const int64_t k = std::get<0>(t) * (quant_type >= 4 ? gs : 7);
-        const int64_t n = std::max<int64_t>(1, std::min(std::get<1>(t), kMaxWeightElems / k));
-        c.Set("k", k).Set("n", n);
-        c.Set("dtype", std::get<2>(t).second)
-            .Set("quant_type", quant_type)
-            .Set("scales", std::get<4>(t));
-        if (quant_type >= 4) c.Set("group_size", gs);
-        if (zero_point == "asymmetric") c.Set("zps", std::get<5>(t));
-        c.Set("seed", std::get<6>(t));
-        return c;
+  const CaseDomain d = ctx.Domain();
+  const auto combos =
+      gen::KeepOrAll(RknnCombos(ctx.profile, per_group_only), [&](const auto& combo) {
+        return d.AdmitsInt("quant_type", combo.first) && d.AdmitsText("dtype", Name(combo.second));
       });
+  return rc::gen::mapcat(gen::Pick(combos), [=](const std::pair<int64_t, DType>& combo) {
+    const auto [quant_type, dtype] = combo;
+    const bool grouped = quant_type >= 4;
+    auto gs_gen = grouped ? gen::Within(d, "group_size",
+                                        only32 ? rc::gen::just<int64_t>(32) : gen::RknnGroupSize())
+                          : rc::gen::just<int64_t>(0);
+    return rc::gen::mapcat(gs_gen, [=](int64_t gs) {
+      // K up to 2048 groups (or sevens: a K that is no power of two).
+      const int64_t unit = grouped ? gs : 7;
+      auto k_gen = gen::Within(
+          d, "k",
+          rc::gen::map(rc::gen::weightedOneOf<int64_t>({{4, rc::gen::inRange<int64_t>(1, 9)},
+                                                        {1, rc::gen::inRange<int64_t>(9, 2049)}}),
+                       [unit](int64_t units) { return units * unit; }),
+          {.step = grouped ? gs : 1});
+      return rc::gen::mapcat(k_gen, [=](int64_t k) {
+        const int64_t n_max = std::max<int64_t>(1, kMaxWeightElems / k);
+        auto n_gen = gen::Within(d, "n",
+                                 rc::gen::map(rc::gen::weightedOneOf<int64_t>(
+                                                  {{4, rc::gen::inRange<int64_t>(1, 40)},
+                                                   {1, rc::gen::inRange<int64_t>(40, 4097)}}),
+                                              [n_max](int64_t n) { return std::min(n, n_max); }),
+                                 {.hi = n_max});
+        return rc::gen::map(
+            rc::gen::tuple(
+                n_gen,
+                gen::TextWithin(d, "scales", positive ? gen::PositiveScaleKind() : gen::ScaleKind(),
+                                positive ? gen::kPositiveScaleKinds : gen::kScaleKinds),
+                gen::TextWithin(d, "zps", rc::gen::element<std::string>("zero", "integer"),
+                                {"zero", "integer"}),
+                gen::DataSeed()),
+            [=](const std::tuple<int64_t, std::string, std::string, int64_t>& t) {
+              const auto& [n, scales, zps, seed] = t;
+              Case c(kRknnB, name);
+              c.Set("k", k).Set("n", n);
+              c.Set("dtype", dtype).Set("quant_type", quant_type).Set("scales", scales);
+              if (grouped) c.Set("group_size", gs);
+              if (zero_point == "asymmetric") c.Set("zps", zps);
+              c.Set("seed", seed);
+              return c;
+            });
+      });
+    });
+  });
 }
 
 // Rejections random draws rarely reach (coverage classes status.-5_k_n,

@@ -424,27 +424,33 @@ std::vector<Case> SegmentCases(const std::string& routine, const Profile& profil
 
 namespace {
 
-// The real-shape cases of `routine` on profile p, before the dedup across profiles.
-std::vector<Case> RealLayoutCandidates(const std::string& routine, const Profile& p) {
+// The real-shape cases of `routine` on profile p that the port's claims admit,
+// before the dedup across profiles. B: one type per B dtype and shape, the
+// first of the platform's rows whose case the claims admit (the real shapes are
+// large; the other sub-block rows of the same dtype are covered by the edge and
+// random cases).
+std::vector<Case> RealLayoutCandidates(const std::string& routine, const Profile& p,
+                                       const PropertyContext& ctx) {
   std::vector<Case> out;
-  if (!p.rknn || !p.rknn->has_tables) return out;
+  if (!p.verified || !p.rknn || !p.rknn->has_tables) return out;
   const bool b = routine == kBNorm2Native, a = routine == kANorm2Native,
              c = routine == kCNorm2Native;
   if (!a && !b && !c) return out;
   const RknnFacts& f = *p.rknn;
-  int64_t seed = 1000;
-  // B: one type per B dtype (the real shapes are large; the other sub-block
-  // rows of the same dtype are covered by the edge and random cases).
-  std::vector<int32_t> types;
-  std::set<DType> b_dtypes;
-  for (int32_t type : DistinctRows(f, b ? Matrix::kB : (a ? Matrix::kA : Matrix::kC))) {
-    if (!b || b_dtypes.insert(f.FindType(type)->b).second) types.push_back(type);
-  }
-  for (int32_t type : types) {
-    for (const auto& real : DistinctRealShapes()) {
-      if (real.shape.size() != 2) continue;
-      const int64_t K = real.shape[1],
-                    N = real.shape[0];  // [out, in] = [N, K] (model_shapes.json `about`)
+  const std::vector<int32_t> types =
+      DistinctRows(f, b ? Matrix::kB : (a ? Matrix::kA : Matrix::kC));
+  const auto& shapes = DistinctRealShapes();
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    const auto& real = shapes[i];
+    if (real.shape.size() != 2) continue;
+    // A case's data seed depends on the shape, type and M only (not on the claims).
+    auto seed_of = [i](int32_t type, int64_t m_index) {
+      return 1000 + (static_cast<int64_t>(i) * 32 + type) * 4 + m_index;
+    };
+    const int64_t K = real.shape[1],
+                  N = real.shape[0];  // [out, in] = [N, K] (model_shapes.json `about`)
+    std::set<DType> b_dtypes;
+    for (int32_t type : types) {
       oracle::rknn::Info info;
       info.type = type;
       info.M = 1;
@@ -454,19 +460,24 @@ std::vector<Case> RealLayoutCandidates(const std::string& routine, const Profile
       info.AC_layout = 1;
       if (oracle::rknn::ExpectCreate(f, info, {}).status != oracle::rknn::kSucc) continue;
       if (b) {
-        out.push_back(Case(routine, p.name)
-                          .Set("type", int64_t{type})
-                          .Set("K", K)
-                          .Set("N", N)
-                          .Set("seed", seed++));
+        if (b_dtypes.count(f.FindType(type)->b)) continue;
+        Case bc = Case(routine, p.name)
+                      .Set("type", int64_t{type})
+                      .Set("K", K)
+                      .Set("N", N)
+                      .Set("seed", seed_of(type, 0));
+        if (!ctx.Inside(bc, p.name)) continue;
+        b_dtypes.insert(f.FindType(type)->b);
+        out.push_back(std::move(bc));
         continue;
       }
-      for (int64_t M : {1, 4, 64}) {
-        out.push_back(Case(routine, p.name)
-                          .Set("type", int64_t{type})
-                          .Set("M", M)
-                          .Set(a ? "K" : "N", a ? K : N)
-                          .Set("seed", seed++));
+      for (int64_t m_index = 0; m_index < 3; ++m_index) {
+        Case ac = Case(routine, p.name)
+                      .Set("type", int64_t{type})
+                      .Set("M", std::vector<int64_t>{1, 4, 64}[static_cast<size_t>(m_index)])
+                      .Set(a ? "K" : "N", a ? K : N)
+                      .Set("seed", seed_of(type, m_index));
+        if (ctx.Inside(ac, p.name)) out.push_back(std::move(ac));
       }
     }
   }
@@ -500,17 +511,16 @@ std::optional<BLayoutKey> KeyOf(const Case& c, const Profile& p) {
 
 std::vector<Case> RealLayoutCases(const std::string& routine, const PropertyContext& ctx) {
   if (!ctx.real_shapes) return {};
-  std::vector<Case> out = RealLayoutCandidates(routine, ctx.profile);
+  std::vector<Case> out = RealLayoutCandidates(routine, ctx.profile, ctx);
   if (MatrixOf(routine) != Matrix::kB) return out;
   // A real B shape whose layout (dtype, sub-blocks, K segments, nibble orders)
-  // an earlier profile of the run already checks with the same bytes runs
-  // there only (each layout class once per distinct shape, as the CANN real
-  // cases do).
+  // an earlier profile of the run checks with the same bytes, inside the
+  // claims there, runs there only (each layout class once per distinct shape,
+  // as the CANN real cases do).
   std::vector<BLayoutKey> earlier;
   for (const Profile* q : ctx.run_profiles) {
-    if (q == &ctx.profile) break;
-    if (!q->verified || !ctx.port.Claims(routine, q->name)) continue;
-    for (const Case& c : RealLayoutCandidates(routine, *q)) {
+    if (q->name == ctx.profile.name) break;
+    for (const Case& c : RealLayoutCandidates(routine, *q, ctx)) {
       if (auto key = KeyOf(c, *q)) earlier.push_back(std::move(*key));
     }
   }

@@ -367,7 +367,7 @@ const std::vector<std::string> kCreateChoices = {"rknn.limits.align_unit",
 
 void rknn_props::AddCreateProperties(std::vector<Property>* out) {
   auto valid_info = [](const PropertyContext& ctx) {
-    return gen::rknn::ValidInfo(*ctx.profile.rknn, ctx.profile.name);
+    return gen::rknn::ValidInfo(*ctx.profile.rknn, ctx.profile.name, ctx.Domain());
   };
   out->push_back(
       {.name = std::string(kCreate) + ".size_matches_layout",
@@ -403,13 +403,13 @@ void rknn_props::AddCreateProperties(std::vector<Property>* out) {
            [](const PropertyContext& ctx) { return Only(ctx, CreateExplicit(ctx), false); },
        .generator =
            [](const PropertyContext& ctx) {
-             return gen::rknn::InvalidInfo(*ctx.profile.rknn, ctx.profile.name);
+             return gen::rknn::InvalidInfo(*ctx.profile.rknn, ctx.profile.name, ctx.Domain());
            },
        .check = CheckCreateRejects});
   std::vector<std::string> dynamic_choices = kCreateChoices;
   dynamic_choices.push_back("rknn.dynamic.varying_dims");
   auto valid_dynamic = [](const PropertyContext& ctx) {
-    return gen::rknn::ValidDynamic(*ctx.profile.rknn, ctx.profile.name);
+    return gen::rknn::ValidDynamic(*ctx.profile.rknn, ctx.profile.name, ctx.Domain());
   };
   auto valid_explicit = [](const PropertyContext& ctx) {
     return Only(ctx, DynamicExplicit(ctx), true);
@@ -448,7 +448,7 @@ void rknn_props::AddCreateProperties(std::vector<Property>* out) {
            [](const PropertyContext& ctx) { return Only(ctx, DynamicExplicit(ctx), false); },
        .generator =
            [](const PropertyContext& ctx) {
-             return gen::rknn::InvalidDynamic(*ctx.profile.rknn, ctx.profile.name);
+             return gen::rknn::InvalidDynamic(*ctx.profile.rknn, ctx.profile.name, ctx.Domain());
            },
        .check = CheckDynamicRejects});
 }

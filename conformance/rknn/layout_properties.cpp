@@ -405,7 +405,8 @@ LayoutRoutine RknnLayout(const std::string& routine) {
       .generator =
           [routine](const PropertyContext& ctx) {
             const RknnFacts& f = *ctx.profile.rknn;
-            return gen::rknn::LayoutCase(ctx.profile.name, routine, TypeBlocksOf(f), f.k_segment);
+            return gen::rknn::LayoutCase(ctx.profile.name, routine, TypeBlocksOf(f), f.k_segment,
+                                         ctx.Domain());
           }};
 }
 
@@ -436,7 +437,7 @@ void rknn_props::AddLayoutProperties(std::vector<Property>* out) {
                       [](const PropertyContext& ctx) {
                         const RknnFacts& f = *ctx.profile.rknn;
                         return gen::rknn::SegmentCase(ctx.profile.name, TypeBlocksOf(f),
-                                                      f.k_segment);
+                                                      f.k_segment, ctx.Domain());
                       },
                   .check = CheckSegmentation});
   out->push_back(
@@ -456,7 +457,7 @@ void rknn_props::AddLayoutProperties(std::vector<Property>* out) {
        .generator =
            [](const PropertyContext& ctx) {
              const RknnFacts& f = *ctx.profile.rknn;
-             return gen::rknn::MatmulCase(f, ctx.profile.name, MatmulTypes(f));
+             return gen::rknn::MatmulCase(f, ctx.profile.name, MatmulTypes(f), ctx.Domain());
            },
        .check = CheckMatmul});
   for (const char* r : {kInt4Pack, kInt4Unpack}) {
@@ -471,7 +472,7 @@ void rknn_props::AddLayoutProperties(std::vector<Property>* out) {
              [routine](const PropertyContext& ctx) { return Int4Explicit(ctx, routine); },
          .generator =
              [routine](const PropertyContext& ctx) {
-               return gen::rknn::Int4Case(ctx.profile.name, routine);
+               return gen::rknn::Int4Case(ctx.profile.name, routine, ctx.Domain());
              },
          .check = CheckInt4});
   }
@@ -483,7 +484,7 @@ void rknn_props::AddLayoutProperties(std::vector<Property>* out) {
        .explicit_cases = [](const PropertyContext& ctx) { return Int4Explicit(ctx, kInt4Pack); },
        .generator =
            [](const PropertyContext& ctx) {
-             return gen::rknn::Int4Case(ctx.profile.name, kInt4Pack);
+             return gen::rknn::Int4Case(ctx.profile.name, kInt4Pack, ctx.Domain());
            },
        .check = CheckInt4RoundTrip});
 }

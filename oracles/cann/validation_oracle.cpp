@@ -121,6 +121,15 @@ Expectation ExpectV2Size(const CannFacts& facts, const SizeCall& call,
        kAclnnErrParamInvalid},
       {"a dim == 0 → 161002 (§1.4 step 5, CheckNonZeroShape)",
        [](const SizeCall& c) { return HasZero(*c.shape); }, kAclnnErrParamInvalid},
+      // Every rule after the null checks gives 161002, so where the doc's dtype
+      // check sits among them changes no status.
+      {"dtype outside FLOAT16/BF16/INT8 → 161002 (the doc, §5.1; choice "
+       "cann.v2.dtype_validation = as_documented)",
+       [&](const SizeCall& c) {
+         const auto& listed = facts.v2_validated_dtypes;
+         return listed && std::find(listed->begin(), listed->end(), c.dtype) == listed->end();
+       },
+       kAclnnErrParamInvalid},
   };
   if (const auto* rule = FirstFiring(rules, call)) return {rule->status, rule->name, {}, false};
   const bool half = call.dtype == DType::kFloat16 || call.dtype == DType::kBf16;
@@ -140,9 +149,13 @@ TransExpectation ExpectTrans(const CannFacts& facts, const TransCall& call) {
          return static_cast<int>(c.view_shape.size()) > facts.trans_max_view_rank;
        },
        kAclnnErrParamInvalid},
-      {"empty tensor → SUCCESS, untouched, before the rank rule (§2.2 step 5, choice "
-       "cann.trans.empty_tensor = as_shipped)",
-       [](const TransCall& c) { return HasZero(c.view_shape); }, kAclnnSuccess},
+      {facts.trans_empty_tensor == "param_invalid"
+           ? "empty tensor → 161002 (the doc, §5.3; choice cann.trans.empty_tensor = "
+             "as_documented)"
+           : "empty tensor → SUCCESS, untouched, before the rank rule (§2.2 step 5, choice "
+             "cann.trans.empty_tensor = as_shipped)",
+       [](const TransCall& c) { return HasZero(c.view_shape); },
+       facts.trans_empty_tensor == "param_invalid" ? kAclnnErrParamInvalid : kAclnnSuccess},
       {"rank outside the rule for the dtype and SoC → 161002 (§2.2 step 6)",
        [&](const TransCall& c) {
          const RankRange& rule =

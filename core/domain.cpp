@@ -1,0 +1,94 @@
+#include "core/domain.h"
+
+#include <algorithm>
+#include <charconv>
+
+namespace npuconf {
+namespace {
+
+int64_t FloorMod(int64_t x, int64_t m) {
+  const int64_t r = x % m;
+  return r < 0 ? r + m : r;
+}
+
+std::optional<int64_t> ParseInt(std::string_view text) {
+  int64_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+std::optional<int64_t> RoundUpToMultiple(int64_t x, int64_t m) {
+  const int64_t r = FloorMod(x, m);
+  if (r == 0) return x;
+  if (x > INT64_MAX - (m - r)) return std::nullopt;
+  return x + (m - r);
+}
+
+int64_t RoundDownToMultiple(int64_t x, int64_t m) { return x - FloorMod(x, m); }
+
+bool ParamBounds::AdmitsText(std::string_view text) const {
+  return !texts || std::find(texts->begin(), texts->end(), text) != texts->end();
+}
+
+bool ParamBounds::AdmitsInt(int64_t v) const {
+  return v >= min && v <= max && FloorMod(v, multiple) == 0 && AdmitsText(std::to_string(v));
+}
+
+bool ParamBounds::AdmitsRank(int64_t rank) const {
+  if (rank < rank_min || rank > rank_max) return false;
+  return !ranks || std::find(ranks->begin(), ranks->end(), rank) != ranks->end();
+}
+
+bool ParamBounds::BoundsValues() const {
+  return texts || multiple != 1 || min != INT64_MIN || max != INT64_MAX;
+}
+
+std::optional<int64_t> ParamBounds::Fit(int64_t v, int64_t lo, int64_t hi) const {
+  const int64_t bottom = std::max(min, lo), top = std::min(max, hi);
+  if (bottom > top) return std::nullopt;
+  if (texts) {
+    // Listed ints only: the least one >= v, else the greatest.
+    std::optional<int64_t> above, largest;
+    for (const std::string& text : *texts) {
+      const auto x = ParseInt(text);
+      if (!x || *x < bottom || *x > top || !AdmitsInt(*x)) continue;
+      if (*x >= v && (!above || *x < *above)) above = *x;
+      if (!largest || *x > *largest) largest = *x;
+    }
+    return above ? above : largest;
+  }
+  if (const auto up = RoundUpToMultiple(std::max(v, bottom), multiple); up && *up <= top) return up;
+  const int64_t down = RoundDownToMultiple(top, multiple);
+  if (down < bottom) return std::nullopt;
+  return down;
+}
+
+const ParamBounds* CaseDomain::Find(std::string_view key) const {
+  const auto it = params.find(key);
+  return it == params.end() ? nullptr : &it->second;
+}
+
+bool CaseDomain::AdmitsText(std::string_view key, std::string_view text) const {
+  const ParamBounds* b = Find(key);
+  return !b || b->AdmitsText(text);
+}
+
+bool CaseDomain::AdmitsInt(std::string_view key, int64_t v) const {
+  const ParamBounds* b = Find(key);
+  return !b || b->AdmitsInt(v);
+}
+
+bool CaseDomain::AdmitsAbsent(std::string_view key) const {
+  const ParamBounds* b = Find(key);
+  return !b || b->admits_absent;
+}
+
+const CaseDomain& UnboundedDomain() {
+  static const CaseDomain domain;
+  return domain;
+}
+
+}  // namespace npuconf
