@@ -44,15 +44,6 @@ const std::map<std::string, const ReferenceFamily*>& ReferenceByRoutine() {
   return by_routine;
 }
 
-std::vector<std::string> ReferenceClaims() {
-  std::vector<std::string> claims;
-  for (const auto& [id, family] : ReferenceByRoutine()) claims.push_back(id + ":*");
-  for (const auto& f : Families()) {
-    for (const auto& choice : f.reference().choice_claims) claims.push_back(choice);
-  }
-  return claims;
-}
-
 int32_t ReferenceCall(const npuconf_case* c, int64_t* status, char* message,
                       uint64_t message_bytes) {
   const auto& by_routine = ReferenceByRoutine();
@@ -63,6 +54,15 @@ int32_t ReferenceCall(const npuconf_case* c, int64_t* status, char* message,
 }
 
 }  // namespace
+
+std::vector<std::string> ReferenceClaims() {
+  std::vector<std::string> claims;
+  for (const auto& [id, family] : ReferenceByRoutine()) claims.push_back(id + ":*");
+  for (const auto& f : Families()) {
+    for (const auto& choice : f.reference().choice_claims) claims.push_back(choice);
+  }
+  return claims;
+}
 
 std::unique_ptr<Port> MakeReferencePort() { return MakeReferencePort(ReferenceClaims()); }
 

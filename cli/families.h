@@ -29,6 +29,9 @@ const Suite& BuiltinSuite();
 // The reference port: every reference routine, claimed on every profile, plus
 // the readings the reference defines (choice claims).
 std::unique_ptr<Port> MakeReferencePort();
+// What the reference port claims: every routine on every profile, and the
+// readings it defines.
+std::vector<std::string> ReferenceClaims();
 // The reference port making `claims` instead (narrowed, or other readings):
 // how the suite's own tests stand in for a port that narrows its claims.
 std::unique_ptr<Port> MakeReferencePort(std::vector<std::string> claims);

@@ -21,7 +21,7 @@ struct ParamBounds {
   // KEY=V1|V2: the value's text (as `npuconf case` writes it) is listed;
   // several such conditions intersect.
   std::optional<std::vector<std::string>> texts;
-  int64_t multiple = 1;  // KEY%M==0 (several: their lcm)
+  int64_t multiple = 1;                      // KEY%M==0 (several: their lcm)
   int64_t min = INT64_MIN, max = INT64_MAX;  // KEY>=V, KEY<=V
   // rank(KEY)=R1|R2, rank(KEY)<=R, rank(KEY)>=R: the length of an int list.
   std::optional<std::vector<int64_t>> ranks;

@@ -82,15 +82,18 @@ void ApplyImpliedFacts(nlohmann::json* doc, const std::string& where) {
                                "' is not a listed reading");
     }
     for (const auto& [path, implied] : implies.at(value).items()) {
+      // "FACT" (top level) or "SECTION.FACT".
       const size_t dot = path.find('.');
       nlohmann::json* fact = nullptr;
-      if (dot != std::string::npos && doc->contains(path.substr(0, dot)) &&
-          doc->at(path.substr(0, dot)).contains(path.substr(dot + 1))) {
+      if (dot == std::string::npos && doc->contains(path)) {
+        fact = &(*doc)[path];
+      } else if (dot != std::string::npos && doc->contains(path.substr(0, dot)) &&
+                 doc->at(path.substr(0, dot)).contains(path.substr(dot + 1))) {
         fact = &(*doc)[path.substr(0, dot)][path.substr(dot + 1)];
       }
       if (!fact || !fact->is_object() || !fact->contains("value")) {
         throw std::runtime_error(where + ".choices." + name + ".implies." + value + ": '" + path +
-                                 "' names no fact (SECTION.FACT with a value)");
+                                 "' names no fact (FACT or SECTION.FACT with a value)");
       }
       if (implied.is_object() && (*fact)["value"].is_object()) {
         (*fact)["value"].merge_patch(implied);
@@ -133,6 +136,15 @@ Profile ParseProfile(const std::string& name, const nlohmann::json& file) {
     }
     choice.source = c.at("source").get<std::string>();
     choice.note = c.value("note", "");
+    const nlohmann::json unchecked = c.value("cannot_check", nlohmann::json::object());
+    for (const auto& [reading, why] : unchecked.items()) {
+      if (std::find(choice.readings.begin(), choice.readings.end(), reading) ==
+          choice.readings.end()) {
+        throw std::runtime_error(name + ".choices." + choice.name + ".cannot_check: '" + reading +
+                                 "' is not a listed reading");
+      }
+      choice.cannot_check[reading] = why.get<std::string>();
+    }
     for (const auto& d : c.value("applies_to", nlohmann::json::array())) {
       ProfileDType(d.get<std::string>(), name + ".choices." + choice.name + ".applies_to");
       choice.applies_to.push_back(d.get<std::string>());

@@ -22,6 +22,9 @@ struct Choice {
   std::vector<std::string> readings;
   std::string source;
   std::string note;
+  // Readings npuconf lists for the record but cannot check, each with why
+  // (names the vendor never published, say): a port may not claim them.
+  std::map<std::string, std::string> cannot_check;
   // The dtypes the reading decides, where it decides a per-dtype fact (C0 of
   // FLOAT/INT32, of INT4); empty otherwise.
   std::vector<std::string> applies_to;

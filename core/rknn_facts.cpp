@@ -158,6 +158,7 @@ RknnFacts ParseRknnFacts(const nlohmann::json& doc,
   f.align_unit = ChoiceValue(choices, "rknn.limits.align_unit", "ug_elements");
   f.k_max_rule = ChoiceValue(choices, "rknn.limits.k_max", "ug");
   f.group_size_rule = ChoiceValue(choices, "rknn.quant.group_size", "divides_k");
+  f.varying_dims = ChoiceValue(choices, "rknn.dynamic.varying_dims", "k_n_fixed_unless_tp_norm");
   return f;
 }
 

@@ -55,12 +55,13 @@ struct RknnFacts {
   std::optional<std::vector<int32_t>> per_group_types;  // §5.4 (nullopt: not known)
 
   // Readings of the profile's choices (the profile's `choices` values).
-  NibbleOrder native_b_nibble = NibbleOrder::kLowFirst;  // rknn.int4.native_b_nibble
-  std::string mixed_b_layout = "c_dtype_row";            // rknn.native.mixed_b_layout
-  std::string c_sub_n_other = "16_bytes";                // rknn.native.c_sub_n_other_outputs
-  std::string align_unit = "ug_elements";                // rknn.limits.align_unit
-  std::string k_max_rule = "ug";                         // rknn.limits.k_max
-  std::string group_size_rule = "divides_k";             // rknn.quant.group_size
+  NibbleOrder native_b_nibble = NibbleOrder::kLowFirst;   // rknn.int4.native_b_nibble
+  std::string mixed_b_layout = "c_dtype_row";             // rknn.native.mixed_b_layout
+  std::string c_sub_n_other = "16_bytes";                 // rknn.native.c_sub_n_other_outputs
+  std::string align_unit = "ug_elements";                 // rknn.limits.align_unit
+  std::string k_max_rule = "ug";                          // rknn.limits.k_max
+  std::string group_size_rule = "divides_k";              // rknn.quant.group_size
+  std::string varying_dims = "k_n_fixed_unless_tp_norm";  // rknn.dynamic.varying_dims
 
   const RknnMatmulType* FindType(int32_t type) const;  // any defined type
   bool Supports(int32_t type) const;                   // on this platform

@@ -483,14 +483,17 @@ inline rc::Gen<Case> ValidDynamic(const RknnFacts& f, const std::string& profile
   return rc::gen::mapcat(ValidInfo(f, profile, domain), [=](const Case& info) {
     const int64_t k = *info.Int("K"), n = *info.Int("N");
     const int64_t ka = f.k_align.at(f.FindType(static_cast<int32_t>(*info.Int("type")))->a);
-    const bool tp = info.Int("B_layout") == 2;
+    // Where K and N may vary (§4.3, choice rknn.dynamic.varying_dims).
+    const bool may_vary =
+        f.varying_dims == "m_k_n" ||
+        (f.varying_dims == "k_n_fixed_unless_tp_norm" && info.Int("B_layout") == 2);
     return rc::gen::mapcat(rc::gen::inRange<size_t>(1, 5), [=](size_t count) {
       return rc::gen::mapcat(rc::gen::container<std::vector<int64_t>>(count, M()),
                              [=](const std::vector<int64_t>& ms) {
                                return rc::gen::map(rc::gen::arbitrary<bool>(), [=](bool vary_k) {
                                  Shape shapes;
                                  for (int64_t m : ms) shapes.insert(shapes.end(), {m, k, n});
-                                 if (tp && vary_k) shapes.insert(shapes.end(), {1, ka, n});
+                                 if (may_vary && vary_k) shapes.insert(shapes.end(), {1, ka, n});
                                  return DynamicFrom(info, shapes);
                                });
                              });
@@ -508,8 +511,10 @@ enum class DynamicFault {
 
 inline rc::Gen<Case> InvalidDynamic(const RknnFacts& f, const std::string& profile,
                                     const CaseDomain& domain) {
-  const std::vector<DynamicFault> faults = {DynamicFault::kNoShapes, DynamicFault::kKDiffers,
-                                            DynamicFault::kNDiffers, DynamicFault::kInvalidInfo};
+  // Differing K or N is a fault only where they must stay fixed (§4.3).
+  std::vector<DynamicFault> faults = {DynamicFault::kNoShapes, DynamicFault::kInvalidInfo};
+  if (f.varying_dims != "m_k_n")
+    faults.insert(faults.end(), {DynamicFault::kKDiffers, DynamicFault::kNDiffers});
   return rc::gen::mapcat(Pick(faults), [=](DynamicFault fault) {
     if (fault == DynamicFault::kInvalidInfo) {
       return rc::gen::map(InvalidInfo(f, profile, domain), [](const Case& info) {

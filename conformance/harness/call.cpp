@@ -28,6 +28,16 @@ std::optional<Verdict> CallPort(const PropertyContext& ctx, Invocation inv, Call
     return Verdict::Fail("port refused the case as malformed (call result " +
                          std::to_string(out->answer.call_result) + "): " + out->answer.message);
   }
+  // Every check reads the outputs it handed over: a Port that drops one (a
+  // C++ Port implementation, not the C ABI, which always returns them) fails
+  // here instead of crashing the check.
+  for (const OutputSpec& spec : out->inv.outputs) {
+    const OutputResult* got = out->answer.Output(spec.name);
+    if (!got || !got->buffer) {
+      return Verdict::Fail("port " + ctx.port.name() + " answered without output '" + spec.name +
+                           "'");
+    }
+  }
   return std::nullopt;
 }
 

@@ -61,6 +61,7 @@ std::optional<Verdict> CallLayout(const LayoutRoutine& layout, const PropertyCon
 }
 
 std::optional<Verdict> CheckDims(const OutputResult& out, const LayoutInstance& l) {
+  if (l.output_dims_open) return std::nullopt;
   if (out.rank == static_cast<int32_t>(l.output_dims.size()) && out.dims == l.output_dims)
     return std::nullopt;
   return Verdict::Fail("'" + out.name + "' dims " +

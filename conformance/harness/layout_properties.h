@@ -28,6 +28,9 @@ struct LayoutInstance {
   int64_t input_elems = 0;
   int64_t output_elems = 0;  // the layout's elements, padding included
   Shape output_dims;         // the dims the port must report
+  // The vendor leaves the reported dims open for this case (a choice's
+  // reading, e.g. rknn.segment.b_dims = unknown): they are not checked.
+  bool output_dims_open = false;
   // The output the oracle gives for an input (output_elems elements, padding 0).
   std::function<Bytes(const Bytes& input)> oracle;
   // Optional, for large outputs: the oracle's output one tile at a time, each

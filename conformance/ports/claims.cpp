@@ -376,6 +376,12 @@ std::string ValidateClaims(const std::vector<std::string>& texts,
       const npuconf::Choice* choice = profile.FindChoice(claim.name);
       if (!choice) continue;
       known = true;
+      if (const auto it = choice->cannot_check.find(claim.value);
+          it != choice->cannot_check.end()) {
+        return "claim '" + claim.text + "': profile " + profile.name + " lists reading '" +
+               claim.value + "' of choice " + claim.name + " but npuconf cannot check it (" +
+               it->second + "); claim another reading or none";
+      }
       if (std::find(choice->readings.begin(), choice->readings.end(), claim.value) ==
           choice->readings.end()) {
         std::string readings;

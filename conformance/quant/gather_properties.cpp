@@ -104,17 +104,33 @@ const std::vector<GatherRow>& GatherRows() {
   return rows;
 }
 
-Case GatherRowCase(const GatherRow& row, const Profile& profile) {
+// Whether the port takes any embedding dim (choice cann.gather_dequant.embed_dim
+// claimed `any`); otherwise it gets multiples of 32 only (spec cann.md §3.4).
+bool AnyEmbed(const PropertyContext& ctx) {
+  return ctx.port.ClaimedChoice(kChoiceGatherEmbed).value_or("") == "any";
+}
+
+// The row's embedding dim as a case has it: the spec's q values, or for a port
+// taking multiples of 32 only, the same values repeated to 32 elements.
+int64_t RowEmbed(const GatherRow& row, bool any_embed) {
+  return any_embed ? static_cast<int64_t>(row.q.size()) : 32;
+}
+
+Case GatherRowCase(const GatherRow& row, const Profile& profile, bool any_embed) {
+  const int64_t embed = RowEmbed(row, any_embed);
+  Shape table;
+  for (int64_t e = 0; e < embed; ++e) table.push_back(row.q[static_cast<size_t>(e) % row.q.size()]);
   Case c(kGather, profile.name);
-  c.Set("vocab", int64_t{1}).Set("embed", static_cast<int64_t>(row.q.size()));
-  c.Set("table", Shape(row.q)).Set("indices", Shape{0}).Set("indices_shape", Shape{});
+  c.Set("vocab", int64_t{1}).Set("embed", embed);
+  c.Set("table", table).Set("indices", Shape{0}).Set("indices_shape", Shape{});
   c.Set("scale_bits", Shape{row.scale_bits}).Set("zero_point_bits", Shape{row.zp_bits});
   return c;
 }
 
 std::vector<Case> GatherDocumented(const PropertyContext& ctx) {
   std::vector<Case> out;
-  for (const auto& row : GatherRows()) out.push_back(GatherRowCase(row, ctx.profile));
+  for (const auto& row : GatherRows())
+    out.push_back(GatherRowCase(row, ctx.profile, AnyEmbed(ctx)));
   return out;
 }
 
@@ -123,7 +139,7 @@ std::vector<Case> GatherDocumented(const PropertyContext& ctx) {
 // vocabulary (first CANN profile of the run only: the routine is SoC-independent).
 std::vector<Case> GatherExplicit(const PropertyContext& ctx) {
   std::vector<Case> out = GatherDocumented(ctx);
-  const bool any_embed = ctx.port.ClaimedChoice(kChoiceGatherEmbed).value_or("") == "any";
+  const bool any_embed = AnyEmbed(ctx);
   int64_t seed = 1;
   for (const auto& [vocab, embed, shape] :
        std::vector<std::tuple<int64_t, int64_t, Shape>>{{1, 32, {}},
@@ -189,20 +205,23 @@ Verdict CheckGatherOracle(const PropertyContext& ctx, const Case& c) {
 Verdict CheckGatherDocumented(const PropertyContext& ctx, const Case& c) {
   const GatherRow* row = nullptr;
   for (const auto& r : GatherRows()) {
-    if (GatherRowCase(r, ctx.profile) == c) row = &r;
+    if (GatherRowCase(r, ctx.profile, AnyEmbed(ctx)) == c) row = &r;
   }
   if (!row) return Verdict::Fail("not a documented case of spec cann.md §3.7: " + c.ToText());
+  std::vector<uint16_t> want;
+  for (int64_t e = 0; e < RowEmbed(*row, AnyEmbed(ctx)); ++e)
+    want.push_back(row->y_bits[static_cast<size_t>(e) % row->y_bits.size()]);
   Called k;
   if (auto v = CallQuantPort(ctx, c, &k)) return *v;
   if (k.answer.status != cann::kAclnnSuccess) {
     return Verdict::Fail("status " + StatusText(kGather, k.answer.status) + " for spec cann.md " +
                          row->id);
   }
-  if (auto e = FirstDiff16(k.answer.Output("y")->contents().data(), row->y_bits, DType::kFloat16)) {
+  if (auto e = FirstDiff16(k.answer.Output("y")->contents().data(), want, DType::kFloat16)) {
     return Verdict::Fail("spec cann.md " + std::string(row->id) + ": " +
                          DescribeY(k.inv, *e,
                                    Words16(k.answer.Output("y")->contents().data() + 2 * *e, 1)[0],
-                                   row->y_bits[*e]));
+                                   want[*e]));
   }
   return Verdict::Pass();
 }

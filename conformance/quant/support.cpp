@@ -225,6 +225,16 @@ oracle::quant::GatherCall GatherCallOf(const Invocation& inv, const Case& c) {
   return call;
 }
 
+namespace {
+
+std::string ProfileValue(const Profile& profile, const std::string& choice,
+                         const std::string& fallback) {
+  const Choice* found = profile.FindChoice(choice);
+  return found ? found->value : fallback;
+}
+
+}  // namespace
+
 oracle::quant::AntiquantCall AntiquantCallOf(const Case& c, const Invocation& inv,
                                              const Profile& profile) {
   oracle::quant::AntiquantCall call;
@@ -240,6 +250,7 @@ oracle::quant::AntiquantCall AntiquantCallOf(const Case& c, const Invocation& in
   call.null_y = OutputIsNull(c, "y");
   if (const InputTensor* s = inv.Input("scale")) call.scale_shape = s->shape;
   if (const InputTensor* o = inv.Input("offset")) call.offset_shape = o->shape;
+  call.channel_scale_n_by_1 = ProfileValue(profile, kChoiceChannel2d, "as_code") == "as_310p_doc";
   return call;
 }
 
@@ -270,12 +281,6 @@ oracle::quant::RknnCall RknnCallWith(const Case& c, const Invocation& inv, const
     }
   }
   return call;
-}
-
-std::string ProfileValue(const Profile& profile, const std::string& choice,
-                         const std::string& fallback) {
-  const Choice* found = profile.FindChoice(choice);
-  return found ? found->value : fallback;
 }
 
 }  // namespace

@@ -330,6 +330,7 @@ constexpr int64_t kMaxWeightElems = int64_t{1} << 18;
 rc::Gen<Case> ValidAntiquant(const PropertyContext& ctx, bool per_group_only, bool positive) {
   const std::string name = ctx.profile.name;
   const bool p310 = ctx.profile.cann && ctx.profile.cann->npu_arch == "DAV_2002";
+  const bool n_by_1 = Reading(ctx, kChoiceChannel2d, "as_code") == "as_310p_doc";
   const CaseDomain d = ctx.Domain();
   const std::vector<std::string> modes =
       per_group_only ? std::vector<std::string>{"per_group"}
@@ -376,7 +377,11 @@ rc::Gen<Case> ValidAntiquant(const PropertyContext& ctx, bool per_group_only, bo
             c.Set("group_size", gs).Set("mode", mode).Set("offset", offset);
             c.Set("scales", scales).Set("zps", zps).Set("seed", seed);
             if (two_d && mode == "per_tensor") c.Set("scale_shape", Shape{1, 1});
-            if (two_d && mode == "per_channel" && !p310) c.Set("scale_shape", Shape{1, n});
+            // The 2-D per-channel scale as the reading has it (§4.2, §5.12); on
+            // 310P only under the doc's reading.
+            if (two_d && mode == "per_channel" && n_by_1) c.Set("scale_shape", Shape{n, 1});
+            if (two_d && mode == "per_channel" && !n_by_1 && !p310)
+              c.Set("scale_shape", Shape{1, n});
             return c;
           });
     });
@@ -607,6 +612,11 @@ std::vector<Case> RknnEdgeRejects(const PropertyContext& ctx) {
         base(64, 2).Set("dtype", dtype).Set("quant_type", q).Set("group_size", int64_t{0}));
     out.push_back(
         base(33, 2).Set("dtype", dtype).Set("quant_type", q).Set("group_size", int64_t{32}));
+    // Group sizes other than 32 that divide K: valid under divides_k, rejected
+    // under 32_only (choice rknn.quant.group_size, §5.3), 48 no power of two.
+    for (const int64_t gs : {64, 48}) {
+      out.push_back(base(2 * gs, 2).Set("dtype", dtype).Set("quant_type", q).Set("group_size", gs));
+    }
   }
   return out;
 }

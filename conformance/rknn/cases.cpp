@@ -335,6 +335,10 @@ std::vector<Case> EdgeLayoutCases(const std::string& routine, const Profile& pro
         add(k, n);
       }
       if (type == f.supported_types.front()) add(1, 65537);  // N past 2^16
+      // Where B is never split (k_segment 0: RK356x, or SDK 1.6 under the reading
+      // none of rknn.sdk16.k_segment), K just past RK3588's segment length must
+      // stay one block (§3.3).
+      if (f.k_segment == 0 && type == f.supported_types.front()) add(8193, s.b_sub_n + 1);
       // The other reading of the RK3576 mixed-type B row (§2.2, §8.14).
       if (t.a != t.b) {
         const std::string other = f.mixed_b_layout == "c_dtype_row" ? "b_dtype_row" : "c_dtype_row";

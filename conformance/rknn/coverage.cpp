@@ -12,6 +12,7 @@
 // sizes (size.past_2_31_bytes), a layout that large is not materialized.
 #include "conformance/harness/coverage.h"
 
+#include <numeric>
 #include <optional>
 
 #include "conformance/rknn/cases.h"
@@ -336,6 +337,21 @@ std::vector<Case> rknn_props::CoverageCreateCases(const Profile& profile) {
     Case c = base(4, K, N).Set("B_quant_type", q);
     if (q >= 4) c.Set("group_size", int64_t{32});
     out.push_back(c);
+  }
+  // Per-group with group sizes other than 32 that divide K (valid under
+  // divides_k, rejected under 32_only: choice rknn.quant.group_size, §5.3),
+  // on every type per-group admits.
+  for (int32_t t : f.supported_types) {
+    const DType ta = f.FindType(t)->a;
+    const int64_t ka = f.k_align.count(ta) ? f.k_align.at(ta) : 32;
+    for (const int64_t gs : {64, 48}) {
+      const int64_t k = std::lcm(gs, ka) * 2;
+      Case c(kCreate, profile.name);
+      c.Set("type", int64_t{t}).Set("M", 4).Set("K", k).Set("N", N);
+      c.Set("B_quant_type", int64_t{4}).Set("group_size", gs);
+      c.Set("AC_layout", int64_t{1}).Set("B_layout", int64_t{1});
+      out.push_back(c);
+    }
   }
   // An io_attr size past 2^31 bytes: the first of a few large M the oracle accepts.
   for (int64_t m : {int64_t{1} << 20, int64_t{1} << 22, int64_t{1} << 24, int64_t{1} << 28}) {

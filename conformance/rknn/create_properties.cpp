@@ -107,10 +107,18 @@ Verdict CheckCreateLayout(const PropertyContext& ctx, const Case& c) {
   }
   const orc::Attr* expected[3] = {&want.A, &want.B, &want.C};
   Bytes got_words, want_words;
+  // A segmented NATIVE B's dims are open under rknn.segment.b_dims = unknown
+  // (§3.3, §8.7): its size and type are still checked.
+  const orc::Info info = InfoOf(c);
+  const int64_t seg_len = ctx.profile.rknn->k_segment;
+  const bool b_dims_open =
+      SegmentedBDimsOpen(ctx.profile) && info.B_layout == 1 && seg_len > 0 && info.K > seg_len;
   for (int i = 0; i < 3; ++i) {
     const OutputResult& out = *k.answer.Output(kMatrices[i]);
     AppendPortAttr(out, &got_words);
-    AppendWords(expected[i]->dims, expected[i]->size_bytes, expected[i]->type, &want_words);
+    const Shape dims =
+        i == 1 && b_dims_open ? (out.rank < 0 ? Shape{} : out.dims) : expected[i]->dims;
+    AppendWords(dims, expected[i]->size_bytes, expected[i]->type, &want_words);
   }
   const auto map = AttrMap(0);
   const auto comparison = verify::Compare({.output = "io_attr",
@@ -363,11 +371,28 @@ const std::vector<std::string> kCreateChoices = {"rknn.limits.align_unit",
                                                  "rknn.tp_norm.b_dims",
                                                  "rknn.quant.type_encoding"};
 
+// The platform's facts with the K/N limits of §3.2 as the profile's readings
+// of §8.3 make them (the oracle's LimitsFor), for the generators: a port
+// claiming rknn.limits.align_unit = header_elements gets its valid calls drawn
+// with the header's alignments.
+RknnFacts DrawingFacts(const Profile& profile) {
+  RknnFacts f = *profile.rknn;
+  for (const auto& [dtype, align] : profile.rknn->k_align) {
+    const orc::Limits limits = orc::LimitsFor(*profile.rknn, dtype, {});
+    if (limits.k_align <= 0 || limits.n_align <= 0 || limits.n_max <= 0) continue;
+    f.k_align[dtype] = limits.k_align;
+    f.n_align[dtype] = limits.n_align;
+    f.n_max[dtype] = limits.n_max;
+    f.k_max = limits.k_max;
+  }
+  return f;
+}
+
 }  // namespace
 
 void rknn_props::AddCreateProperties(std::vector<Property>* out) {
   auto valid_info = [](const PropertyContext& ctx) {
-    return gen::rknn::ValidInfo(*ctx.profile.rknn, ctx.profile.name, ctx.Domain());
+    return gen::rknn::ValidInfo(DrawingFacts(ctx.profile), ctx.profile.name, ctx.Domain());
   };
   out->push_back(
       {.name = std::string(kCreate) + ".size_matches_layout",
@@ -403,13 +428,14 @@ void rknn_props::AddCreateProperties(std::vector<Property>* out) {
            [](const PropertyContext& ctx) { return Only(ctx, CreateExplicit(ctx), false); },
        .generator =
            [](const PropertyContext& ctx) {
-             return gen::rknn::InvalidInfo(*ctx.profile.rknn, ctx.profile.name, ctx.Domain());
+             return gen::rknn::InvalidInfo(DrawingFacts(ctx.profile), ctx.profile.name,
+                                           ctx.Domain());
            },
        .check = CheckCreateRejects});
   std::vector<std::string> dynamic_choices = kCreateChoices;
   dynamic_choices.push_back("rknn.dynamic.varying_dims");
   auto valid_dynamic = [](const PropertyContext& ctx) {
-    return gen::rknn::ValidDynamic(*ctx.profile.rknn, ctx.profile.name, ctx.Domain());
+    return gen::rknn::ValidDynamic(DrawingFacts(ctx.profile), ctx.profile.name, ctx.Domain());
   };
   auto valid_explicit = [](const PropertyContext& ctx) {
     return Only(ctx, DynamicExplicit(ctx), true);
@@ -448,7 +474,8 @@ void rknn_props::AddCreateProperties(std::vector<Property>* out) {
            [](const PropertyContext& ctx) { return Only(ctx, DynamicExplicit(ctx), false); },
        .generator =
            [](const PropertyContext& ctx) {
-             return gen::rknn::InvalidDynamic(*ctx.profile.rknn, ctx.profile.name, ctx.Domain());
+             return gen::rknn::InvalidDynamic(DrawingFacts(ctx.profile), ctx.profile.name,
+                                              ctx.Domain());
            },
        .check = CheckDynamicRejects});
 }

@@ -68,6 +68,8 @@ LayoutInstance RknnInstance(const Case& c, const Profile& profile) {
   l.input_elems = g.to_native ? g.plain_elems : g.native_elems;
   l.output_elems = g.to_native ? g.native_elems : g.plain_elems;
   l.output_dims = g.to_native ? g.native_dims : g.plain_dims;
+  l.output_dims_open = g.matrix == Matrix::kB && g.to_native && g.b.segments.size() > 1 &&
+                       SegmentedBDimsOpen(profile);
   l.oracle = [g](const Bytes& in) { return OracleOut(g, in); };
   if (g.matrix == Matrix::kB && g.to_native) {
     // One NATIVE column block of one K segment per tile (oracles/rknn/layout_oracle.h).
@@ -103,7 +105,9 @@ Verdict CheckSegmentation(const PropertyContext& ctx, const Case& c) {
   int64_t total = 0;
   for (const auto& s : l.b.segments) total += s.elems;
   auto reported = NumElements(out.dims);
-  if (out.rank != 4 || !reported || *reported != total) {
+  // Under rknn.segment.b_dims = unknown a segmented B's dims are open (§8.7).
+  const bool dims_open = l.b.segments.size() > 1 && SegmentedBDimsOpen(ctx.profile);
+  if (!dims_open && (out.rank != 4 || !reported || *reported != total)) {
     return Verdict::Fail("B_native dims " + ToString(out.dims) + " hold " +
                          (reported ? std::to_string(*reported) : "?") + " elements; the " +
                          std::to_string(l.b.segments.size()) + " segments hold " +

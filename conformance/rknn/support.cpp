@@ -144,4 +144,9 @@ oracle::rknn::Readings ReadingsOf(const Case& c) {
           .varying = c.String("varying").value_or("")};
 }
 
+bool SegmentedBDimsOpen(const Profile& profile) {
+  const Choice* choice = profile.FindChoice("rknn.segment.b_dims");
+  return choice && choice->value == "unknown";
+}
+
 }  // namespace npuconf::rknn_props

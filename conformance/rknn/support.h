@@ -72,6 +72,10 @@ std::vector<gen::rknn::TypeBlocks> TypeBlocksOf(const RknnFacts& facts);
 
 oracle::rknn::Info InfoOf(const Case& c);
 
+// The profile's reading of rknn.segment.b_dims is `unknown`: the dims a port
+// reports for a segmented NATIVE B are not checked (spec rknn.md §3.3, §8.7).
+bool SegmentedBDimsOpen(const Profile& profile);
+
 // The oracle's answer of each layout and int4 routine, for vector files
 // (layout_properties.cpp).
 Expected ExpectLayoutAnswer(const PropertyContext& ctx, const Invocation& inv);

@@ -184,7 +184,8 @@ Expectation ExpectAntiquant(const AntiquantCall& c) {
   bool shape_ok = false;
   if (s.size() == 1) shape_ok = gs == 0 && (s[0] == 1 || s[0] == c.n);
   if (s.size() == 2) {
-    shape_ok = gs == 0 ? (s == Shape{1, 1} || s == Shape{1, c.n}) : s == Shape{groups, c.n};
+    const Shape per_channel = c.channel_scale_n_by_1 ? Shape{c.n, 1} : Shape{1, c.n};
+    shape_ok = gs == 0 ? (s == Shape{1, 1} || s == per_channel) : s == Shape{groups, c.n};
   }
   return FirstBroken(
       {

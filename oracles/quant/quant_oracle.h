@@ -59,6 +59,9 @@ struct AntiquantCall {
   std::optional<Shape> scale_shape;   // nullopt: null
   std::optional<Shape> offset_shape;  // nullopt: absent
   int64_t group_size = 0;
+  // The 2-D per-channel scale is (n, 1) as the 310P doc writes it, not the
+  // code's (1, n) (spec cann.md §4.2, §5.12; choice cann.antiquant.channel_scale_2d).
+  bool channel_scale_n_by_1 = false;
 };
 struct Expectation {
   int64_t status = 0;

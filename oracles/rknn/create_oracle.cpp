@@ -25,17 +25,29 @@ struct Rule {
 
 }  // namespace
 
+Limits LimitsFor(const RknnFacts& facts, DType a, const Readings& readings) {
+  const std::string unit = readings.align_unit.empty() ? facts.align_unit : readings.align_unit;
+  const std::string k_rule = readings.k_max_rule.empty() ? facts.k_max_rule : readings.k_max_rule;
+  // §3.2 alignments in elements under the reading of §8.3.
+  auto align = [&](bool k) -> int64_t {
+    if (unit == "ug_elements") return Lookup(k ? facts.k_align : facts.n_align, a);
+    const int64_t header = Lookup(k ? facts.header_k_align : facts.header_n_align, a);
+    return unit == "header_bytes" ? header * 8 / Bits(a) : header;
+  };
+  return {.k_align = align(true),
+          .n_align = align(false),
+          .n_max = Lookup(facts.n_max, a),
+          .k_max =
+              k_rule == "header_global" ? std::optional<int64_t>(facts.header_k_max) : facts.k_max};
+}
+
 CreateExpectation ExpectCreate(const RknnFacts& facts, const Info& info, const Readings& readings) {
   CreateExpectation e;
   const RknnMatmulType* t = facts.FindType(static_cast<int32_t>(info.type));
   const std::string unit = readings.align_unit.empty() ? facts.align_unit : readings.align_unit;
   const std::string k_rule = readings.k_max_rule.empty() ? facts.k_max_rule : readings.k_max_rule;
-  // §3.2 alignments in elements under the reading of §8.3.
-  auto align = [&](bool k) -> int64_t {
-    if (unit == "ug_elements") return Lookup(k ? facts.k_align : facts.n_align, t->a);
-    const int64_t header = Lookup(k ? facts.header_k_align : facts.header_n_align, t->a);
-    return unit == "header_bytes" ? header * 8 / Bits(t->a) : header;
-  };
+  const Limits limits = t ? LimitsFor(facts, t->a, readings) : Limits{};
+  auto align = [&](bool k) { return k ? limits.k_align : limits.n_align; };
   const bool per_group = info.B_quant_type == 4 || info.B_quant_type == 5;
   const bool per_channel = info.B_quant_type == 2 || info.B_quant_type == 3;
   const std::vector<Rule> rules = {
@@ -54,15 +66,11 @@ CreateExpectation ExpectCreate(const RknnFacts& facts, const Info& info, const R
        [&] { return "AC_layout " + std::to_string(info.AC_layout) + " (§1.4)"; }},
       {[&] { return info.B_layout == 2 && !facts.tp_norm; },
        [&] { return "TP_NORM not on " + facts.platform + " (§8.11)"; }},
-      {[&] {
-         const std::optional<int64_t> k_max =
-             k_rule == "header_global" ? std::optional<int64_t>(facts.header_k_max) : facts.k_max;
-         return k_max && info.K > *k_max;
-       },
+      {[&] { return limits.k_max && info.K > *limits.k_max; },
        [&] { return "K " + std::to_string(info.K) + " above the K limit (§3.2, " + k_rule + ")"; }},
-      {[&] { return Lookup(facts.n_max, t->a) == 0 || align(true) == 0 || align(false) == 0; },
+      {[&] { return limits.n_max == 0 || align(true) == 0 || align(false) == 0; },
        [&] { return std::string("no K/N limits for A's dtype (§3.2)"); }},
-      {[&] { return info.N > Lookup(facts.n_max, t->a); },
+      {[&] { return info.N > limits.n_max; },
        [&] { return "N " + std::to_string(info.N) + " above N max (§3.2)"; }},
       {[&] { return info.K % align(true) != 0; },
        [&] {
@@ -147,8 +155,7 @@ DynamicExpectation ExpectDynamic(const RknnFacts& facts, const Info& info, const
     d.rule = "shape_num is invalid (§1.10)";
     return d;
   }
-  const std::string varying =
-      readings.varying.empty() ? "k_n_fixed_unless_tp_norm" : readings.varying;
+  const std::string varying = readings.varying.empty() ? facts.varying_dims : readings.varying;
   const bool same_k_n =
       varying == "m_only" || (varying == "k_n_fixed_unless_tp_norm" && info.B_layout != 2);
   for (size_t i = 0; i + 2 < shapes.size(); i += 3) {

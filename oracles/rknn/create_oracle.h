@@ -30,6 +30,14 @@ struct Readings {
   std::string varying;
 };
 
+// The §3.2 limits of A's dtype `a` under the profile's (or `readings`')
+// readings of §8.3: alignments in elements, N max, and K max (nullopt: none).
+struct Limits {
+  int64_t k_align = 0, n_align = 0, n_max = 0;
+  std::optional<int64_t> k_max;
+};
+Limits LimitsFor(const RknnFacts& facts, DType a, const Readings& readings);
+
 struct Attr {
   Shape dims;
   uint64_t size_bytes = 0;
