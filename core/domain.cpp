@@ -33,8 +33,30 @@ bool ParamBounds::AdmitsText(std::string_view text) const {
   return !texts || std::find(texts->begin(), texts->end(), text) != texts->end();
 }
 
+bool ParamBounds::AdmitsNumber(int64_t v) const {
+  return v >= min && v <= max && FloorMod(v, multiple) == 0;
+}
+
 bool ParamBounds::AdmitsInt(int64_t v) const {
-  return v >= min && v <= max && FloorMod(v, multiple) == 0 && AdmitsText(std::to_string(v));
+  return AdmitsNumber(v) && AdmitsText(std::to_string(v));
+}
+
+bool ParamBounds::AdmitsValue(const ParamValue& value) const {
+  switch (value.kind) {
+    case ParamValue::Kind::kNull:
+      return false;
+    case ParamValue::Kind::kInt:
+      return AdmitsInt(value.i);
+    case ParamValue::Kind::kIntList:
+      if (!AdmitsText(value.ToText()) || !AdmitsRank(static_cast<int64_t>(value.ints.size())))
+        return false;
+      return std::all_of(value.ints.begin(), value.ints.end(),
+                         [&](int64_t v) { return AdmitsNumber(v); });
+    case ParamValue::Kind::kFloat:
+    case ParamValue::Kind::kString:
+      return AdmitsText(value.ToText()) && !BoundsNumbers();
+  }
+  return false;
 }
 
 bool ParamBounds::AdmitsRank(int64_t rank) const {
@@ -42,9 +64,11 @@ bool ParamBounds::AdmitsRank(int64_t rank) const {
   return !ranks || std::find(ranks->begin(), ranks->end(), rank) != ranks->end();
 }
 
-bool ParamBounds::BoundsValues() const {
-  return texts || multiple != 1 || min != INT64_MIN || max != INT64_MAX;
+bool ParamBounds::BoundsNumbers() const {
+  return multiple != 1 || min != INT64_MIN || max != INT64_MAX;
 }
+
+bool ParamBounds::BoundsValues() const { return texts || BoundsNumbers(); }
 
 std::optional<int64_t> ParamBounds::Fit(int64_t v, int64_t lo, int64_t hi) const {
   const int64_t bottom = std::max(min, lo), top = std::min(max, hi);
@@ -84,6 +108,14 @@ bool CaseDomain::AdmitsInt(std::string_view key, int64_t v) const {
 bool CaseDomain::AdmitsAbsent(std::string_view key) const {
   const ParamBounds* b = Find(key);
   return !b || b->admits_absent;
+}
+
+bool CaseDomain::Admits(const Case& c) const {
+  for (const auto& [key, bounds] : params) {
+    const ParamValue* value = c.Find(key);
+    if (value ? !bounds.AdmitsValue(*value) : !bounds.admits_absent) return false;
+  }
+  return true;
 }
 
 const CaseDomain& UnboundedDomain() {

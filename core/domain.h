@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/case.h"
+
 namespace npuconf {
 
 // What one param may be. An int param, or every element of an int-list param
@@ -31,9 +33,14 @@ struct ParamBounds {
   bool admits_absent = false;
 
   bool AdmitsInt(int64_t v) const;
+  bool AdmitsNumber(int64_t v) const;  // multiple, min and max only (an int list's element)
+  // A value as a case holds it, as conformance/ports/claims.h Covers reads a
+  // condition: null satisfies none, an int list's text is what KEY=… lists.
+  bool AdmitsValue(const ParamValue& value) const;
   bool AdmitsText(std::string_view text) const;  // `texts` only
   bool AdmitsRank(int64_t rank) const;
-  bool BoundsValues() const;  // some condition on the value (not only on the rank)
+  bool BoundsValues() const;   // some condition on the value (not only on the rank)
+  bool BoundsNumbers() const;  // a %, <= or >= condition
   // Among the admitted ints in [lo, hi]: the least one >= v, else the
   // greatest; nullopt when none lies in [lo, hi]. Monotone in v, so a drawn
   // value mapped through Fit still shrinks as the draw does.
@@ -51,6 +58,8 @@ struct CaseDomain {
   bool AdmitsText(std::string_view key, std::string_view text) const;
   bool AdmitsInt(std::string_view key, int64_t v) const;
   bool AdmitsAbsent(std::string_view key) const;
+  // Every bounded param of `c` is admitted (a param it leaves out by admits_absent).
+  bool Admits(const Case& c) const;
 };
 
 // The domain that admits everything (no claim narrows the routine).

@@ -188,13 +188,15 @@ inline rc::Gen<Case> InvalidTransCase(const Profile& profile, const CaseDomain& 
     return c;
   };
   return rc::gen::mapcat(ValidTransCase(profile, domain), [=](Case valid) {
-    return rc::gen::mapcat(Pick(faults), [=](TransFault first) {
+    return rc::gen::mapcat(rc::gen::inRange<size_t>(0, faults.size()), [=](size_t first) {
       return rc::gen::map(rc::gen::tuple(Pick(faults), rc::gen::arbitrary<bool>(),
                                          rc::gen::inRange<int64_t>(0, 1 << 16)),
                           [=](const std::tuple<TransFault, bool, int64_t>& more) {
                             const auto& [second, both, pick] = more;
-                            Case c = apply(valid, first, pick);
-                            return both ? apply(c, second, pick / 2) : c;
+                            return FirstFaultInside(domain, faults.size(), first, [&](size_t f) {
+                              Case c = apply(valid, faults[f], pick);
+                              return both ? apply(c, second, pick / 2) : c;
+                            });
                           });
     });
   });
@@ -292,13 +294,16 @@ inline rc::Gen<Case> InvalidSizeCase(const Profile& profile, const std::string& 
     return c;
   };
   return rc::gen::mapcat(ValidSizeCase(profile, routine, false, domain), [=](Case valid) {
-    return rc::gen::map(rc::gen::tuple(Pick(faults), Pick(faults), rc::gen::arbitrary<bool>(),
-                                       rc::gen::inRange<int64_t>(0, 1 << 20)),
-                        [=](const std::tuple<SizeFault, SizeFault, bool, int64_t>& draw) {
-                          const auto& [first, second, both, pick] = draw;
-                          Case c = apply(valid, first, pick);
-                          return both ? apply(c, second, pick / 7) : c;
-                        });
+    return rc::gen::map(
+        rc::gen::tuple(rc::gen::inRange<size_t>(0, faults.size()), Pick(faults),
+                       rc::gen::arbitrary<bool>(), rc::gen::inRange<int64_t>(0, 1 << 20)),
+        [=](const std::tuple<size_t, SizeFault, bool, int64_t>& draw) {
+          const auto& [first, second, both, pick] = draw;
+          return FirstFaultInside(domain, faults.size(), first, [&](size_t f) {
+            Case c = apply(valid, faults[f], pick);
+            return both ? apply(c, second, pick / 7) : c;
+          });
+        });
   });
 }
 

@@ -455,9 +455,11 @@ inline rc::Gen<Case> InvalidInfo(const RknnFacts& f, const std::string& profile,
                                      CreateFault::kBQuantOutOfEnum};
   if (f.supported_types.size() < f.types.size()) faults.push_back(CreateFault::kUnsupportedType);
   return rc::gen::mapcat(ValidInfo(f, profile, domain), [=](const Case& valid) {
-    return rc::gen::mapcat(Pick(faults), [=](CreateFault fault) {
-      return rc::gen::map(rc::gen::inRange<int64_t>(0, 1 << 20),
-                          [=](int64_t pick) { return WithFault(valid, fault, pick, f); });
+    return rc::gen::mapcat(rc::gen::inRange<size_t>(0, faults.size()), [=](size_t first) {
+      return rc::gen::map(rc::gen::inRange<int64_t>(0, 1 << 20), [=](int64_t pick) {
+        return FirstFaultInside(domain, faults.size(), first,
+                                [&](size_t i) { return WithFault(valid, faults[i], pick, f); });
+      });
     });
   });
 }

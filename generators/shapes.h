@@ -262,6 +262,20 @@ inline rc::Gen<int64_t> Within(const CaseDomain& domain, std::string_view key, r
   });
 }
 
+// An invalid case is a valid one with a named fault; a fault that would take
+// it outside the claim gives way to the next in the list (the same draw,
+// rotated), so a narrowed port still gets its invalid cases inside its claim.
+// `make(i)` is the case with fault i; when none lands inside, fault `first`
+// (the runner then discards it).
+template <typename Make>
+auto FirstFaultInside(const CaseDomain& domain, size_t count, size_t first, Make make) {
+  for (size_t k = 0; k < count; ++k) {
+    auto c = make((first + k) % count);
+    if (domain.Admits(c)) return c;
+  }
+  return make(first);
+}
+
 // A text param drawn by `text` (a weighted choice, say), or, where the claim
 // bounds `key`, picked among the values of `all` it admits.
 inline rc::Gen<std::string> TextWithin(const CaseDomain& domain, std::string_view key,

@@ -4,6 +4,7 @@
 #include "conformance/ports/claims.h"
 
 #include <gtest/gtest.h>
+#include <rapidcheck.h>
 
 #include "cli/families.h"
 #include "conformance/harness/materialize.h"
@@ -415,6 +416,88 @@ TEST(Claims, AFaultInsideNarrowedClaimsThatFewCasesReachIsCaught) {
   const Checked c =
       RunUnit(*narrow, "rk3588", "rknn.b_tp_norm_to_native.matches_oracle", kDefaultCases, false);
   EXPECT_EQ(c.outcome, report::Outcome::kFail) << c.message;
+}
+
+// What generators test a case against (CaseDomain::Admits) is what the runner
+// checks (PortClaims::Covers), on every property's cases.
+TEST(Claims, ADomainAdmitsExactlyTheCasesItsClaimCovers) {
+  const std::vector<std::string> claims = {
+      "cann.nd_to_nz:*:dtype=FLOAT16|INT8,shape%16==0,rank(shape)<=3",
+      "cann.calculate_matmul_weight_size_v2:*:dtype=FLOAT16,shape<=65536",
+      "cann.trans_matmul_weight:*:format=ND,rank(shape)=2|3",
+      "rknn.b_norm_to_native:*:type=1|4|2,K%32==0,N<=64",
+      "rknn.matmul_create:*:type=1,B_layout=0,K>=64",
+      "rknn.int4_pack:*:count%2==0,nibble=low_first",
+      "cann.antiquant:*:weight_dtype=INT8,k%64==0,offset=0"};
+  const PortClaims parsed = PortClaims::Parse(claims);
+  const auto port = MakeReferencePort(ReferenceClaims());
+  int compared = 0;
+  for (const char* profile_name : {"ascend910b", "rk3588"}) {
+    const Profile& profile = *FindProfile(profile_name);
+    const std::vector<const Profile*> profiles = {&profile};
+    const PropertyContext ctx{BuiltinSuite(), *port, profile, profiles, false};
+    for (const Property& p : BuiltinSuite().properties()) {
+      if (!p.generator || BuiltinSuite().FindRoutine(p.routine)->spec->vendor != profile.family)
+        continue;
+      const RoutineSpec& spec = *BuiltinSuite().FindRoutine(p.routine)->spec;
+      const auto domains = parsed.Domains(spec, profile.name);
+      if (domains.empty()) continue;
+      const auto gen = p.generator(ctx);
+      for (int i = 0; i < 40; ++i) {
+        const Case c = gen(rc::Random(static_cast<uint64_t>(i) * 7919 + 1), i % 60).value();
+        if (c.routine != spec.id) continue;
+        bool any = false;
+        for (const CaseDomain& d : domains) any |= d.Admits(c);
+        EXPECT_EQ(any, parsed.Covers(c, profile.name, spec)) << c.ToText();
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GT(compared, 500);
+}
+
+// Claims narrowing dtypes, types and dims as real clients do, per routine: every
+// property with a random phase gets its full --cases inside them, and passes.
+TEST(Claims, NarrowedClaimsOfEveryFamilyGetTheirRandomCases) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> narrowed = {
+      {"ascend910b",
+       {"cann.nd_to_nz:ascend910b:dtype=FLOAT16|INT8,shape%16==0,rank(shape)<=3",
+        "cann.nz_to_nd:ascend910b:dtype=FLOAT16|INT8,shape%16==0,rank(shape)<=3",
+        "cann.trans_matmul_weight:ascend910b:dtype=INT8,rank(shape)=2",
+        "cann.calculate_matmul_weight_size_v2:ascend910b:dtype=FLOAT16|BF16,shape<=65536",
+        "cann.calculate_matmul_weight_size:ascend910b:shape%2==0",
+        "cann.gather_dequant_int8:ascend910b:embed%64==0,vocab<=1000",
+        "cann.gather_dequant_int8_quantize:ascend910b:embed%32==0",
+        "cann.antiquant:ascend910b:weight_dtype=INT8,x_dtype=FLOAT16,k%64==0"}},
+      {"rk3588",
+       {"rknn.b_norm_to_native:rk3588:type=1|4|2,K%32==0,N%32==0",
+        "rknn.b_native_to_norm:rk3588:type=1|4|2,K%32==0,N%32==0",
+        "rknn.a_norm_to_native:rk3588:type=2,K%16==0,M<=64",
+        "rknn.a_native_to_norm:rk3588:type=2,K%16==0,M<=64",
+        "rknn.c_norm_to_native:rk3588:type=1|2,N%4==0",
+        "rknn.c_native_to_norm:rk3588:type=1|2,N%4==0",
+        "rknn.int4_pack:rk3588:count%2==0,count<=1024",
+        "rknn.int4_unpack:rk3588:count%2==0,count<=1024",
+        "rknn.matmul_create:rk3588:type=1|4,K%64==0,N%32==0,K<=8192,B_layout=1",
+        "rknn.matmul_create_dynamic:rk3588:type=2,B_layout=0|1",
+        "rknn.dequant_b:rk3588:dtype=INT8,k<=1024"}},
+  };
+  for (const auto& [profile, claims] : narrowed) {
+    ASSERT_EQ(Validate(claims), "");
+    const auto port = MakeReferencePort(claims);
+    RunOptions options;
+    options.profiles = {profile};
+    options.cases = 50;
+    options.real_shapes = false;
+    for (const auto& r : RunSuite(BuiltinSuite(), *port, options).results) {
+      const Property* p = BuiltinSuite().FindProperty(r.property);
+      if (r.outcome == report::Outcome::kNotClaimed ||
+          r.outcome == report::Outcome::kNotApplicable || !p || !p->generator)
+        continue;
+      EXPECT_EQ(r.outcome, report::Outcome::kPass) << r.property << ": " << r.message;
+      EXPECT_EQ(r.random_cases, 50) << r.property << "@" << profile << ": " << r.message;
+    }
+  }
 }
 
 }  // namespace

@@ -412,55 +412,63 @@ std::vector<Case> AntiquantEdgeRejects(const PropertyContext& ctx) {
   return out;
 }
 
+// Fault `how` (0..11) applied to the valid case `c`.
+Case AntiquantFault(Case c, int how) {
+  const int64_t k = *c.Int("k"), n = *c.Int("n");
+  const int64_t gs = c.Int("group_size").value_or(0);
+  switch (how) {
+    case 0:
+      c.Set("group_size", int64_t{-32});
+      break;
+    case 1:
+      c.Set("group_size", int64_t{48}).Set("mode", "per_group");
+      break;
+    case 2:
+      c.Set("group_size", ((k + 31) / 32) * 32).Set("mode", "per_group");
+      break;  // ≥ k
+    case 3:
+      c.Set("scale_shape", Shape{n + 1});
+      break;
+    case 4:
+      c.Set("scale_shape", gs > 0 ? Shape{(k + gs - 1) / gs + 1, n} : Shape{2, n});
+      break;
+    case 5:
+      c.Set("offset", int64_t{1}).Set("offset_shape", Shape{n, 2});
+      break;
+    case 6:
+      c.Set("weight_dtype", "INT4").Set("n", n | 1).params.erase("scale_shape");
+      break;
+    case 7:
+      c.Set("weight_dtype", "INT32").Set("n", n * 8 + 4).params.erase("scale_shape");
+      break;
+    case 8:
+      c.Set("x_dtype", "INT8");
+      break;
+    case 9:
+      c.Set("missing", (c.Int("seed").value_or(0) % 2) ? "weight" : "scale");
+      break;
+    case 10:
+      c.SetNull("y");
+      break;
+    default:
+      c.Set("k", int64_t{0})
+          .Set("group_size", int64_t{0})
+          .Set("mode", "per_channel")
+          .params.erase("scale_shape");
+      break;
+  }
+  if (how == 3 && n == 0) c.Set("scale_shape", Shape{2});
+  return c;
+}
+
+// A valid case inside the claim with one fault; one that would take it outside
+// the claim gives way to the next (FirstFaultInside).
 rc::Gen<Case> InvalidAntiquant(const PropertyContext& ctx) {
-  return rc::gen::mapcat(ValidAntiquant(ctx, false, false), [](Case c) {
-    return rc::gen::map(rc::gen::inRange(0, 12), [c0 = c](int how) {
-      Case c = c0;
-      const int64_t k = *c.Int("k"), n = *c.Int("n");
-      const int64_t gs = c.Int("group_size").value_or(0);
-      switch (how) {
-        case 0:
-          c.Set("group_size", int64_t{-32});
-          break;
-        case 1:
-          c.Set("group_size", int64_t{48}).Set("mode", "per_group");
-          break;
-        case 2:
-          c.Set("group_size", ((k + 31) / 32) * 32).Set("mode", "per_group");
-          break;  // ≥ k
-        case 3:
-          c.Set("scale_shape", Shape{n + 1});
-          break;
-        case 4:
-          c.Set("scale_shape", gs > 0 ? Shape{(k + gs - 1) / gs + 1, n} : Shape{2, n});
-          break;
-        case 5:
-          c.Set("offset", int64_t{1}).Set("offset_shape", Shape{n, 2});
-          break;
-        case 6:
-          c.Set("weight_dtype", "INT4").Set("n", n | 1).params.erase("scale_shape");
-          break;
-        case 7:
-          c.Set("weight_dtype", "INT32").Set("n", n * 8 + 4).params.erase("scale_shape");
-          break;
-        case 8:
-          c.Set("x_dtype", "INT8");
-          break;
-        case 9:
-          c.Set("missing", (c.Int("seed").value_or(0) % 2) ? "weight" : "scale");
-          break;
-        case 10:
-          c.SetNull("y");
-          break;
-        default:
-          c.Set("k", int64_t{0})
-              .Set("group_size", int64_t{0})
-              .Set("mode", "per_channel")
-              .params.erase("scale_shape");
-          break;
-      }
-      if (how == 3 && n == 0) c.Set("scale_shape", Shape{2});
-      return c;
+  const CaseDomain d = ctx.Domain();
+  return rc::gen::mapcat(ValidAntiquant(ctx, false, false), [d](Case valid) {
+    return rc::gen::map(rc::gen::inRange<size_t>(0, 12), [d, valid](size_t how) {
+      return gen::FirstFaultInside(
+          d, 12, how, [&](size_t h) { return AntiquantFault(valid, static_cast<int>(h)); });
     });
   });
 }
@@ -621,43 +629,48 @@ std::vector<Case> RknnEdgeRejects(const PropertyContext& ctx) {
   return out;
 }
 
+// Fault `how` (0..7) applied to the valid case `c`.
+Case RknnFault(Case c, int how, bool asym) {
+  const int64_t k = *c.Int("k");
+  switch (how) {
+    case 0:
+      c.Set("scale_len", int64_t{0});
+      break;
+    case 1:
+      c.Set("scale_len", (c.Int("seed").value_or(0) % 2) ? int64_t{2} : int64_t{1} + *c.Int("n"));
+      break;
+    case 2:
+      c.Set("zp_len", int64_t{3});
+      break;
+    case 3:
+      c.Set("quant_type", int64_t{4}).Set("group_size", k + 1);
+      break;  // K not a multiple
+    case 4:
+      c.Set("quant_type", int64_t{4}).Set("group_size", int64_t{0});
+      break;
+    case 5:
+      c.Set("quant_type", (c.Int("seed").value_or(0) % 2) ? int64_t{6} : int64_t{-1});
+      break;
+    case 6:
+      if (!asym) {
+        c.Set("nonzero_zp", int64_t{1});
+        break;
+      }
+      [[fallthrough]];
+    default:
+      c.Set("dtype", "INT16");
+      break;
+  }
+  return c;
+}
+
 rc::Gen<Case> InvalidRknn(const PropertyContext& ctx) {
   const bool asym = Reading(ctx, kChoiceZeroPoint, "symmetric_only") == "asymmetric";
-  return rc::gen::mapcat(ValidRknn(ctx, false, false), [asym](Case c) {
-    return rc::gen::map(rc::gen::inRange(0, 8), [c0 = c, asym](int how) {
-      Case c = c0;
-      const int64_t k = *c.Int("k");
-      switch (how) {
-        case 0:
-          c.Set("scale_len", int64_t{0});
-          break;
-        case 1:
-          c.Set("scale_len",
-                (c.Int("seed").value_or(0) % 2) ? int64_t{2} : int64_t{1} + *c.Int("n"));
-          break;
-        case 2:
-          c.Set("zp_len", int64_t{3});
-          break;
-        case 3:
-          c.Set("quant_type", int64_t{4}).Set("group_size", k + 1);
-          break;  // K not a multiple
-        case 4:
-          c.Set("quant_type", int64_t{4}).Set("group_size", int64_t{0});
-          break;
-        case 5:
-          c.Set("quant_type", (c.Int("seed").value_or(0) % 2) ? int64_t{6} : int64_t{-1});
-          break;
-        case 6:
-          if (!asym) {
-            c.Set("nonzero_zp", int64_t{1});
-            break;
-          }
-          [[fallthrough]];
-        default:
-          c.Set("dtype", "INT16");
-          break;
-      }
-      return c;
+  const CaseDomain d = ctx.Domain();
+  return rc::gen::mapcat(ValidRknn(ctx, false, false), [asym, d](Case valid) {
+    return rc::gen::map(rc::gen::inRange<size_t>(0, 8), [asym, d, valid](size_t how) {
+      return gen::FirstFaultInside(
+          d, 8, how, [&](size_t h) { return RknnFault(valid, static_cast<int>(h), asym); });
     });
   });
 }
