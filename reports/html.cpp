@@ -352,7 +352,7 @@ std::string ToHtml(const RunReport& report, const nlohmann::json& json) {
   if (json.contains("coverage") && json["coverage"].is_array()) {
     size_t missing = 0;
     for (const auto& row : json["coverage"]) {
-      missing += row.value("required", false) && row.value("hits", 0) == 0;
+      missing += row.value("status", "") == "missing";
     }
     out << "<h2 id=\"coverage\">Coverage</h2><details" << (missing ? " open" : "") << "><summary>"
         << json["coverage"].size() << " boundary classes, " << missing << " required class"

@@ -115,6 +115,8 @@ nlohmann::json ToJson(const RunReport& report) {
     }
     item["choices"] = choices;
     if (!r.coverage_hits.empty()) item["coverage_hits"] = r.coverage_hits;
+    if (!r.coverage_admitted.empty()) item["coverage_admitted"] = r.coverage_admitted;
+    if (r.coverage_witnesses > 0) item["coverage_witnesses"] = r.coverage_witnesses;
     results.push_back(item);
   }
   doc["summary"] = counts;
@@ -127,7 +129,8 @@ nlohmann::json ToJson(const RunReport& report) {
                       {"class", row.class_name},
                       {"doc", row.doc},
                       {"hits", row.hits},
-                      {"required", row.required}});
+                      {"required", row.required},
+                      {"status", row.status}});
     }
     doc["coverage"] = rows;
     doc["coverage_gate"] = report.coverage_gate;
@@ -218,7 +221,7 @@ std::string SummaryTable(const RunReport& report) {
     out << "not run: " << line << "\n";
   int missing = 0;
   for (const auto& row : report.coverage) {
-    if (!row.required || row.hits > 0) continue;
+    if (row.status != "missing") continue;
     if (missing++ == 0) out << "coverage classes not hit (" << report.coverage_gate << "):\n";
     out << "    " << row.routine << " @ " << row.profile << ": " << row.class_name << "\n";
   }

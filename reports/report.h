@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,12 @@ struct PropertyResult {
   // Coverage classes the checked cases hit: routine of the case -> class ->
   // cases (conformance/harness/coverage.h). In report.json as "coverage_hits".
   std::map<std::string, std::map<std::string, int64_t>> coverage_hits;
+  // The classes some case inside the port's claims reaches (an explicit case
+  // or a coverage witness drawn with a fixed seed): routine -> classes. What
+  // makes a required class required (conformance/harness/coverage.h).
+  std::map<std::string, std::set<std::string>> coverage_admitted;
+  // Of explicit_cases, the coverage witnesses drawn from the generator.
+  int coverage_witnesses = 0;
 };
 
 // One row of the coverage table: how many checked cases of `routine` on
@@ -85,6 +92,11 @@ struct CoverageRow {
   std::string doc;
   int64_t hits = 0;
   bool required = true;
+  // "hit"; "missing": required, inside the claims, and hit by no checked case
+  // (fails an enforced gate); "outside_claims": required, but no explicit case
+  // of the class lies inside the port's claims (and none was hit); "not_hit":
+  // an optional class no case hit.
+  std::string status = "hit";
 };
 
 struct RunReport {

@@ -64,6 +64,8 @@ PropertyResult ResultFromJson(const nlohmann::json& item) {
   Read(item, "first_explicit_failure", &r.first_explicit_failure, true);
   Read(item, "rapidcheck_reproduce", &r.rapidcheck_reproduce, true);
   Read(item, "coverage_hits", &r.coverage_hits, true);
+  Read(item, "coverage_admitted", &r.coverage_admitted, true);
+  Read(item, "coverage_witnesses", &r.coverage_witnesses, true);
   nlohmann::json choices;
   Read(item, "choices", &choices);
   for (const auto& c : choices) {

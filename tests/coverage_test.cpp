@@ -12,9 +12,11 @@
 #include "cli/families.h"
 #include "conformance/harness/runner.h"
 #include "conformance/harness/suite.h"
+#include "conformance/ports/claims.h"
 #include "conformance/ports/port.h"
 #include "conformance/quant/family.h"
 #include "oracles/quant/quant_oracle.h"
+#include "reports/matrix.h"
 
 namespace npuconf {
 namespace {
@@ -135,10 +137,12 @@ void AddToyProperties(std::vector<Property>* out) {
   out->push_back(
       {.name = "cann.toy.holds",
        .routine = "cann.toy",
-       .description = "n is drawn from [0, 10): negative n is out of the generator's reach",
+       .description = "n is drawn from [0, 10); the explicit n = -3 is skipped, so the class "
+                      "it reaches is never hit",
        .explicit_cases =
            [](const PropertyContext& ctx) {
-             return std::vector<Case>{Case("cann.toy", ctx.profile.name).Set("n", 4)};
+             return std::vector<Case>{Case("cann.toy", ctx.profile.name).Set("n", 4),
+                                      Case("cann.toy", ctx.profile.name).Set("n", -3)};
            },
        .generator =
            [](const PropertyContext& ctx) {
@@ -146,7 +150,11 @@ void AddToyProperties(std::vector<Property>* out) {
              return rc::gen::map(rc::gen::inRange<int64_t>(0, 10),
                                  [name](int64_t n) { return Case("cann.toy", name).Set("n", n); });
            },
-       .check = [](const PropertyContext&, const Case&) { return Verdict::Pass(); }});
+       .check =
+           [](const PropertyContext&, const Case& c) {
+             return c.Int("n").value() < 0 ? Verdict::Skip("negative n is not checked")
+                                           : Verdict::Pass();
+           }});
 }
 
 void AddToyCoverage(std::vector<RoutineCoverage>* out) {
@@ -156,7 +164,7 @@ void AddToyCoverage(std::vector<RoutineCoverage>* out) {
          .doc = "an even n",
          .hit = [](const Case& c, const Profile&) { return c.Int("n").value() % 2 == 0; }},
         {.name = "n.negative",
-         .doc = "a negative n: the generator never draws one",
+         .doc = "a negative n: reached by an explicit case the check skips",
          .hit = [](const Case& c, const Profile&) { return c.Int("n").value() < 0; }},
         {.name = "n.big",
          .doc = "not required, never hit",
@@ -171,8 +179,8 @@ Suite ToySuite() {
                  .add_coverage = AddToyCoverage}});
 }
 
-InProcessPort ToyPort() {
-  return InProcessPort("toy", "1", {"cann.toy:*"},
+InProcessPort ToyPort(std::vector<std::string> claims = {"cann.toy:*"}) {
+  return InProcessPort("toy", "1", std::move(claims),
                        [](const npuconf_case*, int64_t* status, char*, uint64_t) {
                          *status = 0;
                          return int32_t{NPUCONF_CALL_ANSWERED};
@@ -186,7 +194,7 @@ const report::PropertyResult* Find(const report::RunReport& run, const std::stri
   return nullptr;
 }
 
-TEST(CoverageGate, AnUnreachableRequiredClassFailsTheRunNamingIt) {
+TEST(CoverageGate, AReachableRequiredClassNoCheckedCaseHitsFailsTheRunNamingIt) {
   const Suite suite = ToySuite();
   const InProcessPort port = ToyPort();
   RunOptions options;
@@ -212,6 +220,32 @@ TEST(CoverageGate, AnUnreachableRequiredClassFailsTheRunNamingIt) {
   ASSERT_TRUE(json.contains("coverage"));
   EXPECT_EQ(json.at("coverage").size(), 3u);
   EXPECT_NE(report::SummaryTable(run).find("n.negative"), std::string::npos);
+  for (const auto& row : json.at("coverage")) {
+    const std::string cls = row.at("class");
+    EXPECT_EQ(row.at("status"), cls == "n.even" ? "hit" : cls == "n.big" ? "not_hit" : "missing");
+  }
+}
+
+// A class no case inside the port's claims reaches is outside them: reported
+// so, never missing, and the gate passes (issue 15 item 1).
+TEST(CoverageGate, AClassOutsideTheClaimsIsReportedSoAndNeverFails) {
+  const Suite suite = ToySuite();
+  const InProcessPort port = ToyPort({"cann.toy:*:n>=0"});
+  RunOptions options;
+  options.profiles = {"ascend910b"};
+  const report::RunReport run = RunSuite(suite, port, options);
+  EXPECT_EQ(run.coverage_gate, "enforced");
+  EXPECT_EQ(Find(run, "cann.toy.coverage"), nullptr);
+  EXPECT_FALSE(report::AnyFailure(run));
+  bool seen = false;
+  for (const auto& row : run.coverage) {
+    if (row.class_name != "n.negative") continue;
+    seen = true;
+    EXPECT_EQ(row.status, "outside_claims");
+    EXPECT_FALSE(row.required);
+  }
+  EXPECT_TRUE(seen);
+  EXPECT_EQ(report::SummaryTable(run).find("n.negative"), std::string::npos);
 }
 
 TEST(CoverageGate, AFilteredRunReportsMissingClassesWithoutFailing) {
@@ -241,6 +275,32 @@ TEST(FillParams, HonourTheProfilesNibbleOrder) {
     const Invocation inv = MaterializeQuantCase(c, profile);
     const auto q = oracle::quant::DecodeQ(inv.Input("b")->bytes, DType::kInt4, 3, even_high);
     EXPECT_EQ(q, (std::vector<int32_t>{5, 5, 5})) << profile_name;
+  }
+}
+
+}  // namespace
+}  // namespace npuconf
+
+namespace npuconf {
+namespace {
+
+// Every required class that applies is reached by a case inside the claims
+// (an explicit case or a coverage witness) on every verified profile, and hit:
+// the reference is conformant without real shapes, whatever the seed (the
+// witnesses are drawn with a fixed seed; issue 15 item 1).
+TEST(CoverageWitnesses, TheReferenceReachesEveryRequiredClassWithoutRealShapes) {
+  const auto port = MakeReferencePort();
+  for (const uint64_t seed : {kDefaultSeed, uint64_t{1}}) {
+    RunOptions options;
+    options.real_shapes = false;
+    options.seed = seed;
+    options.jobs = 2;
+    const auto report = RunSuite(BuiltinSuite(), *port, options);
+    EXPECT_EQ(report::VerdictOf(report), report::Verdict::kConformant) << "seed " << seed;
+    for (const auto& row : report.coverage) {
+      EXPECT_EQ(row.status, "hit") << row.routine << " @ " << row.profile << ": " << row.class_name
+                                   << " (seed " << seed << ")";
+    }
   }
 }
 

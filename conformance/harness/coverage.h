@@ -7,6 +7,16 @@
 // a failing result `<routine>.coverage` per routine × profile where a REQUIRED
 // class that applies to the profile got no hit.
 //
+// Within the claims: a required class counts only where a case inside the
+// port's claims reaches it: an explicit case of a property of the routine
+// (real shapes aside) or a coverage witness, a case drawn from the property's
+// generator inside the claims with a fixed seed that reaches a class no
+// earlier case reaches (conformance/harness/runner.cpp), run as an explicit
+// case. A class no case inside the claims reaches (and no case hit) is
+// reported outside_claims, never missing. The reference reaches every
+// required class on every profile (tests/coverage_test.cpp), so the gate is
+// the same for every seed and with --no-real-shapes.
+//
 // When the gate fails the run: only on an unfiltered run (property and routine
 // globs "*", at least the default number of random cases, no RapidCheck
 // replay): a filtered run checks less on purpose, so its table is written and
@@ -63,6 +73,9 @@ std::string CoverageFilterReason(const RunOptions& options);
 // unfiltered run, appends one failing `<routine>.coverage` result per routine ×
 // profile with a required class not hit, naming the classes.
 // `profiles` are the run's profiles as claimed (PropertyContext::run_profiles).
+// A required class counts only where some case inside the port's claims
+// reaches it (PropertyResult::coverage_admitted); elsewhere its row says
+// outside_claims.
 void ApplyCoverageGate(const Suite& suite, const RunOptions& options,
                        const std::vector<const Profile*>& profiles, report::RunReport* run);
 

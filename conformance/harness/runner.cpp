@@ -3,9 +3,11 @@
 #include <fnmatch.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <optional>
+#include <set>
 
 #include "conformance/harness/coverage.h"
 #include "conformance/harness/determinism.h"
@@ -141,16 +143,44 @@ rc::Gen<Case> ClaimedGenerator(const Property& property, const PropertyContext& 
   return gen::WeightedOneOf(std::move(pieces));
 }
 
+// Coverage witnesses (issue 15 item 1): cases drawn from the property's
+// generator inside the claims with a fixed seed (never --seed's), each the first
+// to reach a class of its routine that no explicit case and no earlier witness
+// reaches. They run as explicit cases, so every class the claims let the
+// generator reach is checked whatever the seed; their classes are admitted
+// (result->coverage_admitted), which makes a required class required.
+constexpr int kCoverageDraws = 300;
+constexpr uint64_t kCoverageSeed = 0x636f766572616765;  // "coverage"
+
+std::vector<Case> DrawCoverageWitnesses(const Property& property, const PropertyContext& ctx,
+                                        const std::vector<CaseDomain>& domains,
+                                        report::PropertyResult* result) {
+  std::vector<Case> out;
+  if (!ctx.suite.FindCoverage(property.routine)) return out;
+  const rc::Gen<Case> generator = ClaimedGenerator(property, ctx, domains);
+  rc::Random random(Fnv1a(property.name + "@" + ctx.profile.name, kCoverageSeed));
+  for (int i = 0; i < kCoverageDraws; ++i) {
+    Case c;
+    try {
+      c = generator(random.split(), i % 101).value();
+    } catch (const std::exception&) {
+      continue;  // a generator that cannot draw here draws nothing for coverage
+    }
+    if (!ctx.Inside(c)) continue;
+    std::set<std::string>& admitted = result->coverage_admitted[c.routine];
+    bool fresh = false;
+    for (auto& name : ClassesOf(ctx.suite, ctx.profile, c)) fresh |= admitted.insert(name).second;
+    if (fresh) out.push_back(std::move(c));
+  }
+  return out;
+}
+
 void RandomPhase(const Property& property, const PropertyContext& ctx, const RunOptions& options,
-                 report::PropertyResult* result) {
+                 const std::vector<CaseDomain>& domains, report::PropertyResult* result) {
   const std::string id = property.name + "@" + ctx.profile.name;
   std::optional<Case> last_failure;
   std::string last_message;
   nlohmann::json last_evidence;
-  const std::vector<CaseDomain> domains =
-      ctx.claims
-          ? ctx.claims->Domains(*ctx.suite.FindRoutine(property.routine)->spec, ctx.profile.name)
-          : std::vector<CaseDomain>{};
   auto generator = ClaimedGenerator(property, ctx, domains);
   auto testable = [&] {
     const Case c = *generator;
@@ -239,6 +269,9 @@ void RandomPhase(const Property& property, const PropertyContext& ctx, const Run
 report::PropertyResult RunOne(const Port& port, const Property& property,
                               const PropertyContext& ctx, const RunOptions& options) {
   const PortClaims& claims = *ctx.claims;
+  // What the claims naming the routine here admit: generators draw inside them.
+  const std::vector<CaseDomain> domains =
+      claims.Domains(*ctx.suite.FindRoutine(property.routine)->spec, ctx.profile.name);
   report::PropertyResult result;
   result.property = property.name;
   result.routine = property.routine;
@@ -258,46 +291,67 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
     result.outcome = report::Outcome::kNotClaimed;
     result.message = "port does not claim " + property.routine + " on " + ctx.profile.name;
   } else {
-    if (options.rc_reproduce.empty() && property.explicit_cases) {
-      for (const Case& c : property.explicit_cases(ctx)) {
-        if (OutsideClaims(ctx, c)) {
-          ++result.outside_claims;
-          continue;
-        }
-        const Verdict verdict = SafeCheck(property, ctx, c, &result);
-        if (IsTooLarge(verdict)) {
-          CountTooLarge(c, &result);
-          continue;
-        }
-        if (verdict.kind == Verdict::Kind::kSkip) {
-          ++result.explicit_skipped;
-          continue;
-        }
-        ++result.explicit_cases;
-        if (verdict.failed()) {
-          std::string note;
-          result.outcome = report::Outcome::kFail;
-          result.message = Confirmed(property, ctx, c, verdict, &note).message;
-          result.counterexample = c.ToText();
-          result.counterexample_case = ToJson(c);
-          result.evidence = verdict.evidence;
-          result.reproduce = ReproduceCommand(options.program, options.port_arg, property.name, c,
-                                              options.replay_options) +
-                             note;
-          break;
+    // One explicit case, unless it lies outside the claims; false once one fails.
+    auto check_explicit = [&](const Case& c) {
+      if (OutsideClaims(ctx, c)) {
+        ++result.outside_claims;
+        return true;
+      }
+      const Verdict verdict = SafeCheck(property, ctx, c, &result);
+      if (IsTooLarge(verdict)) {
+        CountTooLarge(c, &result);
+        return true;
+      }
+      if (verdict.kind == Verdict::Kind::kSkip) {
+        ++result.explicit_skipped;
+        return true;
+      }
+      ++result.explicit_cases;
+      if (!verdict.failed()) return true;
+      std::string note;
+      result.outcome = report::Outcome::kFail;
+      result.message = Confirmed(property, ctx, c, verdict, &note).message;
+      result.counterexample = c.ToText();
+      result.counterexample_case = ToJson(c);
+      result.evidence = verdict.evidence;
+      result.reproduce = ReproduceCommand(options.program, options.port_arg, property.name, c,
+                                          options.replay_options) +
+                         note;
+      return false;
+    };
+    if (options.rc_reproduce.empty()) {
+      const std::vector<Case> cases =
+          property.explicit_cases ? property.explicit_cases(ctx) : std::vector<Case>{};
+      // The classes the claims admit: those of the explicit cases inside them
+      // (real shapes aside, so that --no-real-shapes requires the same), and
+      // of the coverage witnesses drawn below.
+      PropertyContext no_real = ctx;
+      no_real.real_shapes = false;
+      const std::vector<Case> witnesses =
+          property.explicit_cases && ctx.real_shapes ? property.explicit_cases(no_real) : cases;
+      for (const Case& c : witnesses) {
+        if (!ctx.Inside(c)) continue;
+        for (auto& name : ClassesOf(ctx.suite, ctx.profile, c))
+          result.coverage_admitted[c.routine].insert(std::move(name));
+      }
+      const bool passing = std::all_of(cases.begin(), cases.end(), check_explicit);
+      if (passing && property.generator) {
+        for (const Case& c : DrawCoverageWitnesses(property, ctx, domains, &result)) {
+          ++result.coverage_witnesses;
+          if (!check_explicit(c)) break;
         }
       }
     }
     if (property.generator && options.cases > 0) {
       if (result.outcome == report::Outcome::kPass) {
-        RandomPhase(property, ctx, options, &result);
+        RandomPhase(property, ctx, options, domains, &result);
       } else {
         // An explicit case failed: the random phase still runs, because what
         // RapidCheck shrinks to is the smallest input that shows the failure.
         // The report leads with it and keeps the explicit case beside it.
         report::PropertyResult shrunk = result;
         shrunk.outcome = report::Outcome::kPass;
-        RandomPhase(property, ctx, options, &shrunk);
+        RandomPhase(property, ctx, options, domains, &shrunk);
         if (shrunk.outcome == report::Outcome::kFail && !shrunk.counterexample.empty()) {
           shrunk.first_explicit_failure = result.counterexample;
           result = std::move(shrunk);
