@@ -1,0 +1,84 @@
+// A port whose claims narrow dtypes and ranks, through the command line as a
+// user runs it (issue 15 items 0-2): correct, it is conformant in `run` (the
+// coverage gate enforced, the classes it does not claim reported outside its
+// claims) and in `vectors check` (vectors outside its claims counted, not
+// failed); with one fault inside its claims it is not, in either.
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+
+namespace npuconf {
+namespace {
+
+using testing::ReadJson;
+using testing::RunNpuconf;
+using testing::RunShell;
+using testing::TempDir;
+
+const std::string kPort = std::string("--port ") + NPUCONF_NARROW_PORT;
+
+TEST(NarrowClaimsCli, ACorrectNarrowPortIsConformantInRun) {
+  TempDir dir("narrow-run");
+  const auto run = RunNpuconf("run " + kPort + " --profile ascend910b --no-real-shapes --out " +
+                              dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto report = ReadJson(dir.path() + "/report.json");
+  EXPECT_EQ(report["coverage_gate"], "enforced");
+  int outside = 0, hit = 0;
+  for (const auto& row : report["coverage"]) {
+    EXPECT_NE(row["status"], "missing") << row.dump();
+    outside += row["status"] == "outside_claims";
+    hit += row["status"] == "hit";
+    // A dtype the port does not claim is outside its claims, never missing.
+    if (row["class"] == "dtype.FLOAT") {
+      EXPECT_EQ(row["status"], "outside_claims") << row.dump();
+    }
+  }
+  EXPECT_GT(outside, 0);
+  EXPECT_GT(hit, 10);
+  for (const auto& r : report["results"]) {
+    if (r["result"] == "pass" && r["routine"] == "cann.nd_to_nz" &&
+        r["property"] != "cann.nd_to_nz.coverage") {
+      EXPECT_EQ(r["random_cases"], 100) << r["property"];
+    }
+  }
+}
+
+TEST(NarrowClaimsCli, AFaultInsideTheClaimsFailsRun) {
+  TempDir dir("narrow-bug");
+  const auto run = RunShell("NPUCONF_NARROW_BUG=1 " + std::string(NPUCONF_BINARY) + " run " +
+                            kPort + " --profile ascend910b --no-real-shapes --out " + dir.path());
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  EXPECT_NE(run.output.find("INT8"), std::string::npos) << run.output;
+}
+
+TEST(NarrowClaimsCli, VectorsCheckHonoursTheClaims) {
+  TempDir out("narrow-vectors");
+  const auto run = RunNpuconf("vectors check " + std::string(NPUCONF_SOURCE_DIR) +
+                              "/vectors/corpus " + kPort + " --out " + out.path());
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto report = ReadJson(out.path() + "/report.json");
+  EXPECT_FALSE(report["port"]["claims"].empty()) << report["port"].dump();
+  int outside = 0, checked = 0;
+  for (const auto& r : report["results"]) {
+    EXPECT_NE(r["result"], "fail") << r.dump();
+    outside += r["outside_claims"].get<int>();
+    if (r["routine"] == "cann.nd_to_nz") checked += r["explicit_cases"].get<int>();
+  }
+  EXPECT_GT(outside, 0) << "the corpus holds FLOAT, INT4 and rank-4 NZ cases";
+  EXPECT_GT(checked, 0);
+}
+
+TEST(NarrowClaimsCli, VectorsCheckFailsAFaultInsideTheClaims) {
+  TempDir vectors("narrow-gen"), out("narrow-gen-out");
+  const auto gen = RunNpuconf("vectors generate --out " + vectors.path() +
+                              " --routine cann.nd_to_nz --profile ascend910b --count 40");
+  ASSERT_EQ(gen.exit_code, 0) << gen.output;
+  const auto run = RunShell("NPUCONF_NARROW_BUG=1 " + std::string(NPUCONF_BINARY) +
+                            " vectors check " + vectors.path() + " " + kPort + " --out " +
+                            out.path());
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+}
+
+}  // namespace
+}  // namespace npuconf
