@@ -13,9 +13,11 @@
 #include "cli/families.h"
 #include "cli/open_port.h"
 #include "cli/options.h"
+#include "cli/report_cmd.h"
 #include "cli/vectors_cmd.h"
 #include "conformance/harness/determinism.h"
 #include "conformance/harness/runner.h"
+#include "conformance/harness/waivers.h"
 #include "conformance/ports/claims.h"
 #include "core/case_json.h"
 #include "core/real_shapes.h"
@@ -168,6 +170,7 @@ int List(const std::string& what, bool json, std::ostream& out, std::ostream& er
 
 int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   if (argc > 1 && std::string(argv[1]) == "vectors") return RunVectorsCli(argc, argv, out, err);
+  if (argc > 1 && std::string(argv[1]) == "report") return RunReportCli(argc, argv, out, err);
   CLI::App app{"npuconf: conformance suite for NPU tensor layout, size and dequant routines"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string(NPUCONF_SUITE_VERSION));
@@ -179,7 +182,8 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       "  3  the port could not be loaded\n"
       "  4  nothing was checked: no claimed, applicable case on the selected profiles and\n"
       "     routines (check: the case lies outside the port's claims or the profile)\n"
-      "Also: npuconf vectors generate|check|verify (test vectors, docs/vector-format.md)");
+      "Also: npuconf vectors generate|check|verify (test vectors, docs/vector-format.md);\n"
+      "      npuconf report merge|diff (shards of one run; two runs compared)");
 
   std::string port_arg = "reference";
   PortOptions port_options;
@@ -220,7 +224,17 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   run->add_option("--real-shapes", real_shapes_file, "model_shapes.json-style file to use instead");
   run->add_option("--rc-reproduce", options.rc_reproduce,
                   "Replay a RapidCheck reproduce string from a report (with --property)");
-  run->add_flag("--quiet", quiet, "No progress line or summary table");
+  run->add_flag("--quiet", quiet, "No progress line or summary table (the verdict still)");
+  std::string waivers_path, shard_text;
+  bool strict_waivers = false;
+  run->add_option("--waivers", waivers_path,
+                  "Known failures that do not fail the run, each with a reason and an expiry "
+                  "date (JSON, docs/waivers.md)");
+  run->add_flag("--strict-waivers", strict_waivers,
+                "A waiver that matched no failure fails the run");
+  run->add_option("--shard", shard_text,
+                  "K/N: run shard K of N of the property x profile units, balanced by cost "
+                  "(npuconf report merge joins the N reports)");
   options.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   run->add_option("--jobs", options.jobs, "Worker processes (default: the machine's cores)")
       ->check(IntegerIn(1, 1024))
@@ -436,6 +450,38 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       err << "npuconf: no property matches --routine '" << options.routine_glob << "' --property '"
           << options.property_glob << "' (npuconf list properties)\n";
       return kExitBadUsage;
+    }
+    WaiverSet waivers;
+    if (!waivers_path.empty()) {
+      std::ifstream file(waivers_path);
+      if (!file) {
+        err << "npuconf: cannot read --waivers '" << waivers_path << "'\n";
+        return kExitBadUsage;
+      }
+      std::stringstream text;
+      text << file.rdbuf();
+      waivers.path = waivers_path;
+      waivers.strict = strict_waivers;
+      if (std::string error = ParseWaivers(text.str(), BuiltinSuite(), &waivers); !error.empty()) {
+        err << "npuconf: --waivers " << waivers_path << ": " << error << "\n";
+        return kExitBadUsage;
+      }
+      options.waivers = &waivers;
+    } else if (strict_waivers) {
+      err << "npuconf: --strict-waivers needs --waivers FILE\n";
+      return kExitBadUsage;
+    }
+    if (!shard_text.empty()) {
+      int k = 0, n = 0;
+      char slash = 0, extra = 0;
+      std::istringstream in(shard_text);
+      if (!(in >> k >> slash >> n) || slash != '/' || (in >> extra) || n < 1 || k < 1 || k > n ||
+          n > 1000) {
+        err << "npuconf: --shard '" << shard_text << "' must read K/N with 1 <= K <= N <= 1000\n";
+        return kExitBadUsage;
+      }
+      options.shard_index = k;
+      options.shard_count = n;
     }
     // Fail on an unusable --out now, not after a run of several minutes.
     {

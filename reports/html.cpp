@@ -111,6 +111,8 @@ std::string CellText(const Cell& cell) {
       return "n/a";
     case Outcome::kTooLarge:
       return "too large";
+    case Outcome::kWaived:
+      return "waived " + std::to_string(cell.waived) + "/" + std::to_string(cell.properties);
   }
   return "?";
 }
@@ -302,8 +304,37 @@ std::string ToHtml(const RunReport& report, const nlohmann::json& json) {
   out << "<p class=\"legend\">A cell folds the routine's properties on the profile: FAIL n/m — n "
          "of m failed; gave up / vacuous — too few valid cases / none checked (a failure); not "
          "claimed — the port does not implement it; not covered — the profile's facts are not "
-         "public; n/a — no valid case exists on the profile. A failing cell links to its "
-         "failure.</p>\n";
+         "public; n/a — no valid case exists on the profile; waived n/m — n failures a waiver "
+         "names (not counted). A failing cell links to its failure.</p>\n";
+
+  // Waived failures with their reasons, and stale waivers.
+  int waived = 0;
+  for (const auto& r : report.results) waived += r.outcome == Outcome::kWaived;
+  if (waived > 0) {
+    out << "<h2 id=\"waived\">Waived (" << waived << ", " << HtmlEscape(report.waivers_file)
+        << ")</h2><table><tr><th>property</th><th>profile</th><th>reason</th><th>expires</th>"
+           "<th>failure</th></tr>";
+    for (const auto& r : report.results) {
+      if (r.outcome != Outcome::kWaived) continue;
+      out << "<tr class=\"row\" data-outcome=\"waived\"><td><code>" << HtmlEscape(r.property)
+          << "</code></td><td>" << HtmlEscape(r.profile) << "</td><td>"
+          << HtmlEscape(r.waiver.reason)
+          << (r.waiver.tracking.empty() ? "" : " (" + HtmlEscape(r.waiver.tracking) + ")")
+          << "</td><td>" << HtmlEscape(r.waiver.expires) << "</td><td>" << HtmlEscape(r.message)
+          << "</td></tr>";
+    }
+    out << "</table>\n";
+  }
+  if (!report.stale_waivers.empty()) {
+    out << "<h2 id=\"stale-waivers\">Stale waivers (" << report.stale_waivers.size()
+        << ": they matched no failure)</h2><ul>";
+    for (const auto& w : report.stale_waivers) {
+      out << "<li><code>" << HtmlEscape(w.property) << "</code> on <code>" << HtmlEscape(w.profile)
+          << "</code>" << (w.when.empty() ? "" : " when <code>" + HtmlEscape(w.when) + "</code>")
+          << ": " << HtmlEscape(w.reason) << " (expires " << HtmlEscape(w.expires) << ")</li>";
+    }
+    out << "</ul>\n";
+  }
 
   // Failures.
   int failures = 0;

@@ -103,7 +103,10 @@ std::string ToMarkdown(const RunReport& report) {
       out << "\n";
     }
   }
-  out << "\n✅ every property passed · ❌ n/m: n of the m properties failed · ⚠️ gave up / "
+  out << "\n✅ every property passed · ❌ n/m: n of the m properties failed · 🏳️ n/m "
+         "waived: "
+         "n "
+         "failures a waiver names (not counted) · ⚠️ gave up / "
          "vacuous: too few valid cases / none checked (a failure) · — not claimed by the port · "
          "? not covered (the profile's facts are not public) · n/a: no valid case on the profile\n";
 
@@ -121,6 +124,31 @@ std::string ToMarkdown(const RunReport& report) {
         }
       }
       out << "| " << profiles << " | " << choices << " |\n";
+    }
+  }
+
+  // Waived failures, each with its reason; stale waivers (matched nothing).
+  std::ostringstream waived;
+  int n_waived = 0;
+  for (const auto& r : report.results) {
+    if (r.outcome != Outcome::kWaived) continue;
+    ++n_waived;
+    waived << "- " << MdCode(r.property) << " on " << MdEscape(r.profile) << ": "
+           << MdEscape(r.waiver.reason) << " (expires " << MdEscape(r.waiver.expires)
+           << (r.waiver.tracking.empty() ? "" : ", " + MdEscape(r.waiver.tracking)) << ") — "
+           << MdEscape(Shorten(r.message, 200)) << "\n";
+  }
+  if (n_waived > 0) {
+    out << "\n## Waived (" << n_waived << ", " << MdCode(report.waivers_file) << ")\n\n"
+        << waived.str();
+  }
+  if (!report.stale_waivers.empty()) {
+    out << "\n## Stale waivers (" << report.stale_waivers.size()
+        << ": they matched no failure)\n\n";
+    for (const auto& w : report.stale_waivers) {
+      out << "- " << MdCode(w.property) << " on " << MdCode(w.profile)
+          << (w.when.empty() ? "" : " when " + MdCode(w.when)) << ": " << MdEscape(w.reason)
+          << " (expires " << MdEscape(w.expires) << ")\n";
     }
   }
 
@@ -167,6 +195,9 @@ std::string MarkdownCell(const Cell& cell) {
       return "n/a";
     case Outcome::kTooLarge:
       return "too large";
+    case Outcome::kWaived:
+      return "🏳️ " + std::to_string(cell.waived) + "/" + std::to_string(cell.properties) +
+             " waived";
   }
   return "?";
 }

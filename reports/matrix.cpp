@@ -11,10 +11,12 @@ namespace {
 int Severity(Outcome outcome) {
   switch (outcome) {
     case Outcome::kFail:
-      return 6;
+      return 7;
     case Outcome::kGaveUp:
-      return 5;
+      return 6;
     case Outcome::kVacuous:
+      return 5;
+    case Outcome::kWaived:
       return 4;
     case Outcome::kPass:
       return 3;
@@ -39,8 +41,9 @@ std::string Spaced(Outcome outcome) {
 
 Verdict VerdictOf(const RunReport& report) {
   if (AnyFailure(report)) return Verdict::kNonConformant;
+  // A waived failure was checked: waivers keep a run conformant, never empty.
   for (const auto& r : report.results) {
-    if (r.outcome == Outcome::kPass) return Verdict::kConformant;
+    if (r.outcome == Outcome::kPass || r.outcome == Outcome::kWaived) return Verdict::kConformant;
   }
   return Verdict::kNothingChecked;
 }
@@ -77,6 +80,7 @@ Matrix BuildMatrix(const RunReport& report) {
     ++cell.properties;
     cell.failing += IsFailure(r.outcome);
     cell.passing += r.outcome == Outcome::kPass;
+    cell.waived += r.outcome == Outcome::kWaived;
   }
   return m;
 }

@@ -20,7 +20,7 @@ Verdict VerdictOf(const RunReport& report);
 std::string ToString(Verdict verdict);  // "CONFORMANT", "NON-CONFORMANT", "NOTHING CHECKED"
 
 // One routine on one profile: the worst outcome of its properties there, in the
-// order fail > gave up > vacuous > pass > not claimed > not covered > not
+// order fail > gave up > vacuous > waived > pass > not claimed > not covered > not
 // applicable (a routine that passes two properties and has none applicable for a
 // third passes).
 struct Cell {
@@ -29,6 +29,7 @@ struct Cell {
   int properties = 0;  // results folded into the cell
   int failing = 0;     // of them, IsFailure
   int passing = 0;
+  int waived = 0;  // failures an unexpired waiver names
 };
 
 struct Matrix {
@@ -40,8 +41,8 @@ struct Matrix {
 
 Matrix BuildMatrix(const RunReport& report);
 
-// A cell in report.md: "✅", "❌ 2/5" (failing of the properties), "⚠️ gave up",
-// "⚠️ vacuous", "—" (not claimed), "?" (not covered), "n/a"; " " when empty.
+// A cell in report.md: "✅", "❌ 2/5" (failing of the properties), "🏳️ 1/5 waived", "⚠️
+// gave up", "⚠️ vacuous", "—" (not claimed), "?" (not covered), "n/a"; " " when empty.
 std::string MarkdownCell(const Cell& cell);
 
 // The readings one or more profiles were checked under: profiles whose sets of

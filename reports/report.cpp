@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "reports/matrix.h"
+#include "reports/result_json.h"
 #include "reports/text.h"
 
 namespace npuconf::report {
@@ -47,6 +48,8 @@ std::string ToString(Outcome outcome) {
       return "vacuous";
     case Outcome::kTooLarge:
       return "skipped_too_large";
+    case Outcome::kWaived:
+      return "waived";
   }
   return "?";
 }
@@ -117,6 +120,8 @@ nlohmann::json ToJson(const RunReport& report) {
     if (!r.coverage_hits.empty()) item["coverage_hits"] = r.coverage_hits;
     if (!r.coverage_admitted.empty()) item["coverage_admitted"] = r.coverage_admitted;
     if (r.coverage_witnesses > 0) item["coverage_witnesses"] = r.coverage_witnesses;
+    if (!r.waiver.reason.empty()) item["waiver"] = WaiverNoteToJson(r.waiver);
+    if (r.unit >= 0) item["unit"] = r.unit;
     results.push_back(item);
   }
   doc["summary"] = counts;
@@ -134,6 +139,18 @@ nlohmann::json ToJson(const RunReport& report) {
     }
     doc["coverage"] = rows;
     doc["coverage_gate"] = report.coverage_gate;
+  }
+  if (!report.coverage_filter.empty()) doc["coverage_filter"] = report.coverage_filter;
+  if (report.shard_count > 0) {
+    doc["shard"] = {{"index", report.shard_index},
+                    {"count", report.shard_count},
+                    {"units_total", report.units_total},
+                    {"selection", report.selection}};
+  }
+  if (!report.waivers_file.empty()) {
+    nlohmann::json stale = nlohmann::json::array();
+    for (const auto& w : report.stale_waivers) stale.push_back(WaiverNoteToJson(w));
+    doc["waivers"] = {{"file", report.waivers_file}, {"stale", stale}};
   }
   return doc;
 }
@@ -170,6 +187,11 @@ std::string ToJunitXml(const RunReport& report, bool complete) {
       out << "      <failure message=\"" << XmlEscape(r.message) << "\">"
           << XmlEscape("counterexample: " + r.counterexample + "\nreproduce: " + r.reproduce)
           << "</failure>\n";
+    } else if (r.outcome == Outcome::kWaived) {
+      out << "      <skipped message=\""
+          << XmlEscape("waived (" + r.waiver.reason + ", expires " + r.waiver.expires +
+                       "): " + r.message)
+          << "\"/>\n";
     } else if (r.outcome != Outcome::kPass) {
       out << "      <skipped message=\"" << XmlEscape(ToString(r.outcome) + ": " + r.message)
           << "\"/>\n";
@@ -208,6 +230,10 @@ std::string SummaryTable(const RunReport& report) {
       out << "    " << r.message << "\n    counterexample: " << r.counterexample
           << "\n    reproduce: " << r.reproduce << "\n";
     }
+    if (r.outcome == Outcome::kWaived) {
+      out << "    waived: " << r.waiver.reason << " (expires " << r.waiver.expires
+          << (r.waiver.tracking.empty() ? "" : ", " + r.waiver.tracking) << ")\n";
+    }
   }
   out << "\n"
       << report.results.size() << " results: " << counts[Outcome::kPass] << " pass, "
@@ -215,7 +241,13 @@ std::string SummaryTable(const RunReport& report) {
       << counts[Outcome::kVacuous] << " vacuous, " << counts[Outcome::kNotClaimed]
       << " not claimed, " << counts[Outcome::kNotCovered] << " not covered, "
       << counts[Outcome::kNotApplicable] << " not applicable, " << counts[Outcome::kTooLarge]
-      << " skipped too large\n";
+      << " skipped too large";
+  if (counts[Outcome::kWaived] > 0) out << ", " << counts[Outcome::kWaived] << " waived";
+  out << "\n";
+  for (const auto& w : report.stale_waivers) {
+    out << "stale waiver (matched no failure): " << w.property << " @ " << w.profile
+        << (w.when.empty() ? "" : " when " + w.when) << ": " << w.reason << "\n";
+  }
   const auto plain = [](const std::string& s) { return s; };
   if (const std::string line = TooLargeOf(report).Text(plain, plain); !line.empty())
     out << "not run: " << line << "\n";

@@ -23,11 +23,18 @@ enum class Outcome {
   kNotApplicable,  // no valid case exists on this profile (e.g. V2 off its SoC list)
   kVacuous,        // it applies and is claimed, but not one case was checked: a failure
   kTooLarge,       // every case it had exceeded the memory budget (--max-case-bytes)
+  kWaived,         // it failed, and an unexpired waiver names the failure (--waivers)
 };
 
 std::string ToString(Outcome outcome);
 // fail, gave_up and vacuous make a run non-conformant.
 bool IsFailure(Outcome outcome);
+
+// A waiver entry as the reports show it (conformance/harness/waivers.h).
+struct WaiverNote {
+  std::string property, profile, when, reason, tracking, expires;
+  bool operator==(const WaiverNote&) const = default;
+};
 
 struct ChoiceUsed {
   std::string name;
@@ -81,6 +88,11 @@ struct PropertyResult {
   std::map<std::string, std::set<std::string>> coverage_admitted;
   // Of explicit_cases, the coverage witnesses drawn from the generator.
   int coverage_witnesses = 0;
+  // --shard: the unit's place in the whole (unsharded) selection; -1 unsharded.
+  int unit = -1;
+  // The entry that waives this failure (outcome kWaived), or that expired
+  // (outcome kFail, `message` says so); empty reason: none.
+  WaiverNote waiver;
 };
 
 // One row of the coverage table: how many checked cases of `routine` on
@@ -115,6 +127,16 @@ struct RunReport {
   // "enforced", or "report only: <why>" for a filtered run (a missing class
   // then does not fail the run), or "" when no gate ran.
   std::string coverage_gate;
+  // Why the coverage gate only reports ("" when it is enforced): what `report
+  // merge` needs to apply the gate of a sharded run.
+  std::string coverage_filter;
+  // --shard K/N: this report holds shard K of N (0 when unsharded) of a
+  // selection of `units_total` units whose names digest to `selection`.
+  int shard_index = 0, shard_count = 0, units_total = 0;
+  std::string selection;
+  // --waivers: the file, and the entries that matched no failure.
+  std::string waivers_file;
+  std::vector<WaiverNote> stale_waivers;
 };
 
 nlohmann::json ToJson(const RunReport& report);

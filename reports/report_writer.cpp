@@ -93,9 +93,13 @@ std::string WriteReportsAtomically(const RunReport& report, const std::string& d
 }
 
 int RunExitCode(const RunReport& report) {
-  if (AnyFailure(report)) return kExitNonConformant;
-  for (const auto& r : report.results) {
-    if (r.outcome == Outcome::kPass) return kExitConformant;
+  switch (VerdictOf(report)) {
+    case Verdict::kNonConformant:
+      return kExitNonConformant;
+    case Verdict::kConformant:
+      return kExitConformant;
+    case Verdict::kNothingChecked:
+      break;
   }
   return kExitNothingChecked;
 }

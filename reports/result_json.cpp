@@ -20,15 +20,36 @@ void Read(const nlohmann::json& item, const char* key, T* out, bool optional = f
 }
 
 Outcome OutcomeFromString(const std::string& text) {
-  for (Outcome o :
-       {Outcome::kPass, Outcome::kFail, Outcome::kGaveUp, Outcome::kNotClaimed,
-        Outcome::kNotCovered, Outcome::kNotApplicable, Outcome::kVacuous, Outcome::kTooLarge}) {
+  for (Outcome o : {Outcome::kPass, Outcome::kFail, Outcome::kGaveUp, Outcome::kNotClaimed,
+                    Outcome::kNotCovered, Outcome::kNotApplicable, Outcome::kVacuous,
+                    Outcome::kTooLarge, Outcome::kWaived}) {
     if (ToString(o) == text) return o;
   }
   throw std::runtime_error("unknown result '" + text + "'");
 }
 
 }  // namespace
+
+nlohmann::json WaiverNoteToJson(const WaiverNote& w) {
+  nlohmann::json j = {{"property", w.property},
+                      {"profile", w.profile},
+                      {"reason", w.reason},
+                      {"expires", w.expires}};
+  if (!w.when.empty()) j["when"] = w.when;
+  if (!w.tracking.empty()) j["tracking"] = w.tracking;
+  return j;
+}
+
+WaiverNote WaiverNoteFromJson(const nlohmann::json& j) {
+  WaiverNote w;
+  Read(j, "property", &w.property);
+  Read(j, "profile", &w.profile);
+  Read(j, "when", &w.when, true);
+  Read(j, "reason", &w.reason);
+  Read(j, "tracking", &w.tracking, true);
+  Read(j, "expires", &w.expires);
+  return w;
+}
 
 // The writer stays the one of report.json: a one-result report, its item.
 nlohmann::json ResultToJson(const PropertyResult& result) {
@@ -66,6 +87,8 @@ PropertyResult ResultFromJson(const nlohmann::json& item) {
   Read(item, "coverage_hits", &r.coverage_hits, true);
   Read(item, "coverage_admitted", &r.coverage_admitted, true);
   Read(item, "coverage_witnesses", &r.coverage_witnesses, true);
+  if (auto it = item.find("waiver"); it != item.end()) r.waiver = WaiverNoteFromJson(*it);
+  Read(item, "unit", &r.unit, true);
   nlohmann::json choices;
   Read(item, "choices", &choices);
   for (const auto& c : choices) {
@@ -79,6 +102,58 @@ PropertyResult ResultFromJson(const nlohmann::json& item) {
     r.choices.push_back(std::move(used));
   }
   return r;
+}
+
+RunReport RunReportFromJson(const nlohmann::json& doc) {
+  if (!doc.is_object() || doc.value("schema", "") != "npuconf-report")
+    throw std::runtime_error("not an npuconf report.json (schema npuconf-report)");
+  if (doc.value("schema_version", 0) != kSchemaVersion) {
+    throw std::runtime_error("report.json schema_version " +
+                             std::to_string(doc.value("schema_version", 0)) +
+                             ", this npuconf reads " + std::to_string(kSchemaVersion));
+  }
+  RunReport run;
+  Read(doc, "suite_version", &run.suite_version);
+  nlohmann::json port;
+  Read(doc, "port", &port);
+  Read(port, "name", &run.port_name);
+  Read(port, "version", &run.port_version);
+  Read(port, "claims", &run.port_claims);
+  Read(doc, "profiles", &run.profiles);
+  Read(doc, "seed", &run.seed);
+  Read(doc, "cases_per_property", &run.cases);
+  Read(doc, "max_case_bytes", &run.max_case_bytes);
+  Read(doc, "command", &run.command, true);
+  nlohmann::json results;
+  Read(doc, "results", &results);
+  for (const auto& item : results) run.results.push_back(ResultFromJson(item));
+  if (auto it = doc.find("coverage"); it != doc.end()) {
+    for (const auto& row : *it) {
+      CoverageRow c;
+      Read(row, "routine", &c.routine);
+      Read(row, "profile", &c.profile);
+      Read(row, "class", &c.class_name);
+      Read(row, "doc", &c.doc);
+      Read(row, "hits", &c.hits);
+      Read(row, "required", &c.required);
+      Read(row, "status", &c.status, true);
+      run.coverage.push_back(std::move(c));
+    }
+  }
+  Read(doc, "coverage_gate", &run.coverage_gate, true);
+  Read(doc, "coverage_filter", &run.coverage_filter, true);
+  if (auto it = doc.find("shard"); it != doc.end()) {
+    Read(*it, "index", &run.shard_index);
+    Read(*it, "count", &run.shard_count);
+    Read(*it, "units_total", &run.units_total);
+    Read(*it, "selection", &run.selection);
+  }
+  if (auto it = doc.find("waivers"); it != doc.end()) {
+    Read(*it, "file", &run.waivers_file);
+    for (const auto& w : it->value("stale", nlohmann::json::array()))
+      run.stale_waivers.push_back(WaiverNoteFromJson(w));
+  }
+  return run;
 }
 
 }  // namespace npuconf::report

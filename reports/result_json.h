@@ -16,4 +16,11 @@ nlohmann::json ResultToJson(const PropertyResult& result);
 // Throws std::runtime_error naming the field that is missing or mistyped.
 PropertyResult ResultFromJson(const nlohmann::json& item);
 
+// A whole report.json back into a RunReport (report merge, report diff):
+// every field ToJson writes. Throws std::runtime_error naming what is wrong.
+RunReport RunReportFromJson(const nlohmann::json& doc);
+
+nlohmann::json WaiverNoteToJson(const WaiverNote& waiver);
+WaiverNote WaiverNoteFromJson(const nlohmann::json& waiver);
+
 }  // namespace npuconf::report

@@ -19,8 +19,8 @@ const std::string kPort = std::string("--port ") + NPUCONF_NARROW_PORT;
 
 TEST(NarrowClaimsCli, ACorrectNarrowPortIsConformantInRun) {
   TempDir dir("narrow-run");
-  const auto run = RunNpuconf("run " + kPort + " --profile ascend910b --no-real-shapes --out " +
-                              dir.path());
+  const auto run =
+      RunNpuconf("run " + kPort + " --profile ascend910b --no-real-shapes --out " + dir.path());
   ASSERT_EQ(run.exit_code, 0) << run.output;
   const auto report = ReadJson(dir.path() + "/report.json");
   EXPECT_EQ(report["coverage_gate"], "enforced");
@@ -74,9 +74,9 @@ TEST(NarrowClaimsCli, VectorsCheckFailsAFaultInsideTheClaims) {
   const auto gen = RunNpuconf("vectors generate --out " + vectors.path() +
                               " --routine cann.nd_to_nz --profile ascend910b --count 40");
   ASSERT_EQ(gen.exit_code, 0) << gen.output;
-  const auto run = RunShell("NPUCONF_NARROW_BUG=1 " + std::string(NPUCONF_BINARY) +
-                            " vectors check " + vectors.path() + " " + kPort + " --out " +
-                            out.path());
+  const auto run =
+      RunShell("NPUCONF_NARROW_BUG=1 " + std::string(NPUCONF_BINARY) + " vectors check " +
+               vectors.path() + " " + kPort + " --out " + out.path());
   EXPECT_EQ(run.exit_code, 1) << run.output;
 }
 

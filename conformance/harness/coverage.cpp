@@ -57,9 +57,13 @@ std::string CoverageFilterReason(const RunOptions& options) {
   return "";
 }
 
-void ApplyCoverageGate(const Suite& suite, const RunOptions& options,
+void ApplyCoverageGate(const Suite& suite, const std::string& filtered,
                        const std::vector<const Profile*>& profiles, report::RunReport* run) {
-  const std::string filtered = CoverageFilterReason(options);
+  // The gate's results are recomputed, not added twice (report merge reapplies it).
+  std::erase_if(run->results, [](const report::PropertyResult& r) {
+    return r.property.size() > 9 && r.property.ends_with(".coverage");
+  });
+  run->coverage.clear();
   run->coverage_gate =
       filtered.empty() ? "enforced" : "report only: filtered run (" + filtered + ")";
   // routine × profile pairs in first-seen order, and the hits on each profile.
@@ -114,7 +118,7 @@ void ApplyCoverageGate(const Suite& suite, const RunOptions& options,
         "every required coverage class of the routine that the port's claims admit is hit by a "
         "checked case";
     fail.outcome = report::Outcome::kFail;
-    fail.seed = options.seed;
+    fail.seed = run->seed;
     fail.message = "required coverage classes not hit by any checked case: " + missing +
                    " (report.json \"coverage\" says what each class is)";
     failures.push_back(std::move(fail));

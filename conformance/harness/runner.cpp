@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <iostream>
 #include <optional>
 #include <set>
@@ -12,6 +13,7 @@
 #include "conformance/harness/coverage.h"
 #include "conformance/harness/determinism.h"
 #include "conformance/harness/parallel.h"
+#include "conformance/harness/waivers.h"
 #include "conformance/ports/claims.h"
 #include "core/case_json.h"
 #include "generators/shapes.h"
@@ -488,12 +490,13 @@ Verdict CheckOne(const Suite& suite, const Port& port, const Property& property,
 
 namespace {
 
-// The property x profile units one after another in this process (--jobs 1).
+// The property x profile units one after another in this process (--jobs 1);
+// `add` takes each result.
 void RunUnitsHere(const Suite& suite, const Port& port, const PortClaims& claims,
                   const RunOptions& options, const std::vector<const Profile*>& profiles,
                   const std::vector<std::pair<const Property*, const Profile*>>& work,
-                  report::RunReport* out) {
-  report::RunReport& run = *out;
+                  const std::function<void(size_t, report::PropertyResult)>& add,
+                  const report::RunReport& run) {
   const bool tty = isatty(STDERR_FILENO);
   const auto start = std::chrono::steady_clock::now();
   for (size_t i = 0; i < work.size(); ++i) {
@@ -510,13 +513,38 @@ void RunUnitsHere(const Suite& suite, const Port& port, const PortClaims& claims
                 << (tty ? "" : "\n") << std::flush;
     }
     const PropertyContext ctx{suite, port, *profile, profiles, options.real_shapes, &claims};
-    run.results.push_back(RunOne(port, *property, ctx, options));
-    if (options.on_result) options.on_result(run);
+    add(i, RunOne(port, *property, ctx, options));
   }
   if (options.progress && tty) std::cerr << "\r\033[K" << std::flush;
 }
 
+// A short digest of the unit names in order: shards of one selection agree on it.
+std::string SelectionDigest(const std::vector<std::pair<const Property*, const Profile*>>& work) {
+  uint64_t hash = 0;
+  for (const auto& [property, profile] : work)
+    hash = Fnv1a(property->name + "@" + profile->name + ";", hash);
+  char text[17];
+  std::snprintf(text, sizeof(text), "%016llx", static_cast<unsigned long long>(hash));
+  return text;
+}
+
 }  // namespace
+
+std::vector<int> AssignShards(const std::vector<double>& costs, int count) {
+  std::vector<size_t> order(costs.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return costs[a] > costs[b]; });
+  std::vector<double> load(static_cast<size_t>(std::max(count, 1)), 0.0);
+  std::vector<int> shard(costs.size(), 0);
+  for (size_t i : order) {
+    const size_t least =
+        static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+    shard[i] = static_cast<int>(least);
+    load[least] += costs[i];
+  }
+  return shard;
+}
 
 report::RunReport RunSuite(const Suite& suite, const Port& port, const RunOptions& options) {
   report::RunReport run;
@@ -550,6 +578,38 @@ report::RunReport RunSuite(const Suite& suite, const Port& port, const RunOption
       if (profile->family == vendor) work.emplace_back(&property, profile);
     }
   }
+  // --shard K/N: the units of shard K only, each tagged with its place in the
+  // whole selection so that `report merge` restores the unsharded order.
+  std::vector<int> unit_of(work.size());
+  for (size_t i = 0; i < work.size(); ++i) unit_of[i] = static_cast<int>(i);
+  if (options.shard_count > 0) {
+    run.shard_index = options.shard_index;
+    run.shard_count = options.shard_count;
+    run.units_total = static_cast<int>(work.size());
+    run.selection = SelectionDigest(work);
+    std::vector<double> costs;
+    for (const auto& [property, profile] : work)
+      costs.push_back(EstimatedUnitSeconds(property->name, profile->name, options.real_shapes));
+    const std::vector<int> shard = AssignShards(costs, options.shard_count);
+    std::vector<std::pair<const Property*, const Profile*>> mine;
+    std::vector<int> mine_units;
+    for (size_t i = 0; i < work.size(); ++i) {
+      if (shard[i] != options.shard_index - 1) continue;
+      mine.push_back(work[i]);
+      mine_units.push_back(static_cast<int>(i));
+    }
+    work = std::move(mine);
+    unit_of = std::move(mine_units);
+  }
+  // Every result goes through here, in report order: waivers, then the reports so far.
+  std::vector<bool> waiver_used(options.waivers ? options.waivers->entries.size() : 0, false);
+  const std::string today = TodayUtc();
+  auto add = [&](size_t i, report::PropertyResult result) {
+    if (options.shard_count > 0) result.unit = unit_of[i];
+    if (options.waivers) ApplyWaivers(*options.waivers, today, suite, &result, &waiver_used);
+    run.results.push_back(std::move(result));
+    if (options.on_result) options.on_result(run);
+  };
   if (options.jobs > 1 && work.size() > 1) {
     std::vector<PoolUnit> units;
     for (const auto& [property, profile] : work) {
@@ -571,15 +631,25 @@ report::RunReport RunSuite(const Suite& suite, const Port& port, const RunOption
     const PoolOptions pool{.jobs = options.jobs,
                            .progress = options.progress,
                            .on_worker_start = [](int fd) { InProcessPort::SetCrashNoteFd(fd); }};
-    RunUnitsInWorkers(units, pool, run_unit, died, [&](size_t, report::PropertyResult result) {
-      run.results.push_back(std::move(result));
-      if (options.on_result) options.on_result(run);
-    });
+    RunUnitsInWorkers(units, pool, run_unit, died, add);
   } else {
-    RunUnitsHere(suite, port, claims, options, profiles, work, &run);
+    RunUnitsHere(suite, port, claims, options, profiles, work, add, run);
   }
-  ApplyCoverageGate(suite, options, profiles, &run);
-  if (options.on_result && !run.coverage.empty()) options.on_result(run);
+  run.coverage_filter = CoverageFilterReason(options);
+  if (options.shard_count > 0) {
+    // A shard sees part of each routine's units: the gate runs on the merge.
+    run.coverage_gate = "deferred: shard " + std::to_string(options.shard_index) + "/" +
+                        std::to_string(options.shard_count) + " (npuconf report merge applies it)";
+  } else {
+    const size_t before = run.results.size();
+    ApplyCoverageGate(suite, run.coverage_filter, profiles, &run);
+    for (size_t i = before; i < run.results.size() && options.waivers; ++i)
+      ApplyWaivers(*options.waivers, today, suite, &run.results[i], &waiver_used);
+  }
+  if (options.waivers) FinishWaivers(*options.waivers, waiver_used, options.shard_count > 0, &run);
+  // The reports again when the gate, the waivers or the shard added to them.
+  if (options.on_result && (!run.coverage.empty() || options.waivers || options.shard_count > 0))
+    options.on_result(run);
   return run;
 }
 

@@ -15,6 +15,8 @@
 
 namespace npuconf {
 
+struct WaiverSet;
+
 inline constexpr uint64_t kDefaultSeed = 20261129;
 inline constexpr int kDefaultCases = 100;
 
@@ -39,7 +41,18 @@ struct RunOptions {
   // Called with the report so far each time a property × profile result is
   // added (in report order), so a death of the runner loses nothing written.
   std::function<void(const report::RunReport&)> on_result;
+  // --waivers: known failures that do not fail the run (waivers.h); null: none.
+  const WaiverSet* waivers = nullptr;
+  // --shard K/N: run only shard K (1-based) of N of the property × profile
+  // units, balanced by their estimated cost; 0: every unit. The N shards run
+  // each unit exactly once; `npuconf report merge` joins their reports.
+  int shard_index = 0, shard_count = 0;
 };
+
+// The shard (0-based) of each of `costs`' units when split into `count`
+// shards: the costliest first, each to the least loaded shard (ties: the
+// lowest index). Deterministic.
+std::vector<int> AssignShards(const std::vector<double>& costs, int count);
 
 // fnmatch-style: '*' any run, '?' one character; ',' separates alternatives
 // (a text matches when any matches: repeated --routine / --property).

@@ -173,15 +173,11 @@ PortClaims PortClaims::Parse(const std::vector<std::string>& texts, std::string*
     }
     bool ok = true;
     if (second != std::string::npos) {
-      for (const std::string& part : Split(text.substr(second + 1), ',')) {
-        std::string why;
-        auto cond = ParseCondition(part, &why);
-        if (!cond) {
-          fail(text, why);
-          ok = false;
-          break;
-        }
-        claim.conditions.push_back(std::move(*cond));
+      std::string why;
+      claim.conditions = ParseConditions(text.substr(second + 1), &why);
+      if (!why.empty()) {
+        fail(text, why);
+        ok = false;
       }
     }
     if (ok) claims.routines_.push_back(std::move(claim));
@@ -195,20 +191,37 @@ bool PortClaims::Claims(const std::string& routine, const std::string& profile) 
   });
 }
 
+std::vector<ClaimCondition> ParseConditions(const std::string& text, std::string* error) {
+  std::vector<ClaimCondition> out;
+  for (const std::string& part : Split(text, ',')) {
+    std::string why;
+    auto cond = ParseCondition(part, &why);
+    if (!cond) {
+      if (error) *error = why;
+      return {};
+    }
+    out.push_back(std::move(*cond));
+  }
+  return out;
+}
+
+bool ConditionsHold(const std::vector<ClaimCondition>& conditions, const Case& c,
+                    const RoutineSpec& spec) {
+  return std::all_of(conditions.begin(), conditions.end(), [&](const ClaimCondition& cond) {
+    const ParamValue* value = c.Find(cond.key);
+    if (!value) {
+      const ParamSpec* param = spec.FindParam(cond.key);
+      if (!param || !param->default_value) return false;
+      value = &*param->default_value;
+    }
+    return Holds(cond, *value);
+  });
+}
+
 bool PortClaims::Covers(const Case& c, const std::string& profile, const RoutineSpec& spec) const {
   for (const RoutineClaim& claim : routines_) {
     if (!MatchField(claim.routine, c.routine) || !MatchField(claim.profile, profile)) continue;
-    const bool all = std::all_of(claim.conditions.begin(), claim.conditions.end(),
-                                 [&](const ClaimCondition& cond) {
-                                   const ParamValue* value = c.Find(cond.key);
-                                   if (!value) {
-                                     const ParamSpec* param = spec.FindParam(cond.key);
-                                     if (!param || !param->default_value) return false;
-                                     value = &*param->default_value;
-                                   }
-                                   return Holds(cond, *value);
-                                 });
-    if (all) return true;
+    if (ConditionsHold(claim.conditions, c, spec)) return true;
   }
   return false;
 }
@@ -292,6 +305,44 @@ std::optional<std::string> PortClaims::Choice(const std::string& name) const {
   return std::nullopt;
 }
 
+std::string ValidateConditions(const std::vector<ClaimCondition>& conditions,
+                               const RoutineSpec& spec) {
+  for (const ClaimCondition& cond : conditions) {
+    const ParamSpec* p = spec.FindParam(cond.key);
+    if (!p) {
+      return "'" + cond.key + "' is not a param of " + spec.id + " (npuconf list routines)";
+    }
+    if (cond.on_rank) {
+      if (p->type != ParamType::kIntList) {
+        return "condition '" + cond.text + "' needs an int-list param; " + cond.key + " is " +
+               std::string(ToString(p->type));
+      }
+      continue;
+    }
+    if (cond.kind != ClaimCondition::Kind::kInSet) {
+      if (p->type != ParamType::kInt && p->type != ParamType::kIntList) {
+        return "condition '" + cond.text + "' needs an integer param; " + cond.key + " is " +
+               std::string(ToString(p->type));
+      }
+      continue;
+    }
+    for (const std::string& value : cond.values) {
+      if (p->type == ParamType::kEnum &&
+          std::find(p->values.begin(), p->values.end(), value) == p->values.end()) {
+        return "'" + value + "' is not a value of " + cond.key;
+      }
+      if (p->type == ParamType::kDType && !ParseDType(value)) {
+        return "unknown dtype '" + value + "'";
+      }
+      int64_t ignored = 0;
+      if (p->type == ParamType::kInt && !ParseInt(value, &ignored)) {
+        return "'" + value + "' is not an integer (" + cond.key + " is int)";
+      }
+    }
+  }
+  return {};
+}
+
 std::string ValidateClaims(const std::vector<std::string>& texts,
                            const std::vector<const RoutineSpec*>& specs,
                            const std::vector<Profile>& profiles) {
@@ -321,46 +372,26 @@ std::string ValidateClaims(const std::vector<std::string>& texts,
                " profiles, not on '" + claim.profile + "' (" + it->family + ")";
       }
     }
+    // The params must exist on the claimed routine (on some routine for '*').
+    if (spec) {
+      if (std::string why = ValidateConditions(claim.conditions, *spec); !why.empty())
+        return "claim '" + claim.text + "': " + why;
+      continue;
+    }
     for (const ClaimCondition& cond : claim.conditions) {
-      // The param must exist on the claimed routine (on some routine for '*').
-      std::vector<const ParamSpec*> params;
+      std::string first_problem;
+      bool fits_one = false;
       for (const RoutineSpec* s : specs) {
-        if (spec && s != spec) continue;
-        if (const ParamSpec* p = s->FindParam(cond.key)) params.push_back(p);
+        if (!s->FindParam(cond.key)) continue;
+        const std::string why = ValidateConditions({cond}, *s);
+        fits_one |= why.empty();
+        if (first_problem.empty()) first_problem = why;
       }
-      if (params.empty()) {
-        return "claim '" + claim.text + "': '" + cond.key + "' is not a param of " +
-               (spec ? spec->id : std::string("any routine")) + " (npuconf list routines)";
-      }
-      for (const ParamSpec* p : params) {
-        if (cond.on_rank) {
-          if (p->type != ParamType::kIntList) {
-            return "claim '" + claim.text + "': condition '" + cond.text + "' needs an int-list " +
-                   "param; " + cond.key + " is " + std::string(ToString(p->type));
-          }
-          continue;
-        }
-        if (cond.kind != ClaimCondition::Kind::kInSet) {
-          if (p->type != ParamType::kInt && p->type != ParamType::kIntList) {
-            return "claim '" + claim.text + "': condition '" + cond.text + "' needs an integer " +
-                   "param; " + cond.key + " is " + std::string(ToString(p->type));
-          }
-          continue;
-        }
-        for (const std::string& value : cond.values) {
-          if (p->type == ParamType::kEnum &&
-              std::find(p->values.begin(), p->values.end(), value) == p->values.end()) {
-            return "claim '" + claim.text + "': '" + value + "' is not a value of " + cond.key;
-          }
-          if (p->type == ParamType::kDType && !ParseDType(value)) {
-            return "claim '" + claim.text + "': unknown dtype '" + value + "'";
-          }
-          int64_t ignored = 0;
-          if (p->type == ParamType::kInt && !ParseInt(value, &ignored)) {
-            return "claim '" + claim.text + "': '" + value + "' is not an integer (" + cond.key +
-                   " is int)";
-          }
-        }
+      if (!fits_one) {
+        return "claim '" + claim.text + "': " +
+               (first_problem.empty()
+                    ? "'" + cond.key + "' is not a param of any routine (npuconf list routines)"
+                    : first_problem);
       }
     }
   }

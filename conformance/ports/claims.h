@@ -51,6 +51,18 @@ struct ChoiceClaim {
   std::string value;
 };
 
+// "COND,COND..." in the claims' condition syntax (KEY=V1|V2, KEY%M==0,
+// KEY<=V, KEY>=V, rank(KEY)...); a malformed one is named in *error.
+std::vector<ClaimCondition> ParseConditions(const std::string& text, std::string* error);
+// Whether every condition holds for `c` (a param it leaves out takes its
+// literal default from `spec`; absent without one, or null, none holds).
+bool ConditionsHold(const std::vector<ClaimCondition>& conditions, const Case& c,
+                    const RoutineSpec& spec);
+// The first problem of `conditions` against routine `spec` (an unknown key, a
+// value outside an enum, a numeric condition on a text param), "" when none.
+std::string ValidateConditions(const std::vector<ClaimCondition>& conditions,
+                               const RoutineSpec& spec);
+
 class PortClaims {
  public:
   // Parses every claim; a malformed one is reported in *error (naming the

@@ -1,0 +1,327 @@
+#include "cli/report_cmd.h"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "cli/families.h"
+#include "conformance/harness/coverage.h"
+#include "conformance/harness/waivers.h"
+#include "conformance/ports/claims.h"
+#include "core/status.h"
+#include "reports/report_writer.h"
+#include "reports/result_json.h"
+#include "reports/text.h"
+
+namespace npuconf {
+namespace {
+
+// DIR/report.json, or a report.json path; read back. Throws naming the path.
+report::RunReport ReadReport(const std::string& where, bool* complete) {
+  const std::filesystem::path path = std::filesystem::is_directory(where)
+                                         ? std::filesystem::path(where) / "report.json"
+                                         : std::filesystem::path(where);
+  std::ifstream file(path);
+  if (!file) throw std::runtime_error("cannot read " + path.string());
+  const nlohmann::json doc = nlohmann::json::parse(file, nullptr, false);
+  if (doc.is_discarded()) throw std::runtime_error(path.string() + " is not JSON");
+  if (complete) *complete = doc.value("complete", true);
+  try {
+    return report::RunReportFromJson(doc);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(path.string() + ": " + e.what());
+  }
+}
+
+std::string ShardName(const report::RunReport& r) {
+  return "shard " + std::to_string(r.shard_index) + "/" + std::to_string(r.shard_count);
+}
+
+}  // namespace
+
+report::RunReport MergeShards(const std::vector<report::RunReport>& shards,
+                              const std::vector<std::string>& names,
+                              std::vector<std::string>* problems) {
+  report::RunReport merged;
+  if (shards.empty()) {
+    problems->push_back("no shard given");
+    return merged;
+  }
+  const report::RunReport& first = shards.front();
+  // Shards of one run agree on everything but their units.
+  auto differs = [&](const report::RunReport& r) -> std::string {
+    if (r.shard_count == 0) return "is not a shard (run without --shard)";
+    if (r.shard_count != first.shard_count)
+      return "is one of " + std::to_string(r.shard_count) + " shards, not " +
+             std::to_string(first.shard_count);
+    if (r.selection != first.selection || r.units_total != first.units_total)
+      return "is a shard of another selection of properties and profiles";
+    if (r.seed != first.seed || r.cases != first.cases) return "ran with another seed or --cases";
+    if (r.port_name != first.port_name || r.port_version != first.port_version ||
+        r.port_claims != first.port_claims)
+      return "checked another port (or other claims)";
+    if (r.suite_version != first.suite_version) return "ran another npuconf version";
+    if (r.max_case_bytes != first.max_case_bytes) return "ran with another --max-case-bytes";
+    if (r.coverage_filter != first.coverage_filter || r.waivers_file != first.waivers_file)
+      return "ran with other filters or waivers";
+    return "";
+  };
+  std::map<int, std::string> seen;
+  for (size_t i = 0; i < shards.size(); ++i) {
+    const report::RunReport& r = shards[i];
+    if (const std::string why = differs(r); !why.empty()) {
+      problems->push_back(names[i] + " " + why);
+      continue;
+    }
+    if (const auto it = seen.find(r.shard_index); it != seen.end()) {
+      problems->push_back(ShardName(r) + " is given twice: " + it->second + " and " + names[i]);
+      continue;
+    }
+    seen[r.shard_index] = names[i];
+    merged.results.insert(merged.results.end(), r.results.begin(), r.results.end());
+  }
+  if (first.shard_count > 0) {
+    for (int k = 1; k <= first.shard_count; ++k) {
+      if (!seen.count(k))
+        problems->push_back("shard " + std::to_string(k) + "/" +
+                            std::to_string(first.shard_count) + " is missing");
+    }
+  }
+  merged.suite_version = first.suite_version;
+  merged.port_name = first.port_name;
+  merged.port_version = first.port_version;
+  merged.port_claims = first.port_claims;
+  merged.seed = first.seed;
+  merged.cases = first.cases;
+  merged.max_case_bytes = first.max_case_bytes;
+  merged.coverage_filter = first.coverage_filter;
+  merged.waivers_file = first.waivers_file;
+  // Profiles in the built-in order, as an unsharded run lists them.
+  std::set<std::string> names_seen;
+  for (const auto& r : shards) names_seen.insert(r.profiles.begin(), r.profiles.end());
+  for (const Profile& p : BuiltinProfiles()) {
+    if (names_seen.count(p.name)) merged.profiles.push_back(p.name);
+  }
+  // The unsharded order; the gate's own results (one per routine x profile)
+  // are made again below from every unit's coverage.
+  std::erase_if(merged.results, [](const report::PropertyResult& r) { return r.unit < 0; });
+  std::stable_sort(merged.results.begin(), merged.results.end(),
+                   [](const auto& a, const auto& b) { return a.unit < b.unit; });
+  for (size_t i = 1; i < merged.results.size(); ++i) {
+    if (merged.results[i].unit == merged.results[i - 1].unit)
+      problems->push_back("unit " + std::to_string(merged.results[i].unit) +
+                          " is in more than one shard");
+  }
+  if (problems->empty() && static_cast<int>(merged.results.size()) != first.units_total) {
+    problems->push_back("the shards hold " + std::to_string(merged.results.size()) + " of " +
+                        std::to_string(first.units_total) + " units");
+  }
+  // Stale waivers: stale in every shard (another shard may have used one).
+  for (const auto& w : first.stale_waivers) {
+    const bool everywhere = std::all_of(shards.begin(), shards.end(), [&](const auto& r) {
+      return std::find(r.stale_waivers.begin(), r.stale_waivers.end(), w) != r.stale_waivers.end();
+    });
+    if (everywhere) merged.stale_waivers.push_back(w);
+  }
+  // The coverage gate over every unit, on the profiles as the port claims them.
+  const PortClaims claims = PortClaims::Parse(merged.port_claims);
+  std::vector<Profile> claimed;
+  for (const std::string& name : merged.profiles)
+    claimed.push_back(ProfileAsClaimed(*FindProfile(name), claims).value_or(*FindProfile(name)));
+  std::vector<const Profile*> profiles;
+  for (const Profile& p : claimed) profiles.push_back(&p);
+  for (auto& r : merged.results) r.unit = -1;
+  ApplyCoverageGate(BuiltinSuite(), merged.coverage_filter, profiles, &merged);
+  return merged;
+}
+
+namespace {
+
+using Key = std::pair<std::string, std::string>;  // property, profile
+
+std::string Line(const report::PropertyResult& r) {
+  return "`" + r.property + "` on " + r.profile;
+}
+
+}  // namespace
+
+std::string DiffReports(const report::RunReport& old_run, const report::RunReport& new_run,
+                        bool* regressed) {
+  std::map<Key, const report::PropertyResult*> before, after;
+  for (const auto& r : old_run.results) before[{r.property, r.profile}] = &r;
+  for (const auto& r : new_run.results) after[{r.property, r.profile}] = &r;
+  std::vector<std::string> failing, fixed, changed, other, gone;
+  for (const auto& r : new_run.results) {
+    const auto it = before.find({r.property, r.profile});
+    const report::PropertyResult* was = it == before.end() ? nullptr : it->second;
+    const bool fails = report::IsFailure(r.outcome);
+    const bool failed = was && report::IsFailure(was->outcome);
+    if (fails && !failed) {
+      failing.push_back(Line(r) + ": " + report::SanitizeUtf8(r.message) +
+                        (r.counterexample.empty() ? "" : "\n  - case `" + r.counterexample + "`") +
+                        (r.reproduce.empty() ? "" : "\n  - reproduce `" + r.reproduce + "`") +
+                        (was ? " (was " + report::ToString(was->outcome) + ")" : " (new)"));
+    } else if (!fails && failed) {
+      fixed.push_back(Line(r) + ": now " + report::ToString(r.outcome));
+    } else if (fails && failed && r.counterexample != was->counterexample) {
+      changed.push_back(Line(r) + ": `" + was->counterexample + "` → `" + r.counterexample + "`");
+    } else if (was && r.outcome != was->outcome) {
+      other.push_back(Line(r) + ": " + report::ToString(was->outcome) + " → " +
+                      report::ToString(r.outcome));
+    }
+  }
+  for (const auto& r : old_run.results) {
+    if (!after.count({r.property, r.profile}))
+      gone.push_back(Line(r) + " (was " + report::ToString(r.outcome) + ")");
+  }
+  const std::set<std::string> old_claims(old_run.port_claims.begin(), old_run.port_claims.end());
+  const std::set<std::string> new_claims(new_run.port_claims.begin(), new_run.port_claims.end());
+  std::vector<std::string> gained, lost;
+  for (const auto& c : new_claims) {
+    if (!old_claims.count(c)) gained.push_back("`" + c + "`");
+  }
+  for (const auto& c : old_claims) {
+    if (!new_claims.count(c)) lost.push_back("`" + c + "`");
+  }
+  *regressed = !failing.empty();
+  std::ostringstream out;
+  out << "## npuconf report diff: " << failing.size() << " new failure"
+      << (failing.size() == 1 ? "" : "s") << ", " << fixed.size() << " fixed, " << changed.size()
+      << " changed counterexample" << (changed.size() == 1 ? "" : "s") << "\n\n";
+  out << "Old: `" << old_run.port_name << "` " << old_run.port_version << " (npuconf "
+      << old_run.suite_version << ", seed " << old_run.seed << "); new: `" << new_run.port_name
+      << "` " << new_run.port_version << " (npuconf " << new_run.suite_version << ", seed "
+      << new_run.seed << ")\n";
+  auto section = [&](const std::string& title, const std::vector<std::string>& items) {
+    if (items.empty()) return;
+    out << "\n### " << title << " (" << items.size() << ")\n\n";
+    for (const auto& item : items) out << "- " << item << "\n";
+  };
+  section("New failures", failing);
+  section("Fixed", fixed);
+  section("Changed counterexamples", changed);
+  section("Claims gained", gained);
+  section("Claims lost", lost);
+  section("Other changes of outcome", other);
+  section("Results no longer reported", gone);
+  if (failing.empty() && fixed.empty() && changed.empty() && gained.empty() && lost.empty() &&
+      other.empty() && gone.empty())
+    out << "\nNo change in results or claims.\n";
+  return out.str();
+}
+
+int RunReportCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
+  CLI::App app{"npuconf report: merge the reports of shards, compare two runs"};
+  app.name("npuconf report");
+  app.require_subcommand(1);
+  app.footer(
+      "Exit codes: merge: as `run` (0, 1, 4), and 2 for a missing, repeated or foreign shard "
+      "(the merged report is then written, marked incomplete); diff: 1 when a result that was "
+      "not failing fails now, 2 for unreadable reports, else 0.");
+  std::string out_dir = "npuconf-report", waivers_path, diff_out;
+  bool strict = false;
+  std::vector<std::string> shard_dirs;
+  auto* merge = app.add_subcommand("merge", "Join the reports of `run --shard K/N` shards");
+  merge->add_option("--out", out_dir, "Directory for the merged reports")->required();
+  merge->add_option("shards", shard_dirs, "The shards' --out directories (or report.json files)")
+      ->required();
+  merge->add_option("--waivers", waivers_path,
+                    "The run's --waivers file: waives the coverage gate's failures too");
+  merge->add_flag("--strict-waivers", strict, "A waiver no shard used fails the merged run");
+  std::string old_dir, new_dir;
+  auto* diff = app.add_subcommand("diff", "What changed from one run's reports to another's");
+  diff->add_option("old", old_dir, "The earlier run's --out directory (or report.json)")
+      ->required();
+  diff->add_option("new", new_dir, "The later run's --out directory (or report.json)")->required();
+  diff->add_option("--out", diff_out, "Also write the Markdown to this file (a PR comment)");
+  try {
+    app.parse(argc - 1, argv + 1);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) {
+      app.exit(e, out, err);
+      return kExitConformant;
+    }
+    err << "npuconf report: " << e.what() << "\n";
+    return kExitBadUsage;
+  }
+  try {
+    if (*diff) {
+      const report::RunReport old_run = ReadReport(old_dir, nullptr);
+      const report::RunReport new_run = ReadReport(new_dir, nullptr);
+      bool regressed = false;
+      const std::string md = DiffReports(old_run, new_run, &regressed);
+      out << md;
+      if (!diff_out.empty()) {
+        if (std::string error = report::WriteFileAtomically(diff_out, md); !error.empty()) {
+          err << "npuconf report diff: " << error << "\n";
+          return kExitBadUsage;
+        }
+      }
+      return regressed ? kExitNonConformant : kExitConformant;
+    }
+    std::vector<report::RunReport> shards;
+    std::vector<std::string> problems;
+    for (const std::string& dir : shard_dirs) {
+      bool complete = true;
+      shards.push_back(ReadReport(dir, &complete));
+      if (!complete) problems.push_back(dir + " is the report of a shard that did not finish");
+    }
+    report::RunReport merged = MergeShards(shards, shard_dirs, &problems);
+    merged.command = "npuconf report merge";
+    for (int i = 2; i < argc; ++i) merged.command += std::string(" ") + argv[i];
+    if (!waivers_path.empty()) {
+      std::ifstream file(waivers_path);
+      std::stringstream text;
+      text << file.rdbuf();
+      WaiverSet waivers;
+      waivers.path = waivers_path;
+      waivers.strict = strict;
+      if (!file) {
+        err << "npuconf report merge: cannot read --waivers '" << waivers_path << "'\n";
+        return kExitBadUsage;
+      }
+      if (std::string error = ParseWaivers(text.str(), BuiltinSuite(), &waivers); !error.empty()) {
+        err << "npuconf report merge: --waivers " << waivers_path << ": " << error << "\n";
+        return kExitBadUsage;
+      }
+      // Used: by a shard's result, or by the gate's new failures now.
+      std::vector<bool> used(waivers.entries.size(), false);
+      const std::string today = TodayUtc();
+      for (auto& r : merged.results) {
+        for (size_t i = 0; i < waivers.entries.size(); ++i) {
+          const auto& w = waivers.entries[i];
+          used[i] = used[i] || (!r.waiver.reason.empty() && r.waiver.property == w.property &&
+                                r.waiver.profile == w.profile && r.waiver.when == w.when &&
+                                r.waiver.reason == w.reason);
+        }
+        ApplyWaivers(waivers, today, BuiltinSuite(), &r, &used);
+      }
+      FinishWaivers(waivers, used, false, &merged);
+    }
+    if (std::string error = report::WriteReportsAtomically(merged, out_dir, problems.empty());
+        !error.empty()) {
+      err << "npuconf report merge: " << error << "\n";
+      return kExitBadUsage;
+    }
+    out << report::SummaryTable(merged);
+    out << "reports: " << out_dir << "/report.json, junit.xml, report.md"
+        << (problems.empty() ? ", report.html" : " (incomplete)") << "\n";
+    for (const auto& p : problems) err << "npuconf report merge: " << p << "\n";
+    if (!problems.empty()) {
+      err << "npuconf report merge: the merged report is incomplete (exit " << kExitBadUsage
+          << ")\n";
+      return kExitBadUsage;
+    }
+    return report::RunExitCode(merged);
+  } catch (const std::exception& e) {
+    err << "npuconf report: " << e.what() << "\n";
+    return kExitBadUsage;
+  }
+}
+
+}  // namespace npuconf
