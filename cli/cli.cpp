@@ -121,11 +121,97 @@ void PrintRoutine(const RoutineSpec& spec, std::ostream& out) {
     if (t.nullable) out << "; may be null (" << t.name << "=null)";
     out << "; compared " << t.compare.ToString() << "\n";
   }
+  if (!spec.facts.empty()) {
+    out << "    facts ";
+    for (size_t i = 0; i < spec.facts.size(); ++i) out << (i ? ", " : "") << spec.facts[i];
+    out << "  (npuconf list facts --profile P)\n";
+  }
 }
 
-int List(const std::string& what, bool json, std::ostream& out, std::ostream& err) {
+// The routines whose spec names fact `path` (or its section with ".*").
+std::vector<std::string> ReadersOf(const std::string& path, const std::string& family) {
+  std::vector<std::string> out;
+  const std::string section = path.substr(0, path.find('.')) + ".*";
+  for (const RoutineSpec* spec : BuiltinSuite().specs()) {
+    if (spec->vendor != family) continue;
+    if (std::find(spec->facts.begin(), spec->facts.end(), path) != spec->facts.end() ||
+        (path.find('.') != std::string::npos &&
+         std::find(spec->facts.begin(), spec->facts.end(), section) != spec->facts.end()))
+      out.push_back(spec->id);
+  }
+  return out;
+}
+
+// `list facts`: every fact of the selected profiles with its source and the
+// routines that read it, then the choices with their readings (issue 15 item 6).
+int ListFactsOf(const std::vector<std::string>& globs, bool json, std::ostream& out,
+                std::ostream& err) {
+  std::string error;
+  const std::vector<const Profile*> profiles = SelectProfiles(globs, &error);
+  if (!error.empty()) {
+    err << "npuconf: " << error << "\n";
+    return kExitBadUsage;
+  }
+  nlohmann::json doc = {
+      {"schema", "npuconf-facts"}, {"schema_version", 1}, {"profiles", nlohmann::json::array()}};
+  for (const Profile* p : profiles) {
+    nlohmann::json facts = nlohmann::json::array(), choices = nlohmann::json::array();
+    if (!json)
+      out << p->name << "  " << p->title << "  (" << p->family
+          << (p->verified ? "" : "; unverified: its routines are not covered") << ")\n";
+    for (const FactRow& f : ListFacts(*p)) {
+      const std::vector<std::string> readers = ReadersOf(f.path, p->family);
+      facts.push_back(
+          {{"path", f.path}, {"value", f.value}, {"source", f.source}, {"read_by", readers}});
+      if (json) continue;
+      const bool rows = f.value.is_array() && !f.value.empty() && f.value[0].is_object();
+      out << "  " << f.path << " =" << (rows ? "" : " " + f.value.dump()) << "\n";
+      if (rows) {
+        for (const auto& row : f.value) out << "      " << row.dump() << "\n";
+      }
+      out << "      source: " << f.source << "\n";
+      if (!readers.empty()) {
+        out << "      read by:";
+        for (const auto& r : readers) out << " " << r;
+        out << "\n";
+      }
+    }
+    for (const Choice& c : p->choices) {
+      nlohmann::json unchecked = nlohmann::json::object();
+      for (const auto& [reading, why] : c.cannot_check) unchecked[reading] = why;
+      choices.push_back({{"name", c.name},
+                         {"value", c.value},
+                         {"readings", c.readings},
+                         {"source", c.source},
+                         {"note", c.note},
+                         {"cannot_check", unchecked}});
+      if (json) continue;
+      out << "  choice " << c.name << " = " << c.value << "  (readings:";
+      for (const auto& r : c.readings) out << " " << r;
+      out << ")\n      " << c.note << "\n      source: " << c.source << "\n";
+      for (const auto& [reading, why] : c.cannot_check)
+        out << "      reading " << reading << " cannot be claimed: " << why << "\n";
+    }
+    doc["profiles"].push_back({{"name", p->name},
+                               {"family", p->family},
+                               {"title", p->title},
+                               {"verified", p->verified},
+                               {"facts", facts},
+                               {"choices", choices}});
+  }
+  if (json) out << doc.dump(2) << "\n";
+  return kExitConformant;
+}
+
+int List(const std::string& what, bool json, const std::vector<std::string>& profile_globs,
+         std::ostream& out, std::ostream& err) {
+  if (what == "facts") return ListFactsOf(profile_globs, json, out, err);
+  if (!profile_globs.empty()) {
+    err << "npuconf: --profile is available for 'list facts' only\n";
+    return kExitBadUsage;
+  }
   if (json && what != "routines") {
-    err << "npuconf: --json is available for 'list routines' only\n";
+    err << "npuconf: --json is available for 'list routines' and 'list facts' only\n";
     return kExitBadUsage;
   }
   if (what == "profiles") {
@@ -160,7 +246,8 @@ int List(const std::string& what, bool json, std::ostream& out, std::ostream& er
           << m.caught_by << ")\n";
     }
   } else {
-    err << "npuconf: unknown list '" << what << "' (profiles, routines, properties, ports)\n";
+    err << "npuconf: unknown list '" << what
+        << "' (profiles, routines, properties, ports, facts)\n";
     return kExitBadUsage;
   }
   return kExitConformant;
@@ -259,9 +346,12 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
 
   std::string list_what = "properties";
   bool list_json = false;
-  auto* list = app.add_subcommand("list", "List profiles, routines, properties or ports");
-  list->add_option("what", list_what, "profiles | routines | properties | ports");
-  list->add_flag("--json", list_json, "routines as JSON (docs/routines.schema.json)");
+  std::vector<std::string> list_profiles;
+  auto* list = app.add_subcommand("list", "List profiles, routines, properties, ports or facts");
+  list->add_option("what", list_what, "profiles | routines | properties | ports | facts");
+  list->add_flag("--json", list_json, "routines (docs/routines.schema.json) or facts as JSON");
+  list->add_option("--profile", list_profiles,
+                   "list facts: only profiles matching this glob; repeatable");
 
   std::vector<std::string> case_words;
   std::string case_from;
@@ -321,7 +411,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     return kExitBadUsage;
   }
 
-  if (*list) return List(list_what, list_json, out, err);
+  if (*list) return List(list_what, list_json, list_profiles, out, err);
   // A run removes the reports of an earlier run before anything can fail (a
   // bad claim, profile or port), so a stale green report never outlives it.
   if (*run && std::filesystem::is_directory(out_dir)) {

@@ -88,8 +88,8 @@ report::RunReport MergeShards(const std::vector<report::RunReport>& shards,
   if (first.shard_count > 0) {
     for (int k = 1; k <= first.shard_count; ++k) {
       if (!seen.count(k))
-        problems->push_back("shard " + std::to_string(k) + "/" +
-                            std::to_string(first.shard_count) + " is missing");
+        problems->push_back("shard " + std::to_string(k) + "/" + std::to_string(first.shard_count) +
+                            " is missing");
     }
   }
   merged.suite_version = first.suite_version;
@@ -144,9 +144,7 @@ namespace {
 
 using Key = std::pair<std::string, std::string>;  // property, profile
 
-std::string Line(const report::PropertyResult& r) {
-  return "`" + r.property + "` on " + r.profile;
-}
+std::string Line(const report::PropertyResult& r) { return "`" + r.property + "` on " + r.profile; }
 
 }  // namespace
 

@@ -180,6 +180,25 @@ const std::vector<Profile>& BuiltinProfiles() {
   return profiles;
 }
 
+std::vector<FactRow> ListFacts(const Profile& profile) {
+  std::vector<FactRow> out;
+  auto is_fact = [](const nlohmann::json& j) {
+    return j.is_object() && j.contains("value") && j.contains("source");
+  };
+  for (const auto& [key, value] : profile.raw.items()) {
+    if (key == "choices") continue;
+    if (is_fact(value)) {
+      out.push_back({key, value.at("value"), value.at("source").get<std::string>()});
+    } else if (value.is_object()) {
+      for (const auto& [sub, fact] : value.items()) {
+        if (is_fact(fact))
+          out.push_back({key + "." + sub, fact.at("value"), fact.at("source").get<std::string>()});
+      }
+    }
+  }
+  return out;
+}
+
 const Profile* FindProfile(const std::string& name) {
   for (const auto& profile : BuiltinProfiles()) {
     if (profile.name == name) return &profile;

@@ -81,6 +81,17 @@ struct Profile {
   const Choice* FindChoice(const std::string& name) const;
 };
 
+// One fact of a profile as `npuconf list facts` shows it: its path
+// ("fractal_nz.c0", "k_segment"), value (the profile's readings applied) and
+// the source it cites.
+struct FactRow {
+  std::string path;
+  nlohmann::json value;
+  std::string source;
+};
+// Every fact of the profile, in file order.
+std::vector<FactRow> ListFacts(const Profile& profile);
+
 // Parses one profile document; throws std::runtime_error naming the bad key.
 // The facts each choice's reading implies ("implies") are written into the
 // facts first, so a profile whose choice values are changed (a port's claimed

@@ -206,6 +206,7 @@ nlohmann::json ToJson(const RoutineSpec& spec) {
           {"source", spec.source},
           {"summary", spec.summary},
           {"free_form_params", spec.free_form_params},
+          {"facts", spec.facts},
           {"params", params},
           {"inputs", inputs},
           {"outputs", outputs}};

@@ -81,6 +81,9 @@ struct RoutineSpec {
   std::vector<TensorSpec> outputs;
   // True only for a routine that forwards keys it does not know to the port.
   bool free_form_params = false;
+  // The profile facts its rules read, as `npuconf list facts` names them
+  // ("fractal_nz.c0", "limits.*" for a whole section).
+  std::vector<std::string> facts;
 
   const ParamSpec* FindParam(std::string_view key) const;
   const TensorSpec* FindOutput(std::string_view name) const;

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
 
 #include "test_util.h"
 
@@ -210,6 +212,51 @@ TEST(Cli, ReportPrintsTheChoiceNextToDependentResults) {
   bool fp32 = false;
   for (const auto& c : choices) fp32 |= c.at("name") == "cann.nz.fp32_c0" && c.at("value") == "8";
   EXPECT_TRUE(fp32) << choices.dump(2);
+}
+
+}  // namespace
+}  // namespace npuconf
+
+namespace npuconf {
+namespace {
+
+// Issue 15 item 6: the tables a port must follow, each with its source, from
+// the suite itself.
+TEST(ListFacts, PrintsEveryTableOfAProfileWithItsSource) {
+  const auto run = testing::RunNpuconf("list facts --profile rk3588");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  for (const char* says :
+       {"native.b_sub_n_k = {\"FLOAT16\":[16,32],\"INT4\":[64,32],\"INT8\":[32,32]}",
+        "native.a_sub_k =", "native.c_sub_n =", "k_segment = 8192", "matmul_types =",
+        "\"name\":\"RKNN_INT8_MM_INT8_TO_INT32\",\"type\":2", "source: spec rknn.md §3.3",
+        "read by: rknn.matmul_create", "choice rknn.limits.align_unit = ug_elements"}) {
+    EXPECT_NE(run.output.find(says), std::string::npos) << says << "\n" << run.output;
+  }
+  const auto cann = testing::RunNpuconf("list facts --profile ascend910b");
+  EXPECT_NE(cann.output.find("fractal_nz.c0 = {"), std::string::npos) << cann.output;
+  EXPECT_NE(cann.output.find("calculate_matmul_weight_size_v2.soc_supported = true"),
+            std::string::npos);
+  EXPECT_EQ(testing::RunNpuconf("list facts --profile nosuch").exit_code, 2);
+}
+
+TEST(ListFacts, EveryFactIsReadByARoutineAndEveryNamedFactExists) {
+  const auto run = testing::RunNpuconf("list facts --json");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto doc = nlohmann::json::parse(run.output);
+  std::set<std::string> paths;
+  for (const auto& p : doc["profiles"]) {
+    for (const auto& f : p["facts"]) {
+      EXPECT_FALSE(f["source"].get<std::string>().empty()) << f.dump();
+      EXPECT_FALSE(f["read_by"].empty()) << p["name"] << " " << f["path"] << ": read by nothing";
+      const std::string path = f["path"];
+      paths.insert(path);
+      paths.insert(path.substr(0, path.find('.')) + ".*");
+    }
+  }
+  const auto routines = nlohmann::json::parse(testing::RunNpuconf("list routines --json").output);
+  for (const auto& r : routines["routines"]) {
+    for (const auto& f : r["facts"]) EXPECT_TRUE(paths.count(f)) << r["id"] << " names " << f;
+  }
 }
 
 }  // namespace

@@ -68,11 +68,11 @@ TEST(Waivers, WhenConditionsNarrowAWaiverToTheFailingCase) {
   const auto plain = ReadJson(dir.path() + "/plain/report.json");
   const std::string dtype = plain["results"][0]["counterexample_case"]["params"]["dtype"];
   const std::string other = dtype == "INT8" ? "FLOAT16" : "INT8";
-  const std::string match = WriteWaivers(
-      dir, Entry("cann.nd_to_nz.padding_is_zero", "2999-12-31", ", \"when\": \"dtype=" + dtype + "\""));
+  const std::string match = WriteWaivers(dir, Entry("cann.nd_to_nz.padding_is_zero", "2999-12-31",
+                                                    ", \"when\": \"dtype=" + dtype + "\""));
   EXPECT_EQ(RunNpuconf(kMutantRun + dir.path() + "/a --waivers " + match).exit_code, 0);
-  const std::string miss = WriteWaivers(
-      dir, Entry("cann.nd_to_nz.padding_is_zero", "2999-12-31", ", \"when\": \"dtype=" + other + "\""));
+  const std::string miss = WriteWaivers(dir, Entry("cann.nd_to_nz.padding_is_zero", "2999-12-31",
+                                                   ", \"when\": \"dtype=" + other + "\""));
   const auto run = RunNpuconf(kMutantRun + dir.path() + "/b --waivers " + miss);
   EXPECT_EQ(run.exit_code, 1) << run.output;
   EXPECT_NE(run.output.find("stale waiver"), std::string::npos) << run.output;
@@ -102,8 +102,8 @@ TEST(Waivers, AMalformedFileIsBadInputNamingTheFault) {
            {Entry("cann.nd_to_nz.*", "2999-12-31", ", \"when\": \"colour=red\""),
             "'colour' is not a param"}}) {
     const std::string file = WriteWaivers(dir, entries);
-    const auto run = RunNpuconf("run --profile ascend910b --out " + dir.path() + "/o --waivers " +
-                                file);
+    const auto run =
+        RunNpuconf("run --profile ascend910b --out " + dir.path() + "/o --waivers " + file);
     EXPECT_EQ(run.exit_code, 2) << entries << "\n" << run.output;
     EXPECT_NE(run.output.find(says), std::string::npos) << entries << "\n" << run.output;
   }
@@ -143,8 +143,8 @@ TEST(Shards, ThreeShardsMergeIntoTheUnshardedReport) {
   }
   EXPECT_EQ(units, full["results"].size());
   // A missing shard, or one given twice, makes the merge incomplete and says which.
-  const auto missing = RunNpuconf("report merge --out " + dir.path() + "/m2 " + dir.path() +
-                                  "/1 " + dir.path() + "/2");
+  const auto missing = RunNpuconf("report merge --out " + dir.path() + "/m2 " + dir.path() + "/1 " +
+                                  dir.path() + "/2");
   EXPECT_EQ(missing.exit_code, 2) << missing.output;
   EXPECT_NE(missing.output.find("shard 3/3 is missing"), std::string::npos) << missing.output;
   EXPECT_EQ(ReadJson(dir.path() + "/m2/report.json")["complete"], false);
@@ -152,8 +152,8 @@ TEST(Shards, ThreeShardsMergeIntoTheUnshardedReport) {
                                 dir.path() + "/1 " + dir.path() + "/2 " + dir.path() + "/3");
   EXPECT_EQ(twice.exit_code, 2) << twice.output;
   EXPECT_NE(twice.output.find("shard 1/3 is given twice"), std::string::npos) << twice.output;
-  const auto foreign = RunNpuconf("report merge --out " + dir.path() + "/m4 " + dir.path() +
-                                  "/1 " + dir.path() + "/full");
+  const auto foreign = RunNpuconf("report merge --out " + dir.path() + "/m4 " + dir.path() + "/1 " +
+                                  dir.path() + "/full");
   EXPECT_EQ(foreign.exit_code, 2) << foreign.output;
   EXPECT_NE(foreign.output.find("is not a shard"), std::string::npos) << foreign.output;
 }
@@ -168,12 +168,13 @@ TEST(Shards, AMalformedShardIsBadUsage) {
 
 TEST(Diff, ListsTheNewFailuresOfAMutantAndExitsOne) {
   TempDir dir("diff");
-  const std::string run = "run --profile ascend910b --routine cann.nd_to_nz --no-real-shapes "
-                          "--quiet --out ";
+  const std::string run =
+      "run --profile ascend910b --routine cann.nd_to_nz --no-real-shapes "
+      "--quiet --out ";
   ASSERT_EQ(RunNpuconf(run + dir.path() + "/good").exit_code, 0);
   ASSERT_EQ(RunNpuconf(run + dir.path() + "/bad --port mutant:nz-padding-unwritten").exit_code, 1);
-  const auto diff = RunNpuconf("report diff " + dir.path() + "/good " + dir.path() +
-                               "/bad --out " + dir.path() + "/diff.md");
+  const auto diff = RunNpuconf("report diff " + dir.path() + "/good " + dir.path() + "/bad --out " +
+                               dir.path() + "/diff.md");
   EXPECT_EQ(diff.exit_code, 1) << diff.output;
   EXPECT_NE(diff.output.find("### New failures"), std::string::npos) << diff.output;
   EXPECT_NE(diff.output.find("cann.nd_to_nz.padding_is_zero"), std::string::npos) << diff.output;

@@ -80,8 +80,7 @@ std::string ParseWaivers(const std::string& text, const Suite& suite, WaiverSet*
     w.expires = entry["expires"].get<std::string>();
     w.when = entry.value("when", "");
     w.tracking = entry.value("tracking", "");
-    if (!IsDate(w.expires))
-      return where + ": expires '" + w.expires + "' is not a date YYYY-MM-DD";
+    if (!IsDate(w.expires)) return where + ": expires '" + w.expires + "' is not a date YYYY-MM-DD";
     if (!w.when.empty()) {
       std::string error;
       w.conditions = ParseConditions(w.when, &error);

@@ -51,7 +51,8 @@ const std::vector<RoutineSpec>& Specs() {
        .source = "spec cann.md §1.1-1.3, §1.5",
        .summary = "size of the FRACTAL_NZ weight, always the FLOAT16 16x16 rule",
        .params = {ShapeParam("tensorShape; null passes tensorShape == nullptr", true)},
-       .outputs = {SizeOutput("Batch dims unaligned, n to 16, k to 16 (§1.2).")}},
+       .outputs = {SizeOutput("Batch dims unaligned, n to 16, k to 16 (§1.2).")},
+       .facts = {"soc_version", "calculate_matmul_weight_size.rank"}},
       {.id = kCalculateMatmulWeightSizeV2,
        .vendor = "cann",
        .vendor_api = "aclnnCalculateMatmulWeightSizeV2",
@@ -61,7 +62,8 @@ const std::vector<RoutineSpec>& Specs() {
            {ShapeParam("tensorShape; null passes tensorShape == nullptr", true),
             DTypeParam(
                 "dataType; never validated upstream (§1.4; choice cann.v2.dtype_validation)")},
-       .outputs = {SizeOutput("n to 16; k to 16 for FLOAT16/BF16, else to 32 (§1.2).")}},
+       .outputs = {SizeOutput("n to 16; k to 16 for FLOAT16/BF16, else to 32 (§1.2).")},
+       .facts = {"soc_version", "calculate_matmul_weight_size_v2.*"}},
       {.id = kTransMatmulWeight,
        .vendor = "cann",
        .vendor_api = "aclnnTransMatmulWeight",
@@ -84,7 +86,8 @@ const std::vector<RoutineSpec>& Specs() {
              .doc =
                  "mmWeightRef, in place; its capacity is the V2 size in elements times the element "
                  "size (what the docs tell a caller to allocate, §2.1)",
-             .nullable = true}}},
+             .nullable = true}},
+       .facts = {"soc_version", "is_regbase", "trans_matmul_weight.*", "fractal_nz.*"}},
       {.id = kNdToNz,
        .vendor = "cann",
        .source = "spec cann.md §2.5 (int4 nibbles §4.4)",
@@ -96,7 +99,8 @@ const std::vector<RoutineSpec>& Specs() {
        .outputs = {{.name = "nz",
                     .dtype = "the dtype param",
                     .shape = "[B..., C1, N1, 16, C0] (reported dims)",
-                    .doc = "NZ storage; every position with row >= n or col >= k holds 0"}}},
+                    .doc = "NZ storage; every position with row >= n or col >= k holds 0"}},
+       .facts = {"fractal_nz.*"}},
       {.id = kNzToNd,
        .vendor = "cann",
        .source = "spec cann.md §2.5 (int4 nibbles §4.4)",
@@ -110,7 +114,8 @@ const std::vector<RoutineSpec>& Specs() {
        .outputs = {{.name = "nd",
                     .dtype = "the dtype param",
                     .shape = "[shape] (reported dims)",
-                    .doc = "the ND data"}}},
+                    .doc = "the ND data"}},
+       .facts = {"fractal_nz.*"}},
   };
   return specs;
 }

@@ -138,7 +138,8 @@ const std::vector<RoutineSpec>& Specs() {
                   {.name = "scale", .dtype = "x_dtype", .shape = "[scale_shape]"},
                   {.name = "offset", .dtype = "x_dtype", .shape = "[offset_shape]"}},
        .outputs = {Y("x_dtype", "[k, n] (reported dims)",
-                     "the dequantized weight (§4.5 steps 1-3)")}},
+                     "the dequantized weight (§4.5 steps 1-3)")},
+       .facts = {"npu_arch", "weight_quant_batch_matmul_v2.*"}},
       {.id = kRknnDequantB,
        .vendor = "rknn",
        .vendor_api = "rknn_matmul_set_quant_params (B dequant as in the DEMO golden)",
@@ -170,7 +171,9 @@ const std::vector<RoutineSpec>& Specs() {
                   {.name = "scale", .dtype = "FLOAT", .shape = "[scale_len]"},
                   {.name = "zp", .dtype = "INT32", .shape = "[zp_len]"}},
        .outputs = {Y("FLOAT", "[k, n] (reported dims)",
-                     "fp32(q - zp) * scale; per-group params g*N+n (§5.2)")}},
+                     "fp32(q - zp) * scale; per-group params g*N+n (§5.2)")},
+       .facts = {"matmul_types", "supported_types", "quant_types", "per_channel_types",
+                 "per_group_types", "int4_nibble"}},
   };
   return specs;
 }

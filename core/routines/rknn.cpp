@@ -97,7 +97,9 @@ RoutineSpec RowBlocked(const char* id, bool is_a, bool to_native) {
                       .default_doc = "the platform's sub-block for the type (§2.2)"},
                      SeedParam()},
           .inputs = {to_native ? norm_tensor : native_tensor},
-          .outputs = {to_native ? native_tensor : norm_tensor}};
+          .outputs = {to_native ? native_tensor : norm_tensor},
+          .facts = {"matmul_types", "supported_types", is_a ? "native.a_sub_k" : "native.c_sub_n",
+                    "native.c_sub_n_other_outputs", "int4_nibble"}};
 }
 
 // B: NORM [K, N] or TP_NORM [N, K] ↔ NATIVE [N1, K1, subN, subK], K segmented (§2.1, §3.3).
@@ -144,7 +146,9 @@ RoutineSpec BLayout(const char* id, bool tp, bool to_native) {
                  Reading("native_nibble", "rknn.int4.native_b_nibble", {"low_first", "high_first"}),
                  SeedParam()},
       .inputs = {to_native ? plain : native},
-      .outputs = {to_native ? native : plain}};
+      .outputs = {to_native ? native : plain},
+      .facts = {"matmul_types", "supported_types", "native.b_sub_n_k", "k_segment", "int4_nibble",
+                "tp_norm"}};
 }
 
 RoutineSpec Int4(const char* id, bool pack) {
@@ -183,7 +187,8 @@ RoutineSpec Int4(const char* id, bool pack) {
                           : "packed nibbles to int4 values, sign-extended",
           .params = params,
           .inputs = {pack ? values : packed},
-          .outputs = {pack ? packed : values}};
+          .outputs = {pack ? packed : values},
+          .facts = {"int4_nibble"}};
 }
 
 }  // namespace
@@ -203,6 +208,11 @@ const std::vector<RoutineSpec>& Specs() {
         Reading("varying", "rknn.dynamic.varying_dims",
                 {"k_n_fixed_unless_tp_norm", "m_only", "m_k_n"})};
     for (auto& p : InfoParams()) dynamic_params.push_back(p);
+    const std::vector<std::string> kCreateFacts = {
+        "matmul_types",      "tensor_types", "supported_types", "native.*",
+        "limits.*",          "k_segment",    "int4_nibble",     "tp_norm",
+        "per_channel_types", "quant_types",  "per_group_types", "known_unsupported_types",
+        "platform",          "sdk"};
     return std::vector<RoutineSpec>{
         {.id = kMatmulCreate,
          .vendor = "rknn",
@@ -210,7 +220,8 @@ const std::vector<RoutineSpec>& Specs() {
          .source = "spec rknn.md §1.4-1.6, §2.2, §3.1-3.3, §4.1, §5.4",
          .summary = "validates rknn_matmul_info and fills io_attr; status 0 or -5",
          .params = create_params,
-         .outputs = {AttrOutput("A"), AttrOutput("B"), AttrOutput("C")}},
+         .outputs = {AttrOutput("A"), AttrOutput("B"), AttrOutput("C")},
+         .facts = kCreateFacts},
         {.id = kMatmulCreateDynamic,
          .vendor = "rknn",
          .vendor_api = "rknn_matmul_create_dynamic_shape",
@@ -231,7 +242,8 @@ const std::vector<RoutineSpec>& Specs() {
                .doc =
                    "what to allocate for A, B, C: the largest size over the shapes (§4.3 step 2)",
                .value_unit = "BYTES",
-               .fields = {"A", "B", "C"}}}},
+               .fields = {"A", "B", "C"}}},
+         .facts = kCreateFacts},
         RowBlocked(kANormToNative, true, true),
         RowBlocked(kANativeToNorm, true, false),
         RowBlocked(kCNormToNative, false, true),
