@@ -30,45 +30,53 @@ const char* CallResultName(int32_t result) {
   }
 }
 
-// Element e of a tensor as a number (INT4 excluded: its nibble order is the
-// routine's).
-double Value(std::span<const uint8_t> data, DType dtype, int64_t e) {
+// Element e of a tensor as text (INT4 excluded: its nibble order is the
+// routine's): floats to 9 digits, integers exactly in their own type; an
+// element whose bytes are still what the runner put there before the call
+// (`before`, the sentinel fill) is "unwritten".
+std::string Element(std::span<const uint8_t> data, std::span<const uint8_t> before, DType dtype,
+                    int64_t e) {
   const size_t width = static_cast<size_t>(Bits(dtype) / 8);
-  const uint8_t* p = data.data() + static_cast<size_t>(e) * width;
+  const size_t at = static_cast<size_t>(e) * width;
+  const uint8_t* p = data.data() + at;
+  if (at + width <= before.size() && std::equal(p, p + width, before.data() + at) &&
+      std::all_of(p, p + width, [](uint8_t b) { return b == kSentinelByte; }))
+    return "unwritten";
   auto read = [&](auto zero) {
     decltype(zero) v;
     std::memcpy(&v, p, sizeof(v));
     return v;
   };
+  std::ostringstream out;
+  out.precision(9);
   switch (dtype) {
     case DType::kFloat16:
-      return static_cast<float>(HalfFromBits(read(uint16_t{})));
+      out << static_cast<float>(HalfFromBits(read(uint16_t{})));
+      break;
     case DType::kBf16:
-      return static_cast<float>(BFloat16FromBits(read(uint16_t{})));
+      out << static_cast<float>(BFloat16FromBits(read(uint16_t{})));
+      break;
     case DType::kFloat:
-      return read(float{});
+      out << read(float{});
+      break;
     case DType::kInt8:
-      return read(int8_t{});
+      out << static_cast<int>(read(int8_t{}));
+      break;
     case DType::kInt16:
-      return read(int16_t{});
+      out << read(int16_t{});
+      break;
     case DType::kInt32:
-      return read(int32_t{});
+      out << read(int32_t{});
+      break;
     case DType::kInt64:
-      return static_cast<double>(read(int64_t{}));
+      out << read(int64_t{});
+      break;
     case DType::kUint64:
-      return static_cast<double>(read(uint64_t{}));
+      out << read(uint64_t{});
+      break;
     default:
-      return read(uint8_t{});
-  }
-}
-
-std::string Number(double v, DType dtype) {
-  std::ostringstream out;
-  if (dtype == DType::kFloat16 || dtype == DType::kBf16 || dtype == DType::kFloat) {
-    out.precision(9);
-    out << v;
-  } else {
-    out << static_cast<int64_t>(v);
+      out << static_cast<int>(read(uint8_t{}));
+      break;
   }
   return out.str();
 }
@@ -85,16 +93,16 @@ Shape ShownDims(const OutputResult& o, DType dtype) {
   return {static_cast<int64_t>(capacity * 8 / static_cast<uint64_t>(Bits(dtype)))};
 }
 
-void Nested(std::span<const uint8_t> data, DType dtype, const Shape& dims, size_t axis, int64_t* e,
-            std::ostream& out) {
+void Nested(std::span<const uint8_t> data, std::span<const uint8_t> before, DType dtype,
+            const Shape& dims, size_t axis, int64_t* e, std::ostream& out) {
   if (axis == dims.size()) {
-    out << Number(Value(data, dtype, (*e)++), dtype);
+    out << Element(data, before, dtype, (*e)++);
     return;
   }
   out << "[";
   for (int64_t i = 0; i < dims[axis]; ++i) {
     if (i) out << ", ";
-    Nested(data, dtype, dims, axis + 1, e, out);
+    Nested(data, before, dtype, dims, axis + 1, e, out);
   }
   out << "]";
 }
@@ -121,6 +129,7 @@ void PrintOutput(const TensorSpec* spec, const OutputSpec& given, const OutputRe
   const int64_t elems = NumElements(dims).value_or(0);
   const uint64_t bytes = BytesForElems(dtype, static_cast<uint64_t>(elems)).value_or(0);
   const auto data = o.contents().first(static_cast<size_t>(bytes));
+  const Bytes before = given.Before();
   out << Name(dtype) << " dims " << (o.rank < 0 ? "(not reported) " : "") << ToString(dims);
   if (!o.guards_intact)
     out << ", WROTE PAST CAPACITY (guard byte at offset " << o.first_bad_offset << ")";
@@ -134,22 +143,22 @@ void PrintOutput(const TensorSpec* spec, const OutputSpec& given, const OutputRe
       out << "  ";
       for (size_t f = 0; f < fields.size(); ++f) {
         out << (f ? " " : "") << fields[f] << "="
-            << Number(Value(data, dtype, row * dims.back() + f), dtype);
+            << Element(data, before, dtype, row * dims.back() + static_cast<int64_t>(f));
       }
       out << "\n";
     }
   } else if (dims.empty() && spec && !spec->value_unit.empty()) {
-    out << "  " << Number(Value(data, dtype, 0), dtype) << " (" << spec->value_unit << ")\n";
+    out << "  " << Element(data, before, dtype, 0) << " (" << spec->value_unit << ")\n";
     return;
   } else if (elems <= kMaxPrintedElems) {
     int64_t e = 0;
     out << "  ";
-    Nested(data, dtype, dims, 0, &e, out);
+    Nested(data, before, dtype, dims, 0, &e, out);
     out << "\n";
   } else {
     out << "  " << elems << " elements, " << bytes << " bytes, sha256 " << Sha256Hex(data)
         << ", first: ";
-    for (int64_t e = 0; e < 8; ++e) out << (e ? ", " : "") << Number(Value(data, dtype, e), dtype);
+    for (int64_t e = 0; e < 8; ++e) out << (e ? ", " : "") << Element(data, before, dtype, e);
     out << ", ...\n";
   }
   if (spec && !spec->value_unit.empty()) out << "  (values: " << spec->value_unit << ")\n";

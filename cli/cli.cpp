@@ -22,6 +22,7 @@
 #include "core/case_json.h"
 #include "core/real_shapes.h"
 #include "core/status.h"
+#include "reports/matrix.h"
 #include "reports/report_writer.h"
 
 namespace npuconf {
@@ -653,7 +654,13 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
                                         " --port " + ShellWord(options.port_arg) + " ");
     report::RunReport result = RunSuite(BuiltinSuite(), port, options);
     result.command = command;
-    if (!quiet) out << report::SummaryTable(result);
+    // --quiet leaves out the progress line and the table, never the verdict.
+    if (!quiet) {
+      out << report::SummaryTable(result);
+    } else {
+      out << "verdict: " << report::ToString(report::VerdictOf(result)) << " ("
+          << report::CountsLine(result) << ")\n";
+    }
     WriteFailureVectors(result, out_dir);
     const std::string write_error = report::WriteReportsAtomically(result, out_dir, true);
     if (!write_error.empty()) {

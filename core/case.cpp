@@ -103,8 +103,12 @@ std::string ParseCaseArgs(const std::vector<std::string>& words, Case* out) {
     if (value == "null") {
       out->params[key] = ParamValue::Null();
     } else if (!value.empty() && value.front() == '[') {
-      auto shape = ParseShape(value);
-      if (!shape) return "malformed list in '" + word + "' (expected [a,b,...] of integers)";
+      std::string why;
+      auto shape = ParseShape(value, &why);
+      if (!shape) {
+        return "malformed list in '" + word + "': " + why + " (expected [a,b,...] of int64 " +
+               "integers)";
+      }
       out->params[key] = ParamValue::IntList(*shape);
     } else {
       const char* begin = value.c_str();

@@ -44,6 +44,11 @@ void Coerce(const ParamSpec& param, ParamValue* value) {
   } else if (param.type == ParamType::kFloat && value->kind == ParamValue::Kind::kInt) {
     *value = ParamValue::Float(static_cast<double>(value->i));
   }
+  // A dtype by another of its names (fp16, float16) becomes its npuconf name,
+  // which is what a port receives, a claim condition compares and a case prints.
+  if (param.type == ParamType::kDType && value->kind == ParamValue::Kind::kString) {
+    if (const auto dtype = ParseDType(value->s)) value->s = std::string(Name(*dtype));
+  }
 }
 
 std::string CheckValue(const RoutineSpec& spec, const ParamSpec& param, const ParamValue& value) {

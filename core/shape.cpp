@@ -50,10 +50,14 @@ std::string ToString(const Shape& shape) {
   return out.str();
 }
 
-std::optional<Shape> ParseShape(const std::string& text) {
+std::optional<Shape> ParseShape(const std::string& text, std::string* why) {
+  auto fail = [why](std::string what) -> std::optional<Shape> {
+    if (why) *why = std::move(what);
+    return std::nullopt;
+  };
   std::string body = text;
   if (!body.empty() && body.front() == '[') {
-    if (body.back() != ']') return std::nullopt;
+    if (body.back() != ']') return fail("no closing ']'");
     body = body.substr(1, body.size() - 2);
   }
   Shape shape;
@@ -63,11 +67,12 @@ std::optional<Shape> ParseShape(const std::string& text) {
     size_t end = body.find_first_of(",x", pos);
     if (end == std::string::npos) end = body.size();
     const std::string item = body.substr(pos, end - pos);
-    if (item.empty()) return std::nullopt;
+    if (item.empty()) return fail("an empty entry");
     char* stop = nullptr;
     errno = 0;
     const long long value = std::strtoll(item.c_str(), &stop, 10);
-    if (errno != 0 || stop != item.c_str() + item.size()) return std::nullopt;
+    if (stop != item.c_str() + item.size()) return fail("'" + item + "' is not an integer");
+    if (errno == ERANGE) return fail("'" + item + "' is out of the int64 range");
     shape.push_back(static_cast<int64_t>(value));
     pos = end + 1;
   }

@@ -29,7 +29,9 @@ std::optional<int64_t> ProductOf(const Shape& shape, size_t begin, size_t end);
 
 // "[17,33]" — the form used in case strings and reports.
 std::string ToString(const Shape& shape);
-// Parses "[17,33]", "17,33" or "17x33"; nullopt on any malformed entry.
-std::optional<Shape> ParseShape(const std::string& text);
+// Parses "[17,33]", "17,33" or "17x33"; nullopt on any malformed entry, with
+// what is wrong in *why when given ("'99999999999999999999' is out of the
+// int64 range").
+std::optional<Shape> ParseShape(const std::string& text, std::string* why = nullptr);
 
 }  // namespace npuconf

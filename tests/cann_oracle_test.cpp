@@ -32,6 +32,21 @@ TEST(OracleSize, AsShippedNegativeReadingFollowsCeilAlign) {
   EXPECT_TRUE(e.undefined);
 }
 
+// The overflow rule (documented with the size routines' output, list routines):
+// the running product in dim order; the first partial product past INT64_MAX
+// overflows, even when a later dim is 0; a 0 before it keeps the product 0.
+TEST(OracleSize, OverflowIsTheRunningProductInDimOrder) {
+  const CannFacts& facts = *FindProfile("ascend910b")->cann;
+  SizeCall call{Shape{3018119122007453, 192, 1, 0}, false, DType::kFloat16};
+  auto e = ExpectLegacySize(facts, call, "param_invalid", "param_invalid");
+  EXPECT_EQ(e.status, npuconf::cann::kAclnnErrParamInvalid) << e.rule;
+  EXPECT_TRUE(ExpectLegacySize(facts, call, "param_invalid", "unspecified").undefined);
+  call.shape = Shape{0, 3018119122007453, 192, 16};
+  e = ExpectLegacySize(facts, call, "param_invalid", "param_invalid");
+  EXPECT_EQ(e.status, npuconf::cann::kAclnnSuccess);
+  EXPECT_EQ(e.size, 0);
+}
+
 TEST(OracleValidation, TransCheckOrderOfSpecTable) {
   const CannFacts& b910 = *FindProfile("ascend910b")->cann;
   const CannFacts& b950 = *FindProfile("ascend950")->cann;

@@ -261,3 +261,55 @@ TEST(ListFacts, EveryFactIsReadByARoutineAndEveryNamedFactExists) {
 
 }  // namespace
 }  // namespace npuconf
+
+namespace npuconf {
+namespace {
+
+// Issue 15 item 8: small faults seen by a new user, each pinned.
+TEST(CliSmall, ADtypeByAnotherNameBecomesItsNpuconfName) {
+  const auto run = testing::RunNpuconf(
+      "case cann.calculate_matmul_weight_size_v2 profile=ascend910b dtype=fp16 'shape=[32,16]'");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("dtype=FLOAT16"), std::string::npos) << run.output;
+  EXPECT_EQ(run.output.find("dtype=fp16"), std::string::npos) << run.output;
+}
+
+TEST(CliSmall, AListEntryPastInt64SaysSo) {
+  const auto run = testing::RunNpuconf(
+      "case cann.nd_to_nz profile=ascend910b dtype=FLOAT16 'shape=[99999999999999999999,2]'");
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("'99999999999999999999' is out of the int64 range"), std::string::npos)
+      << run.output;
+}
+
+TEST(CliSmall, AnUnwrittenOutputIsShownAsUnwritten) {
+  // V2 rejects a zero dim (spec cann.md §1.4 step 5) and leaves its output as it was.
+  const auto run = testing::RunNpuconf(
+      "case cann.calculate_matmul_weight_size_v2 profile=ascend910b dtype=FLOAT16 'shape=[0,2]'");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("[unwritten]"), std::string::npos) << run.output;
+  EXPECT_EQ(run.output.find("-9223372036854775808"), std::string::npos) << run.output;
+  // A written UINT64 prints exactly: 512 for [32, 16] FLOAT16 (§1.7).
+  const auto ok = testing::RunNpuconf(
+      "case cann.calculate_matmul_weight_size_v2 profile=ascend910b dtype=FLOAT16 'shape=[32,16]'");
+  EXPECT_NE(ok.output.find("  512 (ELEMENTS"), std::string::npos) << ok.output;
+}
+
+TEST(CliSmall, TheSizeRoutinesDocumentTheirOverflowRule) {
+  const auto run = testing::RunNpuconf("list routines");
+  EXPECT_NE(run.output.find("the running product of the dims in order"), std::string::npos)
+      << run.output;
+}
+
+TEST(CliSmall, QuietStillPrintsTheVerdict) {
+  testing::TempDir dir("quiet");
+  const auto run = testing::RunNpuconf(
+      "run --quiet --profile ascend910b --routine cann.nd_to_nz --no-real-shapes --out " +
+      dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("verdict: CONFORMANT"), std::string::npos) << run.output;
+  EXPECT_EQ(run.output.find("cann.nd_to_nz.matches_oracle"), std::string::npos) << run.output;
+}
+
+}  // namespace
+}  // namespace npuconf

@@ -107,6 +107,20 @@ void ExpectFaultNamedAndRunGoesOn(const std::string& mode, const std::string& fa
   EXPECT_GE(passed, 2) << mode;
 }
 
+// The same wrong answer to every request is deterministic, though each
+// request has another id (issue 15 item 8): its messages must not differ.
+TEST(ExecPort, ADeterministicWrongAnswerIsNotCalledNonDeterministic) {
+  for (const char* mode : {"wrong-id", "short", "garbage"}) {
+    const PortRun run = RunPort("exec:" + kMisbehaving + mode, "");
+    for (const auto& [name, r] : ByProperty(run.report)) {
+      EXPECT_EQ(r.value("message", "").find("non-deterministic"), std::string::npos)
+          << mode << ": " << r.dump();
+      EXPECT_EQ(r.value("reproduce", "").find("non-deterministic"), std::string::npos)
+          << mode << ": " << r.dump();
+    }
+  }
+}
+
 TEST(ExecPort, GarbageOnStdoutIsAFailingResult) {
   ExpectFaultNamedAndRunGoesOn("garbage", "printed garbage (not a JSON object): Segmentation");
 }
@@ -124,7 +138,7 @@ TEST(ExecPort, HangIsKilledAfterTheTimeout) {
 }
 
 TEST(ExecPort, AnswerToAnotherIdIsAFailingResult) {
-  ExpectFaultNamedAndRunGoesOn("wrong-id", "answered id ");
+  ExpectFaultNamedAndRunGoesOn("wrong-id", "answered another request's id (the request's id +1)");
 }
 
 TEST(ExecPort, BytesPastTheCapacityBreakTheGuard) {

@@ -692,16 +692,30 @@ Answer ExecPort::Call(const Invocation& inv) const {
   }
   json doc = json::parse(line, nullptr, false);
   if (doc.is_discarded()) doc = json::parse(SanitizeUtf8(line), nullptr, false);
+  // A fault quotes the answer without its id, and names a wrong id relative to
+  // the request's: the request numbers grow, so a port that answers the same
+  // case the same way must get the same message (the determinism check
+  // compares them).
+  auto quoted = [&] {
+    if (!doc.is_object() || !doc.contains("id")) return Excerpt(line);
+    json without = doc;
+    without.erase("id");
+    return Describe(without);
+  };
   std::string fault;
   if (!doc.is_object()) {
     fault = "printed garbage (not a JSON object): " + Excerpt(line);
-  } else if (!doc.contains("id") || !doc["id"].is_number_unsigned() ||
-             doc["id"].get<uint64_t>() != id) {
-    fault = "answered id " + (doc.contains("id") ? Describe(doc["id"]) : "(none)") +
-            " to request id " + std::to_string(id) + ": " + Excerpt(line);
+  } else if (!doc.contains("id")) {
+    fault = "answered without an id: " + quoted();
+  } else if (!doc["id"].is_number_unsigned()) {
+    fault = "answered id " + Describe(doc["id"]) + ", not the request's number: " + quoted();
+  } else if (const uint64_t got = doc["id"].get<uint64_t>(); got != id) {
+    const std::string offset =
+        got > id ? "+" + std::to_string(got - id) : "-" + std::to_string(id - got);
+    fault = "answered another request's id (the request's id " + offset + "): " + quoted();
   } else if (std::string wrong = ApplyAnswer(doc, inv, buffers, output_paths, &answer);
              !wrong.empty()) {
-    fault = "printed garbage (" + wrong + "): " + Excerpt(line);
+    fault = "printed garbage (" + wrong + "): " + quoted();
   }
   if (!fault.empty()) {
     // The stream is out of step with the protocol: start afresh for the next case.

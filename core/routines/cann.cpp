@@ -23,7 +23,13 @@ TensorSpec SizeOutput(std::string rule) {
       .name = "weight_tensor_size",
       .dtype = "UINT64",
       .shape = "[] (a scalar)",
-      .doc = "weightTensorSize; written on SUCCESS only. " + rule,
+      .doc = "weightTensorSize; written on SUCCESS only. " + rule +
+             " Overflow (§1.5, choice cann.size.overflow): the size is the running product "
+             "of the dims in order (batch dims, then CeilAlign(n, 16), then CeilAlign(k, C0), "
+             "each CeilAlign saturating at INT64_MAX, §0.3); the first partial product past "
+             "INT64_MAX is an overflow, even when a later dim is 0 ([3018119122007453, 192, 1, "
+             "0] overflows at its second dim): 161002 under the reading param_invalid, "
+             "undefined (not checked) under unspecified.",
       .value_unit =
           "ELEMENTS of the FRACTAL_NZ weight (times the element size = bytes to allocate, §1.1)",
       .nullable = true};
