@@ -5,6 +5,8 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "reports/text.h"
 
@@ -21,15 +23,61 @@ std::string Swatch(const char* colour, const std::string& label) {
          HtmlEscape(label) + " ";
 }
 
-struct Grid {
-  int64_t rows = 1, cols = 1;
-  std::string row_axis, col_axis;  // what a row / column of blocks is
+// One row of blocks: `count` blocks from block `first`, labelled; `boundary`:
+// a thicker line above it (a new K segment).
+struct GridRow {
+  int64_t first = 0, count = 0;
+  std::string label;
+  bool boundary = false;
 };
 
-// The grid shape of the blocks: from the first mismatch's block coordinates when
-// their extents multiply to the block count, else rows of up to 32 blocks.
-Grid GridOf(const nlohmann::json& evidence, int64_t blocks) {
+struct Grid {
+  std::vector<GridRow> rows;
+  int64_t cols = 1;
+  std::string row_axis, col_axis;  // what a row / column of blocks is
+  // The row and column of block b.
+  std::pair<int64_t, int64_t> At(int64_t b) const {
+    auto it = std::upper_bound(rows.begin(), rows.end(), b,
+                               [](int64_t x, const GridRow& r) { return x < r.first; });
+    const int64_t r = std::max<int64_t>(0, static_cast<int64_t>(it - rows.begin()) - 1);
+    return {r, b - rows[static_cast<size_t>(r)].first};
+  }
+};
+
+Grid Uniform(int64_t blocks, int64_t cols, std::string row_axis, std::string col_axis) {
   Grid g;
+  g.cols = std::max<int64_t>(cols, 1);
+  for (int64_t first = 0; first < blocks; first += g.cols)
+    g.rows.push_back({first, std::min(g.cols, blocks - first), "", false});
+  g.row_axis = std::move(row_axis);
+  g.col_axis = std::move(col_axis);
+  return g;
+}
+
+// The grid of the blocks: the rows the storage map gives ("block_rows": a
+// segmented NATIVE B, one row per K segment and N1 block, a line between
+// segments); else from the first mismatch's block coordinates when their
+// extents multiply to the block count; else rows of up to 32 blocks.
+Grid GridOf(const nlohmann::json& evidence, int64_t blocks) {
+  if (evidence.contains("block_rows") && evidence["block_rows"].is_array() &&
+      !evidence["block_rows"].empty()) {
+    Grid g;
+    int64_t next = 0;
+    bool ok = true;
+    for (const auto& row : evidence["block_rows"]) {
+      const GridRow r{IntOr(row, "first", -1), IntOr(row, "count", 0),
+                      row.value("label", std::string()), row.value("boundary", false)};
+      ok &= r.first == next && r.count > 0;
+      next = r.first + r.count;
+      g.cols = std::max(g.cols, r.count);
+      g.rows.push_back(r);
+    }
+    if (ok && next == blocks) {
+      g.row_axis = evidence.value("block_row_axis", std::string("row"));
+      g.col_axis = evidence.value("block_col_axis", std::string("block"));
+      return g;
+    }
+  }
   nlohmann::json place = nlohmann::json::object();
   if (evidence.contains("first") && evidence["first"].is_array() && !evidence["first"].empty()) {
     place = evidence["first"][0].value("place", nlohmann::json::object());
@@ -48,20 +96,15 @@ Grid GridOf(const nlohmann::json& evidence, int64_t blocks) {
       product *= extent;
     }
     if (ok && product == blocks) {
-      g.cols = IntOr(coords->back(), "extent", 1);
-      g.rows = blocks / g.cols;
-      g.col_axis = coords->back().value("axis", std::string());
+      std::string row_axis;
       for (size_t i = 0; i + 1 < coords->size(); ++i) {
-        g.row_axis += (g.row_axis.empty() ? "" : " × ") + (*coords)[i].value("axis", std::string());
+        row_axis += (row_axis.empty() ? "" : " × ") + (*coords)[i].value("axis", std::string());
       }
-      return g;
+      return Uniform(blocks, IntOr(coords->back(), "extent", 1), row_axis,
+                     coords->back().value("axis", std::string()));
     }
   }
-  g.cols = std::min<int64_t>(blocks, 32);
-  g.rows = (blocks + g.cols - 1) / g.cols;
-  g.col_axis = "block";
-  g.row_axis = "blocks, 32 a row";
-  return g;
+  return Uniform(blocks, std::min<int64_t>(blocks, 32), "blocks, 32 a row", "block");
 }
 
 }  // namespace
@@ -99,24 +142,25 @@ std::string BlockGridSvg(const nlohmann::json& evidence) {
     }
   }
   first_block = std::clamp<int64_t>(first_block, 0, blocks - 1);
+  const int64_t grid_rows = static_cast<int64_t>(g.rows.size());
   // A window around the first mismatch.
-  const int64_t shown_rows = std::min<int64_t>(g.rows, kMaxPictureBlockRows);
+  const int64_t shown_rows = std::min<int64_t>(grid_rows, kMaxPictureBlockRows);
   const int64_t shown_cols = std::min<int64_t>(g.cols, kMaxPictureBlockCols);
-  const int64_t row0 =
-      std::clamp<int64_t>(first_block / g.cols - shown_rows / 2, 0, g.rows - shown_rows);
-  const int64_t col0 =
-      std::clamp<int64_t>(first_block % g.cols - shown_cols / 2, 0, g.cols - shown_cols);
+  const auto [first_row, first_col] = g.At(first_block);
+  const int64_t row0 = std::clamp<int64_t>(first_row - shown_rows / 2, 0, grid_rows - shown_rows);
+  const int64_t col0 = std::clamp<int64_t>(first_col - shown_cols / 2, 0, g.cols - shown_cols);
   const int64_t size = std::clamp<int64_t>(640 / shown_cols, 12, 40);
   // Room above and below the grid for bowed arrows.
   const int64_t margin = arrows.empty() ? 0 : size;
   const int64_t width = shown_cols * size + 2, height = shown_rows * size + 2 + 2 * margin;
   auto inside = [&](int64_t b) {
-    const int64_t r = b / g.cols, c = b % g.cols;
+    const auto [r, c] = g.At(b);
     return r >= row0 && r < row0 + shown_rows && c >= col0 && c < col0 + shown_cols;
   };
   auto centre = [&](int64_t b, int64_t* x, int64_t* y) {
-    *x = (b % g.cols - col0) * size + size / 2 + 1;
-    *y = (b / g.cols - row0) * size + size / 2 + 1;
+    const auto [r, c] = g.At(b);
+    *x = (c - col0) * size + size / 2 + 1;
+    *y = (r - row0) * size + size / 2 + 1;
   };
 
   std::ostringstream svg;
@@ -129,16 +173,23 @@ std::string BlockGridSvg(const nlohmann::json& evidence) {
   for (int64_t b = 0; b < blocks; ++b)
     differing += counts[static_cast<size_t>(b)].get<int64_t>() > 0;
   for (int64_t r = row0; r < row0 + shown_rows; ++r) {
+    const GridRow& row = g.rows[static_cast<size_t>(r)];
+    if (row.boundary && r > row0) {
+      svg << "<line x1=\"0\" y1=\"" << (r - row0) * size << "\" x2=\"" << width << "\" y2=\""
+          << (r - row0) * size << "\" stroke=\"#000\" stroke-width=\"3\"/>";
+    }
     for (int64_t c = col0; c < col0 + shown_cols; ++c) {
-      const int64_t b = r * g.cols + c;
-      if (b >= blocks) continue;
+      if (c >= row.count) continue;
+      const int64_t b = row.first + c;
       const int64_t n = counts[static_cast<size_t>(b)].get<int64_t>();
       svg << "<rect x=\"" << (c - col0) * size + 1 << "\" y=\"" << (r - row0) * size + 1
           << "\" width=\"" << size - 2 << "\" height=\"" << size - 2 << "\" fill=\""
           << (n > 0 ? kColourBlockDiffers : kColourBlockAgrees) << "\""
           << (b == first_block ? " stroke=\"#000\" stroke-width=\"2\"" : "") << "><title>block "
-          << b << " (" << HtmlEscape(g.row_axis) << " " << r << ", " << HtmlEscape(g.col_axis)
-          << " " << c << "): " << n << " of " << per_block << " elements differ</title></rect>";
+          << b << " ("
+          << HtmlEscape(row.label.empty() ? g.row_axis + " " + std::to_string(r) : row.label)
+          << ", " << HtmlEscape(g.col_axis) << " " << c << "): " << n << " of " << per_block
+          << " elements differ</title></rect>";
     }
   }
   for (const auto& [from, to] : arrows) {
@@ -146,10 +197,9 @@ std::string BlockGridSvg(const nlohmann::json& evidence) {
     int64_t x1, y1, x2, y2;
     centre(from, &x1, &y1);
     centre(to, &x2, &y2);
-    svg << "<rect x=\"" << (from % g.cols - col0) * size + 2 << "\" y=\""
-        << (from / g.cols - row0) * size + 2 << "\" width=\"" << size - 4 << "\" height=\""
-        << size - 4 << "\" fill=\"none\" stroke=\"" << kColourFoundHere
-        << "\" stroke-width=\"3\"/>";
+    svg << "<rect x=\"" << x1 - size / 2 + 1 << "\" y=\"" << y1 - size / 2 + 1 << "\" width=\""
+        << size - 4 << "\" height=\"" << size - 4 << "\" fill=\"none\" stroke=\""
+        << kColourFoundHere << "\" stroke-width=\"3\"/>";
     // Bowed, so that arrows along one row of blocks stay apart.
     const double dx = static_cast<double>(x2 - x1), dy = static_cast<double>(y2 - y1);
     const double length = std::max(std::hypot(dx, dy), 1.0);
@@ -168,8 +218,11 @@ std::string BlockGridSvg(const nlohmann::json& evidence) {
       << HtmlEscape(evidence.value("dtype", std::string())) << ", " << per_block
       << " elements a block): " << differing << " of " << blocks
       << " blocks differ. Rows: " << HtmlEscape(g.row_axis.empty() ? "one" : g.row_axis) << " ("
-      << g.rows << "), columns: " << HtmlEscape(g.col_axis) << " (" << g.cols << ").";
-  if (shown_rows < g.rows || shown_cols < g.cols) {
+      << grid_rows << "), columns: " << HtmlEscape(g.col_axis) << " (" << g.cols << ").";
+  bool segments = false;
+  for (const GridRow& row : g.rows) segments |= row.boundary;
+  if (segments) out << " A black line: the start of the next K segment.";
+  if (shown_rows < grid_rows || shown_cols < g.cols) {
     out << " <b>Window</b>: rows " << row0 << "–" << row0 + shown_rows - 1 << ", columns " << col0
         << "–" << col0 + shown_cols - 1 << " around the first mismatch.";
   }

@@ -14,6 +14,8 @@
 #include "reference/rknn/matmul_create.h"
 #include "reference/rknn/native_layout.h"
 #include "reference/rknn/sub_blocks.h"
+#include "reports/blocks.h"
+#include "verify/compare.h"
 
 namespace npuconf {
 namespace {
@@ -146,6 +148,57 @@ TEST(RknnStorageMaps, BNativePlaceNamesSegmentAndTile) {
   rknn_props::BNativeMap short_last(*oracle::rknn::BLayoutOf(8200, 64, 16, 32, 8192));
   EXPECT_TRUE(short_last.Locate(524288 + 8).padding);
   EXPECT_FALSE(short_last.Locate(524288 + 7).padding);
+}
+
+// A value found across a segment boundary is named as such, not as "a
+// neighbouring block", and the picture lays the blocks out by segment and N1
+// block with a line between segments (issue 15 item 8).
+TEST(RknnStorageMaps, AValueFromAnotherSegmentIsNamedAndDrawnAsSuch) {
+  const auto layout = *oracle::rknn::BLayoutOf(8224, 64, 16, 32, 8192);
+  rknn_props::BNativeMap map(layout);
+  const int64_t elems = map.elements(), e = 524288, tile = 16 * 32;
+  Bytes want(static_cast<size_t>(elems) * 2), got;
+  for (int64_t i = 0; i < elems; ++i) {
+    want[static_cast<size_t>(2 * i)] = static_cast<uint8_t>(i);
+    want[static_cast<size_t>(2 * i + 1)] = static_cast<uint8_t>((i >> 8) & 0x7F);
+  }
+  got = want;
+  // Segment 1's first element shows up where segment 0's last tile had it.
+  std::copy_n(want.begin() + 2 * e, 2, got.begin() + 2 * (e - tile));
+  got[static_cast<size_t>(2 * e)] = 0xFF;
+  got[static_cast<size_t>(2 * e + 1)] = 0xFF;
+  const auto c = verify::Compare({.output = "B_native",
+                                  .got = got,
+                                  .want = want,
+                                  .codec = {DType::kFloat16, false},
+                                  .count = elems,
+                                  .map = &map});
+  ASSERT_GE(c.first.size(), 2u);
+  EXPECT_NE(c.first[1].meaning.find("the neighbouring segment (segment 0; this element is in "
+                                    "segment 1)"),
+            std::string::npos)
+      << c.first[1].meaning;
+  const auto rows = map.BlockRows();
+  ASSERT_EQ(rows.size(), 8u);  // 2 segments x 4 N1 blocks
+  EXPECT_EQ(rows[4].label, "segment 1, N1 block 0");
+  EXPECT_TRUE(rows[4].boundary);
+  EXPECT_EQ(rows[4].count, 1);  // one K1 block in the 32-row segment
+  nlohmann::json evidence = {{"output", "B_native"},
+                             {"dtype", "FLOAT16"},
+                             {"block_elements", tile},
+                             {"block_mismatches", c.block_mismatches}};
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& r : rows)
+    list.push_back(
+        {{"first", r.first}, {"count", r.count}, {"label", r.label}, {"boundary", r.boundary}});
+  evidence["block_rows"] = list;
+  evidence["block_row_axis"] = "segment × N1 block";
+  evidence["block_col_axis"] = "K1 block";
+  const std::string svg = report::BlockGridSvg(evidence);
+  EXPECT_NE(svg.find("Rows: segment × N1 block (8)"), std::string::npos) << svg.substr(0, 400);
+  EXPECT_NE(svg.find("the start of the next K segment"), std::string::npos);
+  EXPECT_NE(svg.find("<line"), std::string::npos);
+  EXPECT_NE(svg.find("segment 1, N1 block 0, K1 block 0"), std::string::npos);
 }
 
 struct Row71 {

@@ -85,7 +85,11 @@ TEST(Verify, SaysWhenTheValueSitsInANeighbouringBlock) {
   got.insert(got.end(), want.begin(), want.begin() + 512);
   const Comparison c = CompareBytes(got, want, DType::kFloat16, 512, {}, &map);
   ASSERT_FALSE(c.ok());
-  EXPECT_NE(c.first[0].meaning.find("neighbouring block"), std::string::npos) << c.first[0].meaning;
+  EXPECT_NE(c.first[0].meaning.find(
+                "the same place in the neighbouring C1 block (C1 block 1; this element is in C1 "
+                "block 0)"),
+            std::string::npos)
+      << c.first[0].meaning;
   EXPECT_EQ(c.block_mismatches, (std::vector<int64_t>{256, 256}));
   EXPECT_EQ(c.first[0].place.block[0].axis, "C1 block");
   EXPECT_EQ(

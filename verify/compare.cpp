@@ -67,6 +67,23 @@ std::string Where(const CompareRequest& r, int64_t e) {
          r.map->Locate(e).Text(r.map->logical_name()) + ")";
 }
 
+// How storage element n's block stands to e's: the outermost block coordinate
+// that differs ("the same place in the neighbouring segment (segment 1; this
+// element is in segment 0)"), so a K segment off by one reads as such.
+std::string Relation(const StorageMap& map, int64_t e, int64_t n) {
+  const Place here = map.Locate(e), there = map.Locate(n);
+  for (size_t i = 0; i < here.block.size() && i < there.block.size(); ++i) {
+    const Coord& a = here.block[i];
+    const Coord& b = there.block[i];
+    if (a.axis != b.axis || a.index == b.index) continue;
+    const bool next = b.index == a.index + 1 || b.index + 1 == a.index;
+    return "the same place in " + std::string(next ? "the neighbouring " : "another ") + a.axis +
+           " (" + a.axis + " " + std::to_string(b.index) + "; this element is in " + a.axis + " " +
+           std::to_string(a.index) + ")";
+  }
+  return "the same place in a neighbouring block";
+}
+
 std::string Meaning(const CompareRequest& r, int64_t e, uint64_t got, uint64_t want, bool padding,
                     std::optional<int64_t>* found_at, std::optional<int64_t>* belongs_at) {
   const DType dtype = r.codec.dtype;
@@ -88,7 +105,7 @@ std::string Meaning(const CompareRequest& r, int64_t e, uint64_t got, uint64_t w
     for (int64_t n : r.map->Neighbours(e)) {
       if (n < r.count && r.codec.Get(r.got, n) == want && r.codec.Get(r.want, n) != want) {
         *found_at = n;
-        return "the value expected here is at " + Where(r, n) + ", a neighbouring block";
+        return "the value expected here is at " + Where(r, n) + ": " + Relation(*r.map, e, n);
       }
     }
   }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/shape.h"
@@ -32,6 +33,13 @@ struct Place {
   nlohmann::json ToJson() const;
 };
 
+// A row of blocks for a picture: `count` blocks from block `first`.
+struct BlockRow {
+  int64_t first = 0, count = 0;
+  std::string label;      // "segment 1, N1 block 0"
+  bool boundary = false;  // the first row of a new outer unit (a K segment)
+};
+
 class StorageMap {
  public:
   virtual ~StorageMap() = default;
@@ -47,6 +55,12 @@ class StorageMap {
   // Storage elements at the same place in the blocks just before and after
   // `storage_index`'s, for "the expected value is in a neighbouring block".
   virtual std::vector<int64_t> Neighbours(int64_t storage_index) const;
+  // Rows of blocks for a picture where the blocks are no rectangle (a
+  // segmented NATIVE B: one row per K segment and N1 block, rows of unequal
+  // length); empty when the block coordinates give the grid.
+  virtual std::vector<BlockRow> BlockRows() const { return {}; }
+  // What a row and a column of BlockRows are: "segment × N1 block", "K1 block".
+  virtual std::pair<std::string, std::string> BlockRowAxes() const { return {}; }
 };
 
 // A plain row-major tensor: no padding, one block per innermost row.

@@ -180,6 +180,16 @@ Verdict FailFrom(const verify::Comparison& comparison, DType dtype, const verify
   if (!comparison.block_mismatches.empty()) {
     evidence["block_elements"] = map->block_elements();
     evidence["block_mismatches"] = comparison.block_mismatches;
+    // Rows of blocks for the picture where the blocks are no rectangle.
+    if (const auto rows = map->BlockRows(); !rows.empty() && rows.size() <= 100000) {
+      nlohmann::json list = nlohmann::json::array();
+      for (const auto& r : rows)
+        list.push_back(
+            {{"first", r.first}, {"count", r.count}, {"label", r.label}, {"boundary", r.boundary}});
+      evidence["block_rows"] = list;
+      evidence["block_row_axis"] = map->BlockRowAxes().first;
+      evidence["block_col_axis"] = map->BlockRowAxes().second;
+    }
   }
   if (!comparison.first_block.cells.empty())
     evidence["first_block"] = comparison.first_block.ToJson();

@@ -46,6 +46,24 @@ verify::Place BNativeMap::Locate(int64_t e) const {
   return place;
 }
 
+std::vector<verify::BlockRow> BNativeMap::BlockRows() const {
+  const oracle::rknn::BLayout& b = layout_;
+  std::vector<verify::BlockRow> rows;
+  if (b.segments.size() < 2) return rows;
+  const int64_t tile = b.sub_n * b.sub_k, n1s = b.dims[0];
+  for (size_t t = 0; t < b.segments.size(); ++t) {
+    const oracle::rknn::Segment& s = b.segments[t];
+    const int64_t k1s = s.elems / (n1s * tile);
+    for (int64_t n1 = 0; n1 < n1s; ++n1) {
+      rows.push_back({.first = s.offset_elems / tile + n1 * k1s,
+                      .count = k1s,
+                      .label = "segment " + std::to_string(t) + ", N1 block " + std::to_string(n1),
+                      .boundary = n1 == 0 && t > 0});
+    }
+  }
+  return rows;
+}
+
 std::shared_ptr<verify::StorageMap> PlainMap(Matrix matrix, bool tp, int64_t rows, int64_t cols) {
   const Shape shape = {rows, cols};
   switch (matrix) {

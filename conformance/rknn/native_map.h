@@ -42,6 +42,11 @@ class BNativeMap : public verify::StorageMap {
   std::string logical_name() const override { return "B"; }
   verify::Place Locate(int64_t storage_index) const override;
   int64_t block_elements() const override { return layout_.sub_n * layout_.sub_k; }
+  // Segmented: one row per segment and N1 block (segments differ in K1).
+  std::vector<verify::BlockRow> BlockRows() const override;
+  std::pair<std::string, std::string> BlockRowAxes() const override {
+    return {"segment × N1 block", "K1 block"};
+  }
 
  private:
   oracle::rknn::BLayout layout_;
