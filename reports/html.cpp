@@ -52,11 +52,11 @@ const char* kScript = R"JS(
   function apply(){
     var q=text.value.trim().toLowerCase();
     var on={}; boxes.forEach(function(b){on[b.value]=b.checked;});
+    // A cell matches on its routine, profile or any of its properties' names.
     function match(el){
-      var r=(el.getAttribute('data-routine')||'').toLowerCase();
-      var p=(el.getAttribute('data-profile')||'').toLowerCase();
-      var prop=(el.getAttribute('data-property')||'').toLowerCase();
-      return !q||r.indexOf(q)>=0||p.indexOf(q)>=0||prop.indexOf(q)>=0;
+      var words=[el.getAttribute('data-routine'),el.getAttribute('data-profile'),
+                 el.getAttribute('data-property'),el.getAttribute('data-properties')];
+      return !q||words.some(function(w){return (w||'').toLowerCase().indexOf(q)>=0;});
     }
     document.querySelectorAll('table.matrix tr[data-routine]').forEach(function(row){
       var any=false;
@@ -71,9 +71,25 @@ const char* kScript = R"JS(
       var o=el.getAttribute('data-outcome');
       el.classList.toggle('hidden',!(on[o]!==false&&match(el)));
     });
+    // The coverage rows by text only; the counts of what is shown.
+    document.querySelectorAll('[data-text-filtered]').forEach(function(el){
+      el.classList.toggle('hidden',!match(el));
+    });
+    document.querySelectorAll('[data-count-of]').forEach(function(el){
+      var sel=el.getAttribute('data-count-of');
+      el.textContent=[].filter.call(document.querySelectorAll(sel),function(x){
+        return !x.classList.contains('hidden');}).length;
+    });
   }
-  // report.html#q=TEXT opens with the filter set (a link to one routine's results).
-  var m=/^#q=(.*)$/.exec(location.hash); if(m) text.value=decodeURIComponent(m[1]);
+  // report.html#q=TEXT&outcome=fail,waived opens with the filter set: the text,
+  // and only the outcomes listed checked.
+  location.hash.replace(/^#/,'').split('&').forEach(function(kv){
+    var i=kv.indexOf('='); if(i<0) return;
+    var k=kv.slice(0,i), v=decodeURIComponent(kv.slice(i+1));
+    if(k==='q') text.value=v;
+    if(k==='outcome'){var want=v.split(',');
+      boxes.forEach(function(b){b.checked=want.indexOf(b.value)>=0;});}
+  });
   text.addEventListener('input',apply); boxes.forEach(function(b){b.addEventListener('change',apply);});
   document.querySelectorAll('button.copy').forEach(function(b){
     b.addEventListener('click',function(){
@@ -115,49 +131,6 @@ std::string CellText(const Cell& cell) {
       return "waived " + std::to_string(cell.waived) + "/" + std::to_string(cell.properties);
   }
   return "?";
-}
-
-// Any JSON as nested tables (for the coverage section, whatever its shape).
-void JsonAsHtml(const nlohmann::json& j, int depth, std::ostream& out) {
-  if (depth > 6) {
-    out << "<code>" << HtmlEscape(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
-        << "</code>";
-    return;
-  }
-  if (j.is_array() && !j.empty() && j[0].is_object()) {
-    std::vector<std::string> keys;
-    for (const auto& item : j) {
-      if (!item.is_object()) continue;
-      for (const auto& [k, v] : item.items()) {
-        if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
-      }
-    }
-    out << "<table><tr>";
-    for (const auto& k : keys) out << "<th>" << HtmlEscape(k) << "</th>";
-    out << "</tr>";
-    for (const auto& item : j) {
-      out << "<tr>";
-      for (const auto& k : keys) {
-        out << "<td>";
-        if (item.is_object() && item.contains(k)) JsonAsHtml(item[k], depth + 1, out);
-        out << "</td>";
-      }
-      out << "</tr>";
-    }
-    out << "</table>";
-  } else if (j.is_object()) {
-    out << "<table>";
-    for (const auto& [k, v] : j.items()) {
-      out << "<tr><th>" << HtmlEscape(k) << "</th><td>";
-      JsonAsHtml(v, depth + 1, out);
-      out << "</td></tr>";
-    }
-    out << "</table>";
-  } else if (j.is_string()) {
-    out << HtmlEscape(j.get<std::string>());
-  } else {
-    out << HtmlEscape(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-  }
 }
 
 void WriteMismatches(const nlohmann::json& evidence, std::ostream& out) {
@@ -254,8 +227,9 @@ std::string ToHtml(const RunReport& report, const nlohmann::json& json) {
   // Filters.
   out << "<div class=\"filters\">Filter: <input id=\"filter-text\" type=\"search\" size=\"28\" "
          "placeholder=\"routine, profile or property\"> ";
-  for (Outcome o : {Outcome::kPass, Outcome::kFail, Outcome::kGaveUp, Outcome::kVacuous,
-                    Outcome::kNotClaimed, Outcome::kNotCovered, Outcome::kNotApplicable}) {
+  for (Outcome o :
+       {Outcome::kPass, Outcome::kFail, Outcome::kGaveUp, Outcome::kVacuous, Outcome::kWaived,
+        Outcome::kNotClaimed, Outcome::kNotCovered, Outcome::kNotApplicable, Outcome::kTooLarge}) {
     out << "<label><input type=\"checkbox\" class=\"outcome\" checked" << Attr("value", ToString(o))
         << "> " << HtmlEscape(ToString(o)) << "</label>";
   }
@@ -274,6 +248,12 @@ std::string ToHtml(const RunReport& report, const nlohmann::json& json) {
       ++index;
     }
   }
+  // The properties each cell folds, for the text filter (#q=PROPERTY).
+  std::map<std::pair<std::string, std::string>, std::string> cell_properties;
+  for (const auto& r : report.results) {
+    std::string& names = cell_properties[{r.routine, r.profile}];
+    names += (names.empty() ? "" : " ") + r.property;
+  }
   for (const auto& part : SplitByFamily(matrix)) {
     out << "<table class=\"matrix\"><tr><th>" << HtmlEscape(part.family) << " routine</th>";
     for (const auto& p : part.profiles) out << "<th>" << HtmlEscape(p) << "</th>";
@@ -286,6 +266,7 @@ std::string ToHtml(const RunReport& report, const nlohmann::json& json) {
         const std::string outcome = cell.empty ? "empty" : ToString(cell.outcome);
         out << "<td" << Attr("class", "cell o-" + outcome) << Attr("data-outcome", outcome)
             << Attr("data-routine", routine) << Attr("data-profile", p)
+            << Attr("data-properties", cell_properties[{routine, p}])
             << Attr("title", routine + " on " + p + ": " + std::to_string(cell.passing) + " of " +
                                  std::to_string(cell.properties) + " properties pass")
             << ">";
@@ -340,7 +321,8 @@ std::string ToHtml(const RunReport& report, const nlohmann::json& json) {
   int failures = 0;
   for (const auto& r : report.results) failures += IsFailure(r.outcome);
   if (failures > 0) {
-    out << "<h2 id=\"failures\">Failures (" << failures << ")</h2>\n";
+    out << "<h2 id=\"failures\">Failures (<span data-count-of=\"section.failure\">" << failures
+        << "</span> shown of " << failures << ")</h2>\n";
     int index = 0;
     for (const auto& r : report.results) {
       if (!IsFailure(r.outcome)) continue;
@@ -386,10 +368,24 @@ std::string ToHtml(const RunReport& report, const nlohmann::json& json) {
       missing += row.value("status", "") == "missing";
     }
     out << "<h2 id=\"coverage\">Coverage</h2><details" << (missing ? " open" : "") << "><summary>"
-        << json["coverage"].size() << " boundary classes, " << missing << " required class"
-        << (missing == 1 ? "" : "es") << " not hit</summary>";
-    JsonAsHtml(json["coverage"], 0, out);
-    out << "</details>\n";
+        << json["coverage"].size() << " boundary classes (<span data-count-of=\"tr.coverage\">"
+        << json["coverage"].size() << "</span> shown), " << missing << " required class"
+        << (missing == 1 ? "" : "es") << " not hit</summary><table><tr><th>routine</th>"
+        << "<th>profile</th><th>class</th><th>status</th><th>hits</th><th>what it is</th></tr>";
+    for (const auto& row : json["coverage"]) {
+      const std::string status = row.value("status", "");
+      out << "<tr class=\"coverage\" data-text-filtered"
+          << Attr("data-routine", row.value("routine", ""))
+          << Attr("data-profile", row.value("profile", ""))
+          << Attr("data-property", row.value("routine", "") + ".coverage") << "><td><code>"
+          << HtmlEscape(row.value("routine", "")) << "</code></td><td>"
+          << HtmlEscape(row.value("profile", "")) << "</td><td>"
+          << HtmlEscape(row.value("class", "")) << "</td><td"
+          << Attr("class", status == "missing" ? "o-fail" : "") << ">" << HtmlEscape(status)
+          << "</td><td>" << row.value("hits", 0) << "</td><td>" << HtmlEscape(row.value("doc", ""))
+          << "</td></tr>";
+    }
+    out << "</table></details>\n";
   }
 
   // Every result.

@@ -259,3 +259,22 @@ TEST(Jobs, StrayFramesOnAWorkersSocketNeitherHangNorPass) {
 
 }  // namespace
 }  // namespace npuconf
+
+namespace npuconf {
+namespace {
+
+// The ETA counts what the running units have left (issue 15 item 8: it sat at
+// 0:09 for two minutes while the real-shape unit ran at the end).
+TEST(Progress, TheEtaCountsWhatALongRunningUnitHasLeft) {
+  // The 135 s unit, 20 s in, alone at the end on two workers.
+  EXPECT_DOUBLE_EQ(EtaSeconds(0, {{135, 20}}, 2, 1.0), 115);
+  // Past its estimate it still has something left until it ends.
+  EXPECT_DOUBLE_EQ(EtaSeconds(0, {{135, 200}}, 2, 1.0), 13.5);
+  // Ten unstarted units of cost 1 on two workers, at 2 s per cost unit.
+  EXPECT_DOUBLE_EQ(EtaSeconds(10, {}, 2, 2.0), 10);
+  // The longest running unit bounds it from below.
+  EXPECT_DOUBLE_EQ(EtaSeconds(2, {{100, 10}, {1, 0}}, 2, 1.0), 90);
+}
+
+}  // namespace
+}  // namespace npuconf

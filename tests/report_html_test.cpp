@@ -89,6 +89,40 @@ TEST(ReportHtml, ChromiumRendersTheMatrixAndTheFailurePicture) {
   EXPECT_GT(colours.value(report::kColourNibbleSwapped, 0), 200) << colours.dump();
 }
 
+// report.html#q=PROPERTY keeps the property's matrix cell, recounts the
+// failures shown and filters the coverage table; #outcome=... sets the outcome
+// boxes (issue 15 item 8).
+TEST(ReportHtml, TheUrlFilterNamesAPropertyAndSetsTheOutcomes) {
+  const std::string chromium = Chromium();
+  if (chromium.empty()) GTEST_SKIP() << "chromium is not installed (Debian package `chromium`)";
+  TempDir dir("report-filter");
+  const auto run = RunNpuconf(
+      "run --port mutant:int4-high-nibble --profile ascend910b --routine 'cann.n*' "
+      "--cases 10 --no-real-shapes --quiet --out " +
+      dir.path());
+  ASSERT_EQ(run.exit_code, 1) << run.output;
+  const std::string page = "file://" + dir.path() + "/report.html";
+  const auto dom = RunShell(chromium + ChromiumFlags() + " --dump-dom '" + page +
+                            "#q=cann.nd_to_nz.matches_oracle'");
+  ASSERT_EQ(dom.exit_code, 0) << dom.output;
+  // The cell of the routine stays, the other routine's row goes.
+  EXPECT_NE(dom.output.find("<tr data-routine=\"cann.nd_to_nz\"><th>"), std::string::npos);
+  EXPECT_NE(dom.output.find("<tr data-routine=\"cann.nz_to_nd\" class=\"hidden\">"),
+            std::string::npos);
+  // One failure of the several is shown, and the header says so.
+  EXPECT_NE(dom.output.find("<span data-count-of=\"section.failure\">1</span> shown of"),
+            std::string::npos)
+      << dom.output.substr(0, 3000);
+  // Coverage rows of the other routine are hidden.
+  EXPECT_NE(dom.output.find("class=\"coverage hidden\" data-text-filtered=\"\" "
+                            "data-routine=\"cann.nz_to_nd\""),
+            std::string::npos);
+  const auto passes =
+      RunShell(chromium + ChromiumFlags() + " --dump-dom '" + page + "#outcome=pass'");
+  EXPECT_NE(passes.output.find("<span data-count-of=\"section.failure\">0</span> shown of"),
+            std::string::npos);
+}
+
 TEST(ReportHtml, APassingRunShowsNoFailureColour) {
   const std::string chromium = Chromium();
   if (chromium.empty()) GTEST_SKIP() << "chromium is not installed (Debian package `chromium`)";

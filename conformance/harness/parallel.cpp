@@ -30,8 +30,9 @@ constexpr int kWorkerExceptionExit = 70;
 
 struct Worker {
   pid_t pid = -1;
-  int fd = -1;     // the parent's end of the worker's socket
-  long unit = -1;  // the unit it checks, -1 when idle
+  int fd = -1;                                    // the parent's end of the worker's socket
+  long unit = -1;                                 // the unit it checks, -1 when idle
+  std::chrono::steady_clock::time_point started;  // when it took its unit
   std::string inbox;
   std::string crash_note;  // the case JSON of a crash note (port.h), "" when none
 };
@@ -159,6 +160,19 @@ class Pool {
 
 }  // namespace
 
+double EtaSeconds(double unstarted_cost, const std::vector<std::pair<double, double>>& running,
+                  int workers, double speed) {
+  // A running unit has left its cost less what it has run (in cost units), and
+  // at least a tenth of its cost while it has not ended.
+  double longest = 0, left = std::max(unstarted_cost, 0.0);
+  for (const auto& [cost, seconds] : running) {
+    const double rest = std::max(cost - seconds / std::max(speed, 1e-9), 0.1 * cost);
+    longest = std::max(longest, rest);
+    left += rest;
+  }
+  return std::max(longest, left / std::max(workers, 1)) * speed;
+}
+
 std::string ProgressLine(size_t done, size_t total, int failures, double eta_seconds,
                          const std::string& last) {
   char eta[32];
@@ -189,9 +203,24 @@ void RunUnitsInWorkers(const std::vector<PoolUnit>& units, const PoolOptions& op
   std::vector<std::optional<report::PropertyResult>> results(n);
   size_t next = 0, delivered = 0, done = 0;
   int failures = 0;
-  double done_cost = 0;
+  double done_cost = 0, done_seconds = 0, unstarted_cost = total_cost;
   const auto start = std::chrono::steady_clock::now();
   const bool tty = isatty(STDERR_FILENO);
+  size_t last_unit = 0;
+  auto print_progress = [&] {
+    const auto now = std::chrono::steady_clock::now();
+    std::vector<std::pair<double, double>> running;
+    for (const Worker& w : workers) {
+      if (w.unit >= 0)
+        running.emplace_back(units[static_cast<size_t>(w.unit)].cost,
+                             std::chrono::duration<double>(now - w.started).count());
+    }
+    const double speed = done_cost > 0 ? done_seconds / done_cost : 1.0;
+    const double eta = EtaSeconds(unstarted_cost, running, static_cast<int>(workers.size()), speed);
+    std::cerr << (tty ? "\r\033[K" : "")
+              << ProgressLine(done, n, failures, eta, units[last_unit].name) << (tty ? "" : "\n")
+              << std::flush;
+  };
 
   auto assign = [&](Worker* w) {
     while (next < n) {
@@ -201,6 +230,8 @@ void RunUnitsInWorkers(const std::vector<PoolUnit>& units, const PoolOptions& op
       const uint64_t index = order[next];
       if (WriteAll(w->fd, &index, sizeof index)) {
         w->unit = static_cast<long>(index);
+        w->started = std::chrono::steady_clock::now();
+        unstarted_cost -= units[index].cost;
         ++next;
         return;
       }
@@ -211,6 +242,12 @@ void RunUnitsInWorkers(const std::vector<PoolUnit>& units, const PoolOptions& op
   auto finish = [&](size_t unit, report::PropertyResult result) {
     failures += report::IsFailure(result.outcome);
     done_cost += units[unit].cost;
+    for (const Worker& w : workers) {
+      if (w.unit == static_cast<long>(unit))
+        done_seconds +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - w.started).count();
+    }
+    last_unit = unit;
     ++done;
     results[unit] = std::move(result);
     while (delivered < n && results[delivered]) {
@@ -218,13 +255,7 @@ void RunUnitsInWorkers(const std::vector<PoolUnit>& units, const PoolOptions& op
       results[delivered].reset();
       ++delivered;
     }
-    if (options.progress) {
-      const double elapsed =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      const double eta = done_cost > 0 ? elapsed * (total_cost - done_cost) / done_cost : 0;
-      std::cerr << (tty ? "\r\033[K" : "") << ProgressLine(done, n, failures, eta, units[unit].name)
-                << (tty ? "" : "\n") << std::flush;
-    }
+    if (options.progress) print_progress();
   };
 
   for (Worker& w : workers) assign(&w);
@@ -237,9 +268,16 @@ void RunUnitsInWorkers(const std::vector<PoolUnit>& units, const PoolOptions& op
       polled.push_back(&w);
     }
     if (fds.empty()) throw std::logic_error("process pool: units left but no worker");
-    if (poll(fds.data(), fds.size(), -1) < 0) {
+    // On a terminal the line is redrawn every second, so a long unit left at
+    // the end counts down instead of freezing the ETA.
+    const int ready = poll(fds.data(), fds.size(), options.progress && tty ? 1000 : -1);
+    if (ready < 0) {
       if (errno == EINTR) continue;
       throw std::runtime_error(std::string("poll: ") + strerror(errno));
+    }
+    if (ready == 0) {
+      print_progress();
+      continue;
     }
     for (size_t i = 0; i < fds.size(); ++i) {
       if (fds[i].revents == 0) continue;

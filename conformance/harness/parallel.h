@@ -44,6 +44,14 @@ void RunUnitsInWorkers(const std::vector<PoolUnit>& units, const PoolOptions& op
 double EstimatedUnitSeconds(const std::string& property, const std::string& profile,
                             bool real_shapes);
 
+// The seconds a run has left: `speed` seconds per unit of estimated cost (as
+// the finished units measured it), the unstarted units' costs shared by the
+// workers, and each running unit's cost less what it has run, so that one
+// long unit still running at the end keeps the estimate honest. `running`:
+// (estimated cost, seconds it has run) of each unit being checked.
+double EtaSeconds(double unstarted_cost, const std::vector<std::pair<double, double>>& running,
+                  int workers, double speed);
+
 // The progress line both the in-process loop and the pool print.
 std::string ProgressLine(size_t done, size_t total, int failures, double eta_seconds,
                          const std::string& last);
