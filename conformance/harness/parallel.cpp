@@ -204,7 +204,6 @@ void RunUnitsInWorkers(const std::vector<PoolUnit>& units, const PoolOptions& op
   size_t next = 0, delivered = 0, done = 0;
   int failures = 0;
   double done_cost = 0, done_seconds = 0, unstarted_cost = total_cost;
-  const auto start = std::chrono::steady_clock::now();
   const bool tty = isatty(STDERR_FILENO);
   size_t last_unit = 0;
   auto print_progress = [&] {
