@@ -178,20 +178,24 @@ int ListFactsOf(const std::vector<std::string>& globs, bool json, std::ostream& 
       }
     }
     for (const Choice& c : p->choices) {
-      nlohmann::json unchecked = nlohmann::json::object();
+      nlohmann::json unchecked = nlohmann::json::object(), contradicted = unchecked;
       for (const auto& [reading, why] : c.cannot_check) unchecked[reading] = why;
+      for (const auto& [reading, why] : c.contradicted) contradicted[reading] = why;
       choices.push_back({{"name", c.name},
                          {"value", c.value},
                          {"readings", c.readings},
                          {"source", c.source},
                          {"note", c.note},
-                         {"cannot_check", unchecked}});
+                         {"cannot_check", unchecked},
+                         {"contradicted", contradicted}});
       if (json) continue;
       out << "  choice " << c.name << " = " << c.value << "  (readings:";
       for (const auto& r : c.readings) out << " " << r;
       out << ")\n      " << c.note << "\n      source: " << c.source << "\n";
       for (const auto& [reading, why] : c.cannot_check)
         out << "      reading " << reading << " cannot be claimed: " << why << "\n";
+      for (const auto& [reading, why] : c.contradicted)
+        out << "      reading " << reading << " is contradicted by a device: " << why << "\n";
     }
     doc["profiles"].push_back({{"name", p->name},
                                {"family", p->family},
@@ -223,6 +227,8 @@ int List(const std::string& what, bool json, const std::vector<std::string>& pro
         out << "    choice " << c.name << " = " << c.value << "  (readings:";
         for (const auto& r : c.readings) out << " " << r;
         out << "; " << c.source << ")\n";
+        for (const auto& [reading, why] : c.contradicted)
+          out << "        reading " << reading << " is contradicted by a device: " << why << "\n";
       }
     }
   } else if (what == "routines") {

@@ -136,14 +136,17 @@ Profile ParseProfile(const std::string& name, const nlohmann::json& file) {
     }
     choice.source = c.at("source").get<std::string>();
     choice.note = c.value("note", "");
-    const nlohmann::json unchecked = c.value("cannot_check", nlohmann::json::object());
-    for (const auto& [reading, why] : unchecked.items()) {
-      if (std::find(choice.readings.begin(), choice.readings.end(), reading) ==
-          choice.readings.end()) {
-        throw std::runtime_error(name + ".choices." + choice.name + ".cannot_check: '" + reading +
-                                 "' is not a listed reading");
+    for (const char* key : {"cannot_check", "contradicted"}) {
+      const nlohmann::json notes = c.value(key, nlohmann::json::object());
+      for (const auto& [reading, why] : notes.items()) {
+        if (std::find(choice.readings.begin(), choice.readings.end(), reading) ==
+            choice.readings.end()) {
+          throw std::runtime_error(name + ".choices." + choice.name + "." + key + ": '" + reading +
+                                   "' is not a listed reading");
+        }
+        (std::string(key) == "cannot_check" ? choice.cannot_check : choice.contradicted)[reading] =
+            why.get<std::string>();
       }
-      choice.cannot_check[reading] = why.get<std::string>();
     }
     for (const auto& d : c.value("applies_to", nlohmann::json::array())) {
       ProfileDType(d.get<std::string>(), name + ".choices." + choice.name + ".applies_to");

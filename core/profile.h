@@ -25,6 +25,9 @@ struct Choice {
   // Readings npuconf lists for the record but cannot check, each with why
   // (names the vendor never published, say): a port may not claim them.
   std::map<std::string, std::string> cannot_check;
+  // Readings a device's behaviour contradicts, each with the evidence (a
+  // device-observed row outranks a document: spec rknn.md §3.2a).
+  std::map<std::string, std::string> contradicted;
   // The dtypes the reading decides, where it decides a per-dtype fact (C0 of
   // FLOAT/INT32, of INT4); empty otherwise.
   std::vector<std::string> applies_to;

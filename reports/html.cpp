@@ -172,6 +172,7 @@ void WriteFailure(const PropertyResult& r, int index, std::ostream& out) {
   out << "<h3>" << HtmlEscape(ToString(r.outcome)) << ": <code>" << HtmlEscape(r.property)
       << "</code> on " << HtmlEscape(r.profile) << "</h3>";
   if (!r.description.empty()) out << "<p class=\"legend\">" << HtmlEscape(r.description) << "</p>";
+  if (!r.basis.empty()) out << "<p><b>Rests on " << HtmlEscape(r.basis) << "</b></p>";
   out << "<p>" << HtmlEscape(Shorten(r.message, kMaxMessageChars)) << "</p>";
   if (!r.counterexample.empty()) {
     out << "<p>Minimal case: <code>" << HtmlEscape(r.counterexample) << "</code></p>";

@@ -127,6 +127,17 @@ std::string ToMarkdown(const RunReport& report) {
     }
   }
 
+  // Results that rest on device evidence rather than the vendor's documents.
+  std::string device;
+  for (const auto& r : report.results) {
+    if (r.basis.empty() || r.outcome == Outcome::kNotClaimed ||
+        r.outcome == Outcome::kNotApplicable)
+      continue;
+    device += "- " + MdCode(r.property) + " on " + MdEscape(r.profile) + ": " +
+              ToString(r.outcome) + " (rests on " + MdEscape(r.basis) + ")\n";
+  }
+  if (!device.empty()) out << "\n### Results resting on device evidence\n\n" << device;
+
   // Waived failures, each with its reason; stale waivers (matched nothing).
   std::ostringstream waived;
   int n_waived = 0;

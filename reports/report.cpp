@@ -122,6 +122,7 @@ nlohmann::json ToJson(const RunReport& report) {
     if (r.coverage_witnesses > 0) item["coverage_witnesses"] = r.coverage_witnesses;
     if (!r.waiver.reason.empty()) item["waiver"] = WaiverNoteToJson(r.waiver);
     if (r.unit >= 0) item["unit"] = r.unit;
+    if (!r.basis.empty()) item["basis"] = r.basis;
     results.push_back(item);
   }
   doc["summary"] = counts;

@@ -88,6 +88,9 @@ struct PropertyResult {
   std::map<std::string, std::set<std::string>> coverage_admitted;
   // Of explicit_cases, the coverage witnesses drawn from the generator.
   int coverage_witnesses = 0;
+  // What the verdict rests on beyond the vendor's documents ("device logs
+  // (spec rknn.md §3.2a)"); "" for the documents alone.
+  std::string basis;
   // --shard: the unit's place in the whole (unsharded) selection; -1 unsharded.
   int unit = -1;
   // The entry that waives this failure (outcome kWaived), or that expired

@@ -89,6 +89,7 @@ PropertyResult ResultFromJson(const nlohmann::json& item) {
   Read(item, "coverage_witnesses", &r.coverage_witnesses, true);
   if (auto it = item.find("waiver"); it != item.end()) r.waiver = WaiverNoteFromJson(*it);
   Read(item, "unit", &r.unit, true);
+  Read(item, "basis", &r.basis, true);
   nlohmann::json choices;
   Read(item, "choices", &choices);
   for (const auto& c : choices) {

@@ -62,6 +62,7 @@ report::PropertyResult EveryFieldSet() {
   r.coverage_admitted = {{"cann.nd_to_nz", {"k.block_exact", "zero.n", "dim.past_2_16"}}};
   r.coverage_witnesses = 9;
   r.unit = 41;
+  r.basis = "device logs";
   r.waiver = {.property = "cann.*",
               .profile = "*",
               .when = "dtype=INT8",
@@ -76,7 +77,7 @@ TEST(ResultJson, RoundTripsEveryField) {
   // A field added to PropertyResult must be carried by ResultFromJson (and set
   // above and compared below); this count makes the test fail until it is.
   static_assert(FieldCount<report::ChoiceUsed>() == 6);
-  EXPECT_EQ(FieldCount<report::PropertyResult>(), 26u)
+  EXPECT_EQ(FieldCount<report::PropertyResult>(), 27u)
       << "PropertyResult gained or lost a field: carry it in reports/result_json.cpp and "
          "set and compare it here";
   const report::PropertyResult a = EveryFieldSet();
@@ -102,6 +103,7 @@ TEST(ResultJson, RoundTripsEveryField) {
   EXPECT_EQ(b.coverage_admitted, a.coverage_admitted);
   EXPECT_EQ(b.coverage_witnesses, a.coverage_witnesses);
   EXPECT_EQ(b.unit, a.unit);
+  EXPECT_EQ(b.basis, a.basis);
   EXPECT_EQ(b.waiver, a.waiver);
   EXPECT_EQ(b.outside_claims, a.outside_claims);
   EXPECT_EQ(b.too_large, a.too_large);

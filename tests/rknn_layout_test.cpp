@@ -4,7 +4,9 @@
 
 #include <cstring>
 
+#include "conformance/rknn/cases.h"
 #include "conformance/rknn/native_map.h"
+#include "conformance/rknn/support.h"
 #include "core/prng.h"
 #include "core/profile.h"
 #include "oracles/rknn/create_oracle.h"
@@ -15,6 +17,7 @@
 #include "reference/rknn/native_layout.h"
 #include "reference/rknn/sub_blocks.h"
 #include "reports/blocks.h"
+#include "test_util.h"
 #include "verify/compare.h"
 
 namespace npuconf {
@@ -371,7 +374,9 @@ TEST(RknnMatmulCreate, ReferenceAndOracleGiveTheSpec71Sizes) {
   }
 }
 
-TEST(RknnMatmulCreate, Row71Fp16N16NeedsTheHeaderReading) {
+// §7.1 row 2 / §3.2a: FP16 with N = 16 was created on RK3588, so the profile
+// reads the header's alignments as elements; the UG reading rejects it.
+TEST(RknnMatmulCreate, Row71Fp16N16HoldsUnderTheDefaultAndFailsUnderTheUgReading) {
   rknn::MatmulInfo info;
   info.type = 1;
   info.M = 1;
@@ -379,7 +384,9 @@ TEST(RknnMatmulCreate, Row71Fp16N16NeedsTheHeaderReading) {
   info.N = 16;
   rknn::IoAttr io;
   std::string why;
-  EXPECT_EQ(rknn::MatmulCreate(Facts("rk3588"), info, {}, &io, &why), rknn::kRknnErrParamInvalid);
+  EXPECT_EQ(rknn::MatmulCreate(Facts("rk3588"), info, {}, &io, &why), rknn::kRknnSucc) << why;
+  EXPECT_EQ(rknn::MatmulCreate(Facts("rk3588"), info, {.align_unit = "ug_elements"}, &io, &why),
+            rknn::kRknnErrParamInvalid);
   EXPECT_NE(why.find("N:16"), std::string::npos) << why;
 }
 
@@ -488,6 +495,38 @@ TEST(RknnReference, MatchesOracleOnOddShapes) {
                            NibbleOrder::kLowFirst);
   EXPECT_EQ(got, oracle::rknn::RowBlockedToNative(in, 5, 33, 16, DType::kInt4,
                                                   NibbleOrder::kLowFirst, NibbleOrder::kLowFirst));
+}
+
+}  // namespace
+}  // namespace npuconf
+
+namespace npuconf {
+namespace {
+
+// Issue 17 item 2: every device-observed row of spec rknn.md §3.2a agrees with
+// the profile's default readings (a device outranks a document), in the oracle
+// and in the reference; the reading the devices contradict says so.
+TEST(DeviceRows, TheDefaultReadingsAgreeWithEveryDeviceRow) {
+  int rows = 0;
+  for (const Profile& profile : BuiltinProfiles()) {
+    for (const rknn_props::DeviceRow& row : rknn_props::DeviceRows(profile)) {
+      ++rows;
+      const auto e = oracle::rknn::ExpectCreate(*profile.rknn, rknn_props::InfoOf(row.c), {});
+      EXPECT_EQ(e.status == oracle::rknn::kSucc, row.created)
+          << profile.name << " " << row.c.ToText() << ": " << e.rule << " / " << row.source;
+    }
+  }
+  EXPECT_EQ(rows, 8);  // every row of §3.2a (three of #471, #154, #88, two of #550, PR #412)
+  const Choice* align = FindProfile("rk3588")->FindChoice("rknn.limits.align_unit");
+  ASSERT_NE(align, nullptr);
+  EXPECT_EQ(align->value, "header_elements");
+  EXPECT_TRUE(align->contradicted.count("ug_elements"));
+  const auto run =
+      testing::RunNpuconf("case rknn.matmul_create profile=rk3588 M=1 K=128 N=16 type=1");
+  EXPECT_NE(run.output.find("status: 0 (RKNN_SUCC)"), std::string::npos) << run.output;
+  const auto facts = testing::RunNpuconf("list facts --profile rk3588");
+  EXPECT_NE(facts.output.find("reading ug_elements is contradicted by a device"),
+            std::string::npos);
 }
 
 }  // namespace

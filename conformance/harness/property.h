@@ -84,6 +84,9 @@ struct Property {
   std::function<std::vector<Case>(const PropertyContext&)> explicit_cases;
   std::function<rc::Gen<Case>(const PropertyContext&)> generator;  // empty: explicit only
   std::function<Verdict(const PropertyContext&, const Case&)> check;
+  // What its verdicts rest on when that is not the vendor's documents: "device
+  // logs (…)" for cases devices really ran (the reports mark such results).
+  std::string basis;
 
   // `routine` and `also_needs`: every routine the port must claim.
   std::vector<std::string> AllRoutines() const {

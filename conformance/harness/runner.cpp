@@ -279,6 +279,7 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
   result.routine = property.routine;
   result.profile = ctx.profile.name;
   result.description = property.description;
+  result.basis = property.basis;
   result.seed = options.seed;
   result.choices = ChoicesOf(property, ctx.profile, claims);
   const auto start = std::chrono::steady_clock::now();

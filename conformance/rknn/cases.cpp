@@ -294,6 +294,124 @@ std::vector<DocumentedInvalid> DocumentedInvalidCases(const Profile& profile) {
   return out;
 }
 
+std::vector<DeviceRow> DeviceRows(const Profile& profile) {
+  std::vector<DeviceRow> out;
+  if (!profile.rknn || !profile.rknn->has_tables) return out;
+  const RknnFacts& f = *profile.rknn;
+  struct Row {
+    const char* platform;
+    int64_t type, M, K, N, b_layout, b_quant;
+    bool created;
+    std::optional<uint64_t> a, b, c;
+    const char* source;
+  };
+  static const Row kRows[] = {
+      {"RK3588",
+       1,
+       1,
+       128,
+       16,
+       0,
+       0,
+       true,
+       {},
+       {},
+       {},
+       "rknn_matmul_api_demo 1 1,128,16 on RK3588: created and ran (airockchip/rknn-toolkit2#471, "
+       "2025-11)"},
+      {"RK3588",
+       1,
+       1,
+       256,
+       16,
+       0,
+       0,
+       true,
+       {},
+       {},
+       {},
+       "rknn_matmul_api_demo 1 1,256,16 on RK3588 (airockchip/rknn-toolkit2#471)"},
+      {"RK3588",
+       1,
+       1,
+       4096,
+       16,
+       0,
+       0,
+       true,
+       {},
+       {},
+       {},
+       "rknn_matmul_api_demo 1 1,4096,16 on RK3588 (airockchip/rknn-toolkit2#471)"},
+      {"RK3588", 1, 1, 32, 16, 0, 0, true, 64, 1024, 64,
+       "arm64 librknnrt 2.2, platform not stated (taken as RK3588): created, A 64, B 1024, C 64 "
+       "bytes (airockchip/rknn-toolkit2#154, 2024-10)"},
+      {"RK3588", 2, 4, 64, 32, 0, 0, true, 256, 2048, 512,
+       "RK3588, rknpu2 1.5.x: created, A 256, B 2048, C 512 bytes (rockchip-linux/rknpu2#88)"},
+      {"RK3588",
+       2,
+       4,
+       128,
+       128,
+       0,
+       2,
+       true,
+       {},
+       {},
+       {},
+       "RK3588, librknnrt 2.3.2 / 2.4.2a2: INT8->INT32 with per-channel B created and ran "
+       "(airockchip/rknn-toolkit2#550)"},
+      {"RK3588",
+       9,
+       4,
+       128,
+       128,
+       0,
+       2,
+       false,
+       {},
+       {},
+       {},
+       "RK3588, librknnrt 2.3.2 / 2.4.2a2: INT8->FP32 with per-channel B, rknn_matmul_create "
+       "fails (airockchip/rknn-toolkit2#550)"},
+      {"RK3588",
+       10,
+       1,
+       64,
+       128,
+       1,
+       0,
+       true,
+       {},
+       {},
+       {},
+       "rknn_matmul_api_demo 10 1,64,128 1 on RK3588: created and ran (airockchip/rknn-toolkit2 "
+       "PR #412)"},
+  };
+  for (const Row& row : kRows) {
+    if (f.platform != row.platform || f.sdk != "2.3.2") continue;
+    DeviceRow d;
+    d.c = CreateCase(profile, row.type, row.M, row.K, row.N, 0, row.b_layout);
+    if (row.b_quant) d.c.Set("B_quant_type", row.b_quant);
+    d.created = row.created;
+    d.a_bytes = row.a;
+    d.b_bytes = row.b;
+    d.c_bytes = row.c;
+    d.source = std::string("spec rknn.md §3.2a: ") + row.source;
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+const DeviceRow* FindDeviceRow(const Case& c, const Profile& profile) {
+  static thread_local std::vector<DeviceRow> rows;
+  rows = DeviceRows(profile);
+  for (const auto& row : rows) {
+    if (row.c == c) return &row;
+  }
+  return nullptr;
+}
+
 const DocumentedInvalid* FindDocumentedInvalid(const Case& c, const Profile& profile) {
   static thread_local std::vector<DocumentedInvalid> rows;
   rows = DocumentedInvalidCases(profile);

@@ -32,6 +32,18 @@ struct DocumentedInvalid {
 std::vector<DocumentedInvalid> DocumentedInvalidCases(const Profile& profile);
 const DocumentedInvalid* FindDocumentedInvalid(const Case& c, const Profile& profile);
 
+// A create that a device really ran (spec rknn.md §3.2a: runtime logs users
+// posted), which outranks any document: the profile's default readings must
+// agree with every row (issue 17 item 2).
+struct DeviceRow {
+  Case c;                                             // rknn.matmul_create
+  bool created;                                       // create returned 0 (else it failed: -5)
+  std::optional<uint64_t> a_bytes, b_bytes, c_bytes;  // sizes the log shows
+  std::string source;                                 // the log
+};
+std::vector<DeviceRow> DeviceRows(const Profile& profile);
+const DeviceRow* FindDeviceRow(const Case& c, const Profile& profile);
+
 // Edge shapes of a layout routine for every supported type, plus the other
 // readings of rknn.native.c_sub_n_other_outputs, rknn.native.mixed_b_layout and
 // rknn.int4.native_b_nibble as case params.

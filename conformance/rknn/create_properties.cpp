@@ -206,6 +206,35 @@ Verdict CheckCreateRejects(const PropertyContext& ctx, const Case& c) {
   return Verdict::Pass();
 }
 
+// A create a device ran (spec rknn.md §3.2a): the port creates it where the
+// device did, rejects it where the device did, and gives the sizes the log
+// shows. Outranks the documents: the profile's defaults agree with every row.
+Verdict CheckDeviceRow(const PropertyContext& ctx, const Case& c) {
+  const DeviceRow* row = FindDeviceRow(c, ctx.profile);
+  if (!row) return Verdict::Fail("not a device-observed case of spec rknn.md §3.2a: " + c.ToText());
+  Called k;
+  if (auto v = CallPort(ctx, c, &k)) return *v;
+  if (auto v = CheckAllGuards(k)) return *v;
+  const int64_t want = row->created ? rknn::kRknnSucc : rknn::kRknnErrParamInvalid;
+  if (k.answer.status != want) {
+    return Verdict::Fail("status " + StatusText("rknn", k.answer.status) + ", but the device " +
+                         (row->created ? "created it" : "rejected it") + ": " + row->source);
+  }
+  if (!row->created) return Verdict::Pass();
+  const std::optional<uint64_t> logged[3] = {row->a_bytes, row->b_bytes, row->c_bytes};
+  for (int i = 0; i < 3; ++i) {
+    if (!logged[i]) continue;
+    uint64_t fields[2];
+    std::memcpy(fields, k.answer.Output(kMatrices[i])->contents().data(), sizeof(fields));
+    if (fields[0] != *logged[i]) {
+      return Verdict::Fail("io_attr." + std::string(kMatrices[i]) + ".size " +
+                           std::to_string(fields[0]) + " bytes, the device's log shows " +
+                           std::to_string(*logged[i]) + ": " + row->source);
+    }
+  }
+  return Verdict::Pass();
+}
+
 // ---- rknn_matmul_create_dynamic_shape -------------------------------------------------
 
 // A valid call: one io_attr per shape as create gives it, and the capacity of
@@ -406,6 +435,25 @@ void rknn_props::AddCreateProperties(std::vector<Property>* out) {
            [](const PropertyContext& ctx) { return Only(ctx, CreateExplicit(ctx), true); },
        .generator = valid_info,
        .check = CheckCreateLayout});
+  out->push_back(
+      {.name = std::string(kCreate) + ".device_observed",
+       .routine = kCreate,
+       .description =
+           "rests on device evidence: every create a device ran (spec rknn.md §3.2a, runtime "
+           "logs users posted) is created or rejected as it was there, with the sizes the log "
+           "shows",
+       .choices = kCreateChoices,
+       .not_applicable = [](const Profile& p) -> std::string {
+         return DeviceRows(p).empty() ? "no device log of this platform (spec rknn.md §3.2a)" : "";
+       },
+       .explicit_cases =
+           [](const PropertyContext& ctx) {
+             std::vector<Case> cases;
+             for (const DeviceRow& row : DeviceRows(ctx.profile)) cases.push_back(row.c);
+             return cases;
+           },
+       .check = CheckDeviceRow,
+       .basis = "device logs (spec rknn.md §3.2a)"});
   out->push_back(
       {.name = std::string(kCreate) + ".capacity_ge_logical",
        .routine = kCreate,
