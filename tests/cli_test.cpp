@@ -229,7 +229,7 @@ TEST(ListFacts, PrintsEveryTableOfAProfileWithItsSource) {
        {"native.b_sub_n_k = {\"FLOAT16\":[16,32],\"INT4\":[64,32],\"INT8\":[32,32]}",
         "native.a_sub_k =", "native.c_sub_n =", "k_segment = 8192", "matmul_types =",
         "\"name\":\"RKNN_INT8_MM_INT8_TO_INT32\",\"type\":2", "source: spec rknn.md §3.3",
-        "read by: rknn.matmul_create", "choice rknn.limits.align_unit = ug_elements"}) {
+        "read by: rknn.matmul_create", "choice rknn.limits.align_unit = header_elements"}) {
     EXPECT_NE(run.output.find(says), std::string::npos) << says << "\n" << run.output;
   }
   const auto cann = testing::RunNpuconf("list facts --profile ascend910b");

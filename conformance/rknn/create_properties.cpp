@@ -363,6 +363,8 @@ std::vector<Case> CreateExplicit(const PropertyContext& ctx) {
   cases.insert(cases.end(), real.begin(), real.end());
   auto edges = CoverageCreateCases(ctx.profile);
   cases.insert(cases.end(), edges.begin(), edges.end());
+  // The creates devices ran, judged here under the readings the port claims.
+  for (const DeviceRow& row : DeviceRows(ctx.profile)) cases.push_back(row.c);
   return cases;
 }
 
