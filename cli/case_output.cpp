@@ -85,7 +85,7 @@ std::string Element(std::span<const uint8_t> data, std::span<const uint8_t> befo
 // else its capacity in whole elements.
 Shape ShownDims(const OutputResult& o, DType dtype) {
   const uint64_t capacity = o.buffer ? o.buffer->capacity_bytes() : 0;
-  if (o.rank >= 0) {
+  if (o.rank >= 0 && o.rank <= NPUCONF_MAX_RANK) {
     auto elems = NumElements(o.dims);
     auto bytes = elems ? BytesForElems(dtype, static_cast<uint64_t>(*elems)) : std::nullopt;
     if (bytes && *bytes <= capacity) return o.dims;
@@ -130,7 +130,9 @@ void PrintOutput(const TensorSpec* spec, const OutputSpec& given, const OutputRe
   const uint64_t bytes = BytesForElems(dtype, static_cast<uint64_t>(elems)).value_or(0);
   const auto data = o.contents().first(static_cast<size_t>(bytes));
   const Bytes before = given.Before();
-  out << Name(dtype) << " dims " << (o.rank < 0 ? "(not reported) " : "") << ToString(dims);
+  out << Name(dtype) << " dims ";
+  if (o.rank < 0 || o.rank > NPUCONF_MAX_RANK) out << "(" << ReportedDims(o) << ") ";
+  out << ToString(dims);
   if (!o.guards_intact)
     out << ", WROTE PAST CAPACITY (guard byte at offset " << o.first_bad_offset << ")";
   out << "\n";
@@ -200,7 +202,8 @@ nlohmann::json AnswerToJson(const RoutineSpec& spec, const Invocation& inv, cons
                         {"capacity_bytes", inv.outputs[i].capacity_bytes},
                         {"null", o.null},
                         {"guards_intact", o.guards_intact}};
-    if (o.rank >= 0) j["dims"] = o.dims;
+    if (o.rank >= 0 && o.rank <= NPUCONF_MAX_RANK) j["dims"] = o.dims;
+    if (o.rank > NPUCONF_MAX_RANK || o.rank < -1) j["rank"] = o.rank;
     if (!o.null) {
       j["data"] = Base64Encode(o.contents());
       j["sha256"] = Sha256Hex(o.contents());

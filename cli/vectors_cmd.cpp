@@ -97,9 +97,8 @@ Verdict CompareAnswer(const vectors::VectorCase& v, const Invocation& inv, const
     }
     if (want.reported_dims && (got->rank != static_cast<int32_t>(want.reported_dims->size()) ||
                                got->dims != *want.reported_dims)) {
-      return Verdict::Fail("'" + want.tensor.name + "' dims " +
-                           (got->rank < 0 ? std::string("not reported") : ToString(got->dims)) +
-                           ", expected " + ToString(*want.reported_dims));
+      return Verdict::Fail("'" + want.tensor.name + "' dims " + ReportedDims(*got) + ", expected " +
+                           ToString(*want.reported_dims));
     }
     const int64_t elems = NumElements(want.tensor.shape).value_or(0);
     const auto comparison = verify::Compare({.output = want.tensor.name,

@@ -123,6 +123,8 @@ nlohmann::json ToJson(const RunReport& report) {
     if (!r.waiver.reason.empty()) item["waiver"] = WaiverNoteToJson(r.waiver);
     if (r.unit >= 0) item["unit"] = r.unit;
     if (!r.basis.empty()) item["basis"] = r.basis;
+    if (r.non_deterministic) item["non_deterministic"] = true;
+    if (r.timed_out) item["timed_out"] = true;
     results.push_back(item);
   }
   doc["summary"] = counts;

@@ -91,6 +91,12 @@ struct PropertyResult {
   // What the verdict rests on beyond the vendor's documents ("device logs
   // (spec rknn.md §3.2a)"); "" for the documents alone.
   std::string basis;
+  // The failure did not show the same way when the case was asked again (in
+  // the run, or replayed in a fresh port process): its reproducer may pass.
+  bool non_deterministic = false;
+  // The failure is a call that timed out: the port was asked nothing more for
+  // this property (no shrinking, no second answer).
+  bool timed_out = false;
   // --shard: the unit's place in the whole (unsharded) selection; -1 unsharded.
   int unit = -1;
   // The entry that waives this failure (outcome kWaived), or that expired

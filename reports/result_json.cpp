@@ -90,6 +90,8 @@ PropertyResult ResultFromJson(const nlohmann::json& item) {
   if (auto it = item.find("waiver"); it != item.end()) r.waiver = WaiverNoteFromJson(*it);
   Read(item, "unit", &r.unit, true);
   Read(item, "basis", &r.basis, true);
+  Read(item, "non_deterministic", &r.non_deterministic, true);
+  Read(item, "timed_out", &r.timed_out, true);
   nlohmann::json choices;
   Read(item, "choices", &choices);
   for (const auto& c : choices) {

@@ -2,7 +2,9 @@
 // globs select any; the crash line of an in-process port replays on that port.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <set>
+#include <vector>
 
 #include "test_util.h"
 
@@ -89,6 +91,78 @@ TEST(CliHardening, CrashLineNamesThePortAndReplaysTheCrash) {
   EXPECT_NE(again.output.find("the port crashed"), std::string::npos) << again.output;
   // The reports so far stay, marked incomplete.
   EXPECT_EQ(ReadJson(dir.path() + "/report.json")["complete"], false);
+}
+
+// Every routine's case is charged against --max-case-bytes before its buffers
+// are made: a case far over the budget is refused (exit 2, "too large") under
+// an address-space limit it could not be built in. Routines whose buffers do
+// not grow with their params (sizes, io_attr) answer such a case instead. The
+// table must name every routine of `list routines`, so a new one is walked too.
+TEST(CliHardening, EveryRoutineChargesItsCaseBeforeAllocating) {
+  struct Huge {
+    const char* routine;
+    const char* args;
+    bool answers;  // its buffers stay small: the case is answered
+  };
+  const std::vector<Huge> cases = {
+      {"cann.calculate_matmul_weight_size", "shape=[100000,100000,100000]", true},
+      {"cann.calculate_matmul_weight_size_v2", "shape=[100000,100000,100000] dtype=INT8", true},
+      {"cann.trans_matmul_weight", "shape=[100000,100000] dtype=FLOAT16", false},
+      {"cann.nd_to_nz", "shape=[100000,100000] dtype=FLOAT16", false},
+      {"cann.nz_to_nd", "shape=[100000,100000] dtype=FLOAT16", false},
+      {"rknn.matmul_create", "M=100000 K=100000 N=100000 type=1", true},
+      {"rknn.matmul_create_dynamic", "shapes=[1,4096,4096,100000,100000,100000] type=1", true},
+      {"rknn.int4_pack", "count=4000000000", false},
+      {"rknn.int4_unpack", "count=4000000000", false},
+      {"rknn.a_norm_to_native", "type=1 M=100000 K=100000", false},
+      {"rknn.a_native_to_norm", "type=1 M=100000 K=100000", false},
+      {"rknn.c_norm_to_native", "type=1 M=100000 N=100000", false},
+      {"rknn.c_native_to_norm", "type=1 M=100000 N=100000", false},
+      {"rknn.b_norm_to_native", "type=1 K=100000 N=100000", false},
+      {"rknn.b_native_to_norm", "type=1 K=100000 N=100000", false},
+      {"rknn.b_tp_norm_to_native", "type=1 K=100000 N=100000", false},
+      {"rknn.b_native_to_tp_norm", "type=1 K=100000 N=100000", false},
+      {"cann.gather_dequant_int8", "vocab=100000 embed=100000", false},
+      {"cann.gather_dequant_int8", "vocab=16 embed=16 indices_shape=[100000,100000]", false},
+      {"cann.gather_dequant_int8", "vocab=16 embed=16 scale_len=10000000000", false},
+      {"cann.gather_dequant_int8_quantize", "vocab=20240 embed=68809 weights=normal seed=1", false},
+      {"cann.gather_dequant_int8_quantize", "vocab=4000 embed=4000", false},
+      {"cann.antiquant", "k=100000 n=100000 weight_dtype=INT8 x_dtype=FLOAT16", false},
+      {"cann.antiquant", "k=32 n=16 weight_dtype=INT8 x_dtype=FLOAT16 scale_shape=[100000,100000]",
+       false},
+      {"rknn.dequant_b", "k=100000 n=100000 dtype=INT8 quant_type=0", false},
+      {"rknn.dequant_b", "k=32 n=16 dtype=INT8 quant_type=2 scale_len=10000000000", false},
+      {"rknn.dequant_b", "k=4096 n=4096 dtype=INT8 quant_type=0 b_fill=1", false},
+  };
+  std::set<std::string> walked;
+  for (const Huge& h : cases) walked.insert(h.routine);
+  const auto listed = RunNpuconf("list routines --json");
+  ASSERT_EQ(listed.exit_code, 0) << listed.output;
+  std::set<std::string> routines;
+  const auto doc = nlohmann::json::parse(listed.output);
+  for (const auto& r : doc.at("routines")) routines.insert(r.at("id").get<std::string>());
+  EXPECT_EQ(walked, routines);
+#if defined(__SANITIZE_ADDRESS__)
+  const std::string limit;  // ASan reserves terabytes of address space up front
+#else
+  const std::string limit = "ulimit -v 1048576 && ";  // 1 GiB: far less than any case here
+#endif
+  for (const Huge& h : cases) {
+    const std::string profile =
+        std::string(h.routine).rfind("cann.", 0) == 0 ? "ascend910b" : "rk3588";
+    const std::string command = limit + NPUCONF_BINARY + std::string(" case ") + h.routine +
+                                " profile=" + profile + " " + h.args + " --max-case-bytes 16777216";
+    const auto run = RunShell(command);
+    if (h.answers) {
+      EXPECT_EQ(run.exit_code, 0) << command << "\n" << run.output;
+      continue;
+    }
+    EXPECT_EQ(run.exit_code, 2) << command << "\n" << run.output;
+    EXPECT_NE(run.output.find("is too large: it needs at least"), std::string::npos)
+        << command << "\n"
+        << run.output;
+    EXPECT_NE(run.output.find("(--max-case-bytes)"), std::string::npos) << command;
+  }
 }
 
 }  // namespace

@@ -80,8 +80,6 @@ INSTANTIATE_TEST_SUITE_P(
         FaultCase{"abort", "aborted (SIGABRT)"}, FaultCase{"exit0", kExit0Says},
         FaultCase{"_exit", "called exit(7) inside call"},
         FaultCase{"throw", "threw a C++ exception through call: fault port: thrown on purpose"},
-        // Every shrinking step that trips the hang waits for the timeout:
-        // fewer properties, a shorter limit.
         FaultCase{"hang", "timed out after 200 ms", "cann.*", "*.matches_oracle", 200},
         FaultCase{"overflow_far",
                   "SIGSEGV (segmentation fault): wrote past the capacity of output "
@@ -90,12 +88,72 @@ INSTANTIATE_TEST_SUITE_P(
         FaultCase{"write_input", "(inputs are read-only), byte 0"},
         FaultCase{"sigkill", "killed by SIGKILL"}, FaultCase{"stack_overflow", "killed by SIGSEGV"},
         FaultCase{"bad_utf8", "bad \xEF\xBF\xBD"},
+        FaultCase{"rank_1000", "rank 1000, beyond NPUCONF_MAX_RANK (16)"},
         FaultCase{"no_nul_message", "[message not NUL-terminated within 1024 bytes; truncated]"}),
     [](const ::testing::TestParamInfo<FaultCase>& info) {
       std::string name = info.param.fault;
       name.erase(std::remove(name.begin(), name.end(), '_'), name.end());
       return name;
     });
+
+// A hang costs a property one timeout, or two when a failure's replay in a
+// fresh port process hangs too: the first hanging case is the counterexample,
+// not shrunk by re-hanging, and the port is asked nothing more for the
+// property. Counted from the port's own log of its hangs, not timed.
+TEST(Isolation, AHangingPortCostsAPropertyAtMostTwoTimeouts) {
+  TempDir out("hang-cost");
+  const std::string log = out.path() + "/hangs.log";
+  const auto run = RunShell("NPUCONF_FAULT=hang NPUCONF_FAULT_LOG=" + log + " " + NPUCONF_BINARY +
+                            " run --quiet --no-real-shapes --cases 100 --profile ascend910b "
+                            "--routine 'cann.calculate*' --timeout-ms 300 --port " +
+                            NPUCONF_FAULT_PORT + " --out " + out.path());
+  ASSERT_EQ(run.exit_code, 1) << run.output;
+  const auto report = ReadJson(out.path() + "/report.json");
+  int failed = 0;
+  for (const auto& result : report.at("results")) {
+    if (result.at("result") != "fail") continue;
+    ++failed;
+    EXPECT_EQ(result.value("timed_out", false), true) << result.dump(2);
+    EXPECT_NE(result.at("message").get<std::string>().find("timed out after 300 ms"),
+              std::string::npos)
+        << result.dump(2);
+    // The case that hung is the counterexample, not a shrunk one that passes.
+    EXPECT_FALSE(result.value("counterexample", "").empty()) << result.dump(2);
+  }
+  ASSERT_GE(failed, 2) << report.dump(2);
+  std::ifstream in(log);
+  int hangs = 0;
+  for (std::string line; std::getline(in, line);) hangs += line == "hang";
+  EXPECT_GE(hangs, failed);
+  EXPECT_LE(hangs, 2 * failed) << report.dump(2);
+}
+
+// A port that keeps state between calls fails the same way twice in one
+// worker and passes in a fresh one, as its reproducer does: the failure is
+// marked possibly non-deterministic, whatever the second answer in the run was.
+TEST(Isolation, AFailureThatPassesInAFreshProcessIsMarkedPossiblyNonDeterministic) {
+  TempDir out("stale");
+  const auto run = RunShell(std::string("NPUCONF_FAULT=stale ") + NPUCONF_BINARY +
+                            " run --quiet --no-real-shapes --cases 30 --profile ascend910b "
+                            "--routine 'cann.calculate*' --port " +
+                            NPUCONF_FAULT_PORT + " --out " + out.path());
+  ASSERT_EQ(run.exit_code, 1) << run.output;
+  const auto report = ReadJson(out.path() + "/report.json");
+  int failed = 0;
+  for (const auto& result : report.at("results")) {
+    if (result.at("result") != "fail") continue;
+    ++failed;
+    EXPECT_EQ(result.value("non_deterministic", false), true) << result.dump(2);
+    EXPECT_EQ(result.at("message").get<std::string>().rfind("possibly non-deterministic: ", 0), 0u)
+        << result.dump(2);
+    const std::string reproduce = result.at("reproduce");
+    EXPECT_NE(reproduce.find("# non-deterministic: a replay may pass"), std::string::npos);
+    // And so it does: a fresh process answers the case right.
+    const auto replay = RunShell("cd / && NPUCONF_FAULT=stale " + reproduce);
+    EXPECT_EQ(replay.exit_code, 0) << reproduce << "\n" << replay.output;
+  }
+  EXPECT_GE(failed, 1) << report.dump(2);
+}
 
 // The size routine's properties on the fault port with NPUCONF_FAULT=segv.
 testing::CommandResult RunSegvSizeRoutine(const std::string& options, const TempDir& out) {

@@ -192,8 +192,7 @@ Verdict CheckSizeMatchesLayout(const PropertyContext& ctx, const Case& c) {
     if (p.answer.status != cann::kAclnnSuccess || nz.rank < 0 || !port_elems ||
         static_cast<uint64_t>(*port_elems) != size) {
       return Verdict::Fail("V2 size " + std::to_string(size) +
-                           " != the port's own nd_to_nz storage " +
-                           (nz.rank < 0 ? std::string("(not reported)") : ToString(nz.dims)));
+                           " != the port's own nd_to_nz storage " + ReportedDims(nz));
     }
   }
   return Verdict::Pass();

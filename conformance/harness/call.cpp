@@ -17,6 +17,7 @@ bool Called::Written(const std::string& name) const {
 std::optional<Verdict> CallPort(const PropertyContext& ctx, Invocation inv, Called* out) {
   out->inv = std::move(inv);
   out->answer = ctx.port.Call(out->inv);
+  if (out->answer.timed_out && ctx.cost) ++ctx.cost->timeouts;
   if (!out->answer.fault.empty()) {
     return Verdict::Fail("port " + ctx.port.name() + " failed inside call: " + out->answer.fault);
   }

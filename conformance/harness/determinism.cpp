@@ -47,8 +47,8 @@ std::string CompareAnswers(const Answer& first, const Answer& second) {
     const OutputResult& a = first.outputs[i];
     const OutputResult& b = second.outputs[i];
     if (a.rank != b.rank || a.dims != b.dims) {
-      return "output '" + a.name + "' reported dims " + ToString(a.dims) + ", then " +
-             ToString(b.dims);
+      return "output '" + a.name + "' reported dims " + ReportedDims(a) + ", then " +
+             ReportedDims(b);
     }
     if (a.guards_intact != b.guards_intact) {
       return "output '" + a.name + "' guard bytes " + (a.guards_intact ? "intact" : "changed") +

@@ -48,6 +48,7 @@ class AskTwicePort : public Port {
   // every == 0: never asks twice; 1: every case.
   AskTwicePort(const Port& inner, uint64_t every);
   Answer Call(const Invocation& invocation) const override;
+  bool Restart() const override { return inner_.Restart(); }
   // Whether case `c` is asked twice: a hash of its text, so sampling is
   // reproducible from the case alone.
   static bool Sampled(const Case& c, uint64_t every);

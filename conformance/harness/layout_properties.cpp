@@ -64,9 +64,8 @@ std::optional<Verdict> CheckDims(const OutputResult& out, const LayoutInstance& 
   if (l.output_dims_open) return std::nullopt;
   if (out.rank == static_cast<int32_t>(l.output_dims.size()) && out.dims == l.output_dims)
     return std::nullopt;
-  return Verdict::Fail("'" + out.name + "' dims " +
-                       (out.rank < 0 ? std::string("not reported") : ToString(out.dims)) +
-                       ", expected " + ToString(l.output_dims));
+  return Verdict::Fail("'" + out.name + "' dims " + ReportedDims(out) + ", expected " +
+                       ToString(l.output_dims));
 }
 
 }  // namespace

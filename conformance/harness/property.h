@@ -41,6 +41,11 @@ struct Verdict {
 
 class Suite;
 
+// What calling the port has cost one property so far (CallPort counts it).
+struct CallCost {
+  int timeouts = 0;  // calls that timed out (Answer::timed_out)
+};
+
 struct PropertyContext {
   const Suite& suite;
   const Port& port;
@@ -57,6 +62,9 @@ struct PropertyContext {
   const PortClaims* claims = nullptr;
   // The claim the random phase draws inside (core/domain.h); null: unbounded.
   const CaseDomain* domain = nullptr;
+  // Counted by CallPort; null: not counted. After a timeout the runner asks
+  // the port nothing more for the property: a hang is not shrunk by re-hanging.
+  CallCost* cost = nullptr;
 
   const CaseDomain& Domain() const { return domain ? *domain : UnboundedDomain(); }
   // Whether `c` (run on the profile named `profile_name`) lies inside the claims.

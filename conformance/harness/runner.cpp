@@ -113,15 +113,47 @@ Verdict SafeCheck(const Property& property, const PropertyContext& ctx, const Ca
   return verdict;
 }
 
-// A failure of `c`, answered a second time (conformance/harness/determinism.h);
-// *reproduce_note says when a replay may not show it.
+// A failure of `c`, answered a second time (conformance/harness/determinism.h)
+// and, when that repeats it, once more in a fresh port process: a port that
+// keeps state between calls or reads memory it never initialised fails the
+// same way twice in one long-lived process and passes when its reproducer
+// runs. Either difference marks the failure (result->non_deterministic) and
+// *reproduce_note says a replay may pass. After a timeout nothing is asked:
+// each further hang would cost another --timeout-ms.
 Verdict Confirmed(const Property& property, const PropertyContext& ctx, const Case& c,
-                  const Verdict& first, std::string* reproduce_note) {
+                  const Verdict& first, report::PropertyResult* result,
+                  std::string* reproduce_note) {
+  reproduce_note->clear();
+  if (ctx.cost->timeouts > 0) {
+    result->timed_out = true;
+    Verdict out = first;
+    out.message += " (not asked again: the call timed out)";
+    return out;
+  }
   bool non_deterministic = false;
   report::PropertyResult scratch;  // the second answer counts toward no coverage class
   Verdict out = ConfirmFailure([&] { return SafeCheck(property, ctx, c, &scratch); }, first,
                                &non_deterministic);
-  *reproduce_note = non_deterministic ? "  # non-deterministic: a replay may pass" : "";
+  if (!non_deterministic && ctx.cost->timeouts == 0 && ctx.port.Restart()) {
+    const Verdict fresh = SafeCheck(property, ctx, c, &scratch);
+    if (!fresh.failed()) {
+      non_deterministic = true;
+      out.message =
+          "possibly non-deterministic: the case failed twice in the run and passed when replayed "
+          "in a fresh port process (a port that keeps state between calls or reads memory it "
+          "never initialised does this); the failure: " +
+          first.message;
+    } else if (fresh.message != first.message) {
+      non_deterministic = true;
+      out.message =
+          "possibly non-deterministic: replayed in a fresh port process the case failed another "
+          "way; in the run: " +
+          first.message + "; in a fresh process: " + fresh.message;
+    }
+  }
+  result->timed_out = ctx.cost->timeouts > 0;
+  result->non_deterministic = non_deterministic;
+  if (non_deterministic) *reproduce_note = "  # non-deterministic: a replay may pass";
   return out;
 }
 
@@ -185,6 +217,9 @@ void RandomPhase(const Property& property, const PropertyContext& ctx, const Run
   nlohmann::json last_evidence;
   auto generator = ClaimedGenerator(property, ctx, domains);
   auto testable = [&] {
+    // After a timeout the port is asked nothing more: every shrinking step
+    // is rejected, and the first hanging case stays the counterexample.
+    if (ctx.cost->timeouts > 0) RC_DISCARD("the port timed out on an earlier case");
     const Case c = *generator;
     if (OutsideClaims(ctx, c)) {
       ++result->outside_claims;
@@ -226,7 +261,8 @@ void RandomPhase(const Property& property, const PropertyContext& ctx, const Run
     if (last_failure) {
       std::string note;
       result->message =
-          Confirmed(property, ctx, *last_failure, Verdict::Fail(result->message), &note).message;
+          Confirmed(property, ctx, *last_failure, Verdict::Fail(result->message), result, &note)
+              .message;
       result->counterexample = last_failure->ToText();
       result->counterexample_case = ToJson(*last_failure);
       result->evidence = last_evidence;
@@ -269,7 +305,10 @@ void RandomPhase(const Property& property, const PropertyContext& ctx, const Run
 
 // `ctx.profile` is the run's profile as claimed: its readings are the ones checked.
 report::PropertyResult RunOne(const Port& port, const Property& property,
-                              const PropertyContext& ctx, const RunOptions& options) {
+                              const PropertyContext& outer, const RunOptions& options) {
+  CallCost cost;
+  PropertyContext ctx = outer;
+  ctx.cost = &cost;
   const PortClaims& claims = *ctx.claims;
   // What the claims naming the routine here admit: generators draw inside them.
   const std::vector<CaseDomain> domains =
@@ -313,7 +352,7 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
       if (!verdict.failed()) return true;
       std::string note;
       result.outcome = report::Outcome::kFail;
-      result.message = Confirmed(property, ctx, c, verdict, &note).message;
+      result.message = Confirmed(property, ctx, c, verdict, &result, &note).message;
       result.counterexample = c.ToText();
       result.counterexample_case = ToJson(c);
       result.evidence = verdict.evidence;
@@ -345,7 +384,8 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
         }
       }
     }
-    if (property.generator && options.cases > 0) {
+    // A timeout ends the property: one more case could cost one more.
+    if (property.generator && options.cases > 0 && cost.timeouts == 0) {
       if (result.outcome == report::Outcome::kPass) {
         RandomPhase(property, ctx, options, domains, &result);
       } else {

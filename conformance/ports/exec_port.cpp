@@ -628,6 +628,11 @@ std::string ExecPort::EnsureRunning() const {
   return "";
 }
 
+bool ExecPort::Restart() const {
+  Stop(true);
+  return true;
+}
+
 Answer ExecPort::Call(const Invocation& inv) const {
   Answer answer;
   std::vector<std::shared_ptr<GuardedBuffer>> buffers;
@@ -668,6 +673,7 @@ Answer ExecPort::Call(const Invocation& inv) const {
     case Io::kTimeout:
       Stop(true);
       answer.fault = timed_out + " (it did not read the request)";
+      answer.timed_out = true;
       return answer;
     default:
       answer.fault = DescribeExit();
@@ -680,6 +686,7 @@ Answer ExecPort::Call(const Invocation& inv) const {
     case Io::kTimeout:
       Stop(true);
       answer.fault = timed_out;
+      answer.timed_out = true;
       return answer;
     case Io::kClosed:
       answer.fault = DescribeExit();

@@ -49,6 +49,7 @@ class ExecPort : public Port {
   ~ExecPort() override;
 
   Answer Call(const Invocation& invocation) const override;
+  bool Restart() const override;
 
  private:
   ExecPort(std::string name, std::string version, std::vector<std::string> claims,

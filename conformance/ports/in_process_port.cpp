@@ -135,6 +135,16 @@ void InProcessPort::SetCrashReplayPrefix(std::string prefix) {
 
 void InProcessPort::SetCrashNoteFd(int fd) { g_crash_note_fd = fd; }
 
+std::string ReportedDims(const OutputResult& out) {
+  if (out.rank == -1) return "not reported";
+  if (out.rank < 0) return "rank " + std::to_string(out.rank) + ", not a rank";
+  if (out.rank > NPUCONF_MAX_RANK) {
+    return "rank " + std::to_string(out.rank) + ", beyond NPUCONF_MAX_RANK (" +
+           std::to_string(NPUCONF_MAX_RANK) + ")";
+  }
+  return ToString(out.dims);
+}
+
 const OutputResult* Answer::Output(const std::string& output_name) const {
   for (const auto& output : outputs) {
     if (output.name == output_name) return &output;

@@ -757,6 +757,12 @@ class IsolatedWorker {
     return answer;
   }
 
+  // Ends the worker; the next call starts a fresh one.
+  void Restart() {
+    if (owner_ != getpid()) AdoptAfterFork();
+    Stop();
+  }
+
  private:
   Answer CallOnce(const Invocation& inv) {
     Answer answer;
@@ -824,6 +830,7 @@ class IsolatedWorker {
     std::string fault;
     if (!Receive(&message, &fault)) {
       answer.fault = fault;
+      answer.timed_out = timed_out_;
       if (!last_signal_.empty()) answer.fault += last_signal_;
       FillOutputs(inv, &layout, &answer);
       return answer;
@@ -982,6 +989,7 @@ class IsolatedWorker {
   // when the worker died or did not answer in time; the worker is then gone.
   bool Receive(std::string* message, std::string* fault) {
     last_signal_.clear();
+    timed_out_ = false;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms_);
     std::array<char, kMaxControlMessage> buffer{};
     for (;;) {
@@ -991,6 +999,7 @@ class IsolatedWorker {
       if (left < 0) {
         Kill();
         *fault = "timed out after " + std::to_string(timeout_ms_) + " ms";
+        timed_out_ = true;
         return false;
       }
       pollfd fds[2] = {{socket_, POLLIN, 0}, {pidfd_, POLLIN, 0}};
@@ -1138,6 +1147,7 @@ class IsolatedWorker {
   bool loading_ = false;  // waiting for the hello
   std::string restart_error_;
   std::string last_signal_;
+  bool timed_out_ = false;  // the last Receive gave up waiting
   std::vector<Region> last_layout_regions_;
 };
 
@@ -1157,5 +1167,10 @@ std::unique_ptr<IsolatedPort> IsolatedPort::Start(const std::string& path, int64
 }
 
 Answer IsolatedPort::Call(const Invocation& invocation) const { return worker_->Call(invocation); }
+
+bool IsolatedPort::Restart() const {
+  worker_->Restart();
+  return true;
+}
 
 }  // namespace npuconf

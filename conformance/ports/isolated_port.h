@@ -46,6 +46,7 @@ class IsolatedPort : public Port {
   ~IsolatedPort() override;
 
   Answer Call(const Invocation& invocation) const override;
+  bool Restart() const override;
 
  private:
   IsolatedPort(std::string name, std::string version, std::vector<std::string> claims,

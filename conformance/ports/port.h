@@ -32,6 +32,11 @@ struct OutputResult {
   Shape dims;
 };
 
+// The dims a port reported for an output, for a message: "[2, 3]", "not
+// reported" (rank -1, as handed over), or what is wrong with the rank it wrote
+// ("rank 1000, beyond NPUCONF_MAX_RANK (16)", "rank -7, not a rank").
+std::string ReportedDims(const OutputResult& out);
+
 struct Answer {
   int32_t call_result = NPUCONF_CALL_UNCLAIMED;
   int64_t status = 0;
@@ -42,6 +47,9 @@ struct Answer {
   // by SIGSEGV", "timed out after 10000 ms", "exited with status 0 inside
   // call". Empty when the port answered; then call_result says how.
   std::string fault;
+  // The fault is a timeout: the call cost the whole --timeout-ms, so the runner
+  // does not ask this port again for the property (conformance/harness/runner.cpp).
+  bool timed_out = false;
   const OutputResult* Output(const std::string& name) const;
 };
 
@@ -60,6 +68,10 @@ class Port {
   std::optional<std::string> ClaimedChoice(const std::string& choice_name) const;
 
   virtual Answer Call(const Invocation& invocation) const = 0;
+  // Ends the process the port runs in, so the next call starts a fresh one
+  // with nothing left of earlier calls; false when the port runs in this
+  // process and cannot be restarted.
+  virtual bool Restart() const { return false; }
 
  protected:
   Port(std::string name, std::string version, std::vector<std::string> claims)

@@ -34,11 +34,16 @@ Bytes AsBytes(const std::vector<T>& values) {
   return out;
 }
 
+// a·b elements; CaseTooLarge when that many bytes already pass the case budget
+// (every tensor of these routines holds at least a byte per element).
 uint64_t CheckedCount(int64_t a, int64_t b, const Case& c) {
   if (a < 0 || b < 0) return 0;
   auto n = CheckedMul(a, b);
-  if (!n || *n > static_cast<int64_t>(kMaxCaseBytes))
-    throw CaseError("case " + c.ToText() + " is too large");
+  if (!n)
+    throw CaseError("case " + c.ToText() + ": " + std::to_string(a) + " x " + std::to_string(b) +
+                    " elements overflow int64");
+  if (static_cast<uint64_t>(*n) > MaxCaseBytes())
+    throw CaseTooLarge(static_cast<uint64_t>(*n), MaxCaseBytes());
   return static_cast<uint64_t>(*n);
 }
 
@@ -67,7 +72,8 @@ Invocation GatherCase(const Case& c, const Profile&) {
     if (!c.IntList("indices_shape")) index_shape = {static_cast<int64_t>(indices.size())};
   }
   const auto n_indices = NumElements(index_shape);
-  if (!n_indices || *n_indices > (int64_t{1} << 26)) throw CaseError("indices_shape is too large");
+  if (!n_indices) throw CaseError("indices_shape " + ToString(index_shape) + " is not a shape");
+  ChargeCaseBytes(ElemBytes(DType::kInt32, *n_indices, index_shape));
   if (indices.empty()) indices = IndexValues(SubSeed(c, 1), *n_indices, vocab);
   if (static_cast<int64_t>(indices.size()) != *n_indices) {
     throw CaseError("indices=[..] must hold prod(indices_shape) values");
@@ -86,10 +92,10 @@ Invocation GatherCase(const Case& c, const Profile&) {
   const int64_t scale_len = c.Int("scale_len").value_or(vocab);
   const int64_t zp_len = c.Int("zero_point_len").value_or(vocab);
   if (scale_len < 0 || zp_len < 0) throw CaseError("scale_len / zero_point_len must be >= 0");
-  // Counted against --max-case-bytes before they are made (FLOAT16 each), so no
-  // count param is unbounded.
-  ChargeCaseBytes(ElemBytes(DType::kFloat16, scale_len, Shape{scale_len}));
-  ChargeCaseBytes(ElemBytes(DType::kFloat16, zp_len, Shape{zp_len}));
+  // Counted against --max-case-bytes before they are made (FLOAT16 each, drawn
+  // as doubles first), so no count param is unbounded.
+  ChargeCaseBytes(ElemBytes(DType::kFloat16, scale_len, Shape{scale_len}) * 5);
+  ChargeCaseBytes(ElemBytes(DType::kFloat16, zp_len, Shape{zp_len}) * 5);
   std::vector<uint16_t> scale =
       c.IntList("scale_bits")
           ? IntListAs16(*c.IntList("scale_bits"))
@@ -125,6 +131,9 @@ Invocation GenDataCase(const Case& c, const Profile&) {
   const int64_t vocab = RequireInt(c, "vocab");
   const int64_t embed = RequireInt(c, "embed");
   const uint64_t count = CheckedCount(vocab, embed, c);
+  // The FLOAT weight is held twice while it is made (values, then bytes).
+  ChargeCaseBytes(ElemBytes(DType::kFloat, static_cast<int64_t>(count), {vocab, embed}));
+  ChargeCaseBytes(ElemBytes(DType::kFloat, static_cast<int64_t>(count), {vocab, embed}));
   std::vector<float> weight;
   if (auto bits = c.IntList("weight_bits")) {
     if (bits->size() != count) throw CaseError("weight_bits=[..] must hold vocab·embed values");
@@ -178,10 +187,13 @@ Invocation AntiquantCase(const Case& c, const Profile&) {
   const DType value_dtype = x_dtype == DType::kBf16 ? DType::kBf16 : DType::kFloat16;
   const auto scale_count = NumElements(scale_shape);
   const auto offset_count = NumElements(offset_shape);
-  if (!scale_count || !offset_count || *scale_count > (int64_t{1} << 26) ||
-      *offset_count > (int64_t{1} << 26)) {
-    throw CaseError("scale_shape / offset_shape must be small and non-negative");
+  if (!scale_count || !offset_count) {
+    throw CaseError("scale_shape " + ToString(scale_shape) + " / offset_shape " +
+                    ToString(offset_shape) + " must be shapes (non-negative, int64 products)");
   }
+  // 16-bit values, drawn as doubles first: charged before they are made.
+  ChargeCaseBytes(ElemBytes(value_dtype, *scale_count, scale_shape) * 5);
+  ChargeCaseBytes(ElemBytes(value_dtype, *offset_count, offset_shape) * 5);
   std::vector<uint16_t> scale =
       c.IntList("scale_bits")
           ? IntListAs16(*c.IntList("scale_bits"))
@@ -219,11 +231,18 @@ Invocation RknnCase(const Case& c, const Profile& profile) {
   const int64_t params = RknnParamCount(quant_type, k, n, gs);
   const int64_t scale_len = c.Int("scale_len").value_or(params);
   const int64_t zp_len = c.Int("zp_len").value_or(params);
-  if (scale_len < 0 || zp_len < 0 || scale_len > (int64_t{1} << 26) ||
-      zp_len > (int64_t{1} << 26)) {
-    throw CaseError("scale_len / zp_len out of range");
+  if (scale_len < 0 || zp_len < 0) {
+    throw CaseError("scale_len=" + std::to_string(scale_len) +
+                    " / zp_len=" + std::to_string(zp_len) + " must be >= 0");
   }
+  // FLOAT scales and INT32 zero points, drawn as doubles first: charged before
+  // they are made.
+  ChargeCaseBytes(ElemBytes(DType::kFloat, scale_len, Shape{scale_len}) * 3);
+  ChargeCaseBytes(ElemBytes(DType::kInt32, zp_len, Shape{zp_len}) * 3);
   const uint64_t count = CheckedCount(k, n, c);
+  // Verbatim values and fills are held as INT32 while they are packed.
+  if (c.IntList("b") || c.Int("b_fill"))
+    ChargeCaseBytes(ElemBytes(DType::kInt32, static_cast<int64_t>(count), Shape{k, n}));
   // Verbatim values and fills alike are packed in the profile's NORM B nibble
   // order (spec rknn.md §2.4): an odd count's last byte holds its one element in
   // the nibble that order names (issue #9 item 7).

@@ -235,9 +235,8 @@ Verdict CheckShape(const PropertyContext& ctx, const Case& c) {
   want.push_back(k.inv.Input("table")->shape[1]);
   const OutputResult& y = *k.answer.Output("y");
   if (y.rank != static_cast<int32_t>(want.size()) || y.dims != want) {
-    return Verdict::Fail("y dims " + (y.rank < 0 ? std::string("not reported") : ToString(y.dims)) +
-                         ", expected indices.shape ++ [E] = " + ToString(want) +
-                         " (spec cann.md §3.2)");
+    return Verdict::Fail("y dims " + ReportedDims(y) + ", expected indices.shape ++ [E] = " +
+                         ToString(want) + " (spec cann.md §3.2)");
   }
   return Verdict::Pass();
 }

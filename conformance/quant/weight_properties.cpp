@@ -174,8 +174,8 @@ Verdict CheckWeight(const PropertyContext& ctx, const Case& c, Aspect aspect) {
                          std::to_string(v.zero[v.map[*diff]]) + ")");
   }
   if (y.rank != 2 || y.dims != Shape{v.rows, v.cols}) {
-    return Verdict::Fail("y dims " + (y.rank < 0 ? std::string("not reported") : ToString(y.dims)) +
-                         ", expected " + ToString(Shape{v.rows, v.cols}));
+    return Verdict::Fail("y dims " + ReportedDims(y) + ", expected " +
+                         ToString(Shape{v.rows, v.cols}));
   }
   return Verdict::Pass();
 }

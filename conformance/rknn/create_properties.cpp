@@ -36,12 +36,18 @@ void AppendWords(const Shape& dims, uint64_t size_bytes, int64_t type, Bytes* ou
 void AppendPortAttr(const OutputResult& out, Bytes* words) {
   uint64_t fields[2];
   std::memcpy(fields, out.contents().data(), sizeof(fields));
+  const size_t at = words->size();
   AppendWords(out.rank < 0 ? Shape{} : out.dims, fields[0], static_cast<int64_t>(fields[1]), words);
+  // A rank past NPUCONF_MAX_RANK has no dims to show: n_dims keeps the rank.
+  if (out.rank > NPUCONF_MAX_RANK) {
+    const int64_t rank = out.rank;
+    std::memcpy(words->data() + at, &rank, sizeof(rank));
+  }
 }
 
-std::string Describe(const std::string& name, const Shape& dims, uint64_t size_bytes,
+std::string Describe(const std::string& name, const std::string& dims, uint64_t size_bytes,
                      int64_t type) {
-  return "io_attr." + name + " {dims " + ToString(dims) + ", size " + std::to_string(size_bytes) +
+  return "io_attr." + name + " {dims " + dims + ", size " + std::to_string(size_bytes) +
          " bytes, type " + std::to_string(type) + "}";
 }
 
@@ -132,13 +138,13 @@ Verdict CheckCreateLayout(const PropertyContext& ctx, const Case& c) {
     const OutputResult& out = *k.answer.Output(kMatrices[matrix]);
     uint64_t fields[2];
     std::memcpy(fields, out.contents().data(), sizeof(fields));
-    return FailFrom(comparison, DType::kInt64, map.get(),
-                    Describe(kMatrices[matrix], out.rank < 0 ? Shape{} : out.dims, fields[0],
-                             static_cast<int64_t>(fields[1])) +
-                        ", expected " +
-                        Describe(kMatrices[matrix], expected[matrix]->dims,
-                                 expected[matrix]->size_bytes, expected[matrix]->type) +
-                        " (spec rknn.md §2.2, §4.1): ");
+    return FailFrom(
+        comparison, DType::kInt64, map.get(),
+        Describe(kMatrices[matrix], ReportedDims(out), fields[0], static_cast<int64_t>(fields[1])) +
+            ", expected " +
+            Describe(kMatrices[matrix], ToString(expected[matrix]->dims),
+                     expected[matrix]->size_bytes, expected[matrix]->type) +
+            " (spec rknn.md §2.2, §4.1): ");
   }
   // The documented numbers (§7.1, §3.3) where the spec gives them: the oracle must agree.
   if (const DocumentedAttr* doc = FindDocumentedAttr(c, ctx.profile)) {
@@ -148,10 +154,10 @@ Verdict CheckCreateLayout(const PropertyContext& ctx, const Case& c) {
           i == 0 ? doc->a_bytes : (i == 1 ? doc->b_bytes : doc->c_bytes);
       if ((!dims.empty() && expected[i]->dims != dims) ||
           (bytes && expected[i]->size_bytes != *bytes)) {
-        return Verdict::Fail(
-            Describe(kMatrices[i], expected[i]->dims, expected[i]->size_bytes, expected[i]->type) +
-            " differs from " + doc->source + ": dims " + ToString(dims) + ", " +
-            (bytes ? std::to_string(*bytes) : "?") + " bytes");
+        return Verdict::Fail(Describe(kMatrices[i], ToString(expected[i]->dims),
+                                      expected[i]->size_bytes, expected[i]->type) +
+                             " differs from " + doc->source + ": dims " + ToString(dims) + ", " +
+                             (bytes ? std::to_string(*bytes) : "?") + " bytes");
       }
     }
   }
@@ -180,7 +186,7 @@ Verdict CheckCreateCapacity(const PropertyContext& ctx, const Case& c) {
     std::memcpy(fields, out.contents().data(), sizeof(fields));
     if (fields[0] < logical[i]) {
       return Verdict::Fail(
-          Describe(kMatrices[i], out.dims, fields[0], static_cast<int64_t>(fields[1])) +
+          Describe(kMatrices[i], ReportedDims(out), fields[0], static_cast<int64_t>(fields[1])) +
               " is smaller than the " + std::to_string(logical[i]) + " bytes of the logical matrix",
           {{"output", kMatrices[i]}, {"size_bytes", fields[0]}, {"logical_bytes", logical[i]}});
     }

@@ -108,7 +108,7 @@ Verdict CheckSegmentation(const PropertyContext& ctx, const Case& c) {
   // Under rknn.segment.b_dims = unknown a segmented B's dims are open (§8.7).
   const bool dims_open = l.b.segments.size() > 1 && SegmentedBDimsOpen(ctx.profile);
   if (!dims_open && (out.rank != 4 || !reported || *reported != total)) {
-    return Verdict::Fail("B_native dims " + ToString(out.dims) + " hold " +
+    return Verdict::Fail("B_native dims " + ReportedDims(out) + " hold " +
                          (reported ? std::to_string(*reported) : "?") + " elements; the " +
                          std::to_string(l.b.segments.size()) + " segments hold " +
                          std::to_string(total));

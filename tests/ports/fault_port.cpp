@@ -13,8 +13,14 @@
 //   read_past_input | write_input | sigkill | stack_overflow | bad_utf8 | no_nul_message |
 //   null_claims | segv_unlink (deletes NPUCONF_FAULT_UNLINK, then segv) |
 //   truncate_arena (tries to shrink the arena the runner maps: must fail) |
-//   entry_segv | entry_hang (in npuconf_port_entry, while loading)
+//   entry_segv | entry_hang (in npuconf_port_entry, while loading) |
+//   rank_1000 (cann.nd_to_nz / nz_to_nd report an output rank of 1000) |
+//   stale (from the 4th call of its process on, every size answer is 32 too
+//   large: a port that keeps state between calls, or reads memory it never
+//   initialised, fails in a long-lived worker and passes in a fresh one)
 //   (unset: no fault).
+// NPUCONF_FAULT_LOG = a file the port appends a line to each time it faults
+// (hangs included), so a test can count the faults a run cost.
 // It is C++ only for `throw`; everything else is plain C through the ABI.
 #include <signal.h>
 #include <stdint.h>
@@ -216,7 +222,17 @@ int TruncateArenas() {
   return shrunk;
 }
 
+void LogFault() {
+  const char* path = getenv("NPUCONF_FAULT_LOG");
+  if (path == nullptr) return;
+  if (FILE* log = fopen(path, "a")) {
+    fprintf(log, "%s\n", Fault());
+    fclose(log);
+  }
+}
+
 void FaultNow() {
+  if (*Fault() != 0) LogFault();
   if (Is("truncate_arena")) {
     TruncateArenas();
   } else if (Is("segv_unlink")) {
@@ -271,6 +287,8 @@ int32_t Call(const npuconf_case* c, int64_t* vendor_status, char* message, uint6
     if (size == nullptr) return NPUCONF_CALL_BAD_CASE;
     uint64_t value = 0;
     *vendor_status = WeightSizeV2(shape, dtype->s, size->data ? &value : nullptr);
+    static int calls = 0;
+    if (Is("stale") && ++calls >= 4) value += 32;
     if (*vendor_status == kSuccess) memcpy(size->data, &value, sizeof(value));
     if (trip && Is("overflow_far") && size->data) {
       // Runs on far past the 64 guard bytes.
@@ -293,7 +311,9 @@ int32_t Call(const npuconf_case* c, int64_t* vendor_status, char* message, uint6
     volatile uint8_t sink = static_cast<const volatile uint8_t*>(in->data)[in->bytes];
     (void)sink;
   }
-  return Layout(c, to_nz, vendor_status, in, out, shape, dtype->s);
+  const int32_t answered = Layout(c, to_nz, vendor_status, in, out, shape, dtype->s);
+  if (trip && Is("rank_1000")) out->rank = 1000;  // far past NPUCONF_MAX_RANK
+  return answered;
 }
 
 const char* const kClaims[] = {
