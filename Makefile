@@ -7,9 +7,9 @@ REPORT ?= npuconf-report
 # Debian packages the build needs (see README).
 PACKAGES := cmake g++ make librapidcheck-dev libgtest-dev libgmock-dev libeigen3-dev \
             nlohmann-json3-dev libcli11-dev libbenchmark-dev libssl-dev libxxhash-dev libdnnl-dev \
-            python3-jsonschema python3-numpy clang-format chromium
+            python3-jsonschema python3-numpy python3-yaml clang-format chromium dpkg-dev file
 
-.PHONY: deps configure build build-npuconf run test sanitize bench format format-check clean
+.PHONY: deps configure build build-npuconf run test package sanitize bench format format-check clean
 
 # Installs whichever package is missing (non-interactive apt-get; needs root).
 deps:
@@ -41,6 +41,11 @@ run: build-npuconf
 
 test: build format-check
 	ctest --test-dir $(BUILD) -j$(JOBS) --output-on-failure
+
+# The Debian package $(BUILD)/npuconf_<version>_<arch>.deb (CPack; Depends from
+# dpkg-shlibdeps). Installing needs only npuconf built, not the tests.
+package: build-npuconf
+	cd $(BUILD) && cpack -G DEB
 
 sanitize: deps
 	cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPUCONF_SANITIZE=ON -DNPUCONF_BUILD_BENCH=OFF
