@@ -27,7 +27,8 @@
 #     npuconf_port Python module is put on PYTHONPATH for the test, so
 #     `exec:python3 my_port.py` finds `import npuconf_port` from any prefix;
 #   - `reference` or `mutant:NAME`, npuconf's built-in ports;
-#   - otherwise the path of a port library, relative to CMAKE_CURRENT_SOURCE_DIR.
+#   - otherwise the path of a port library, relative to CMAKE_CURRENT_SOURCE_DIR
+#     (a generator expression such as $<TARGET_FILE:…> is passed as it is).
 # PROFILES, ROUTINES and PROPERTIES are globs as `npuconf run` takes them
 # (`npuconf list profiles|routines|properties`); without them every profile,
 # routine and property runs, and only the port's claims narrow the run.
@@ -85,7 +86,7 @@ function(npuconf_add_port_test)
                           "${type}; a port is a SHARED or MODULE library (npuconf/port.h) "
                           "or an EXECUTABLE (exec: protocol)")
     endif()
-  elseif(NOT port MATCHES "^(exec:|mutant:)" AND NOT port STREQUAL "reference")
+  elseif(NOT port MATCHES "^(exec:|mutant:|\\$<)" AND NOT port STREQUAL "reference")
     get_filename_component(port "${port}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
   endif()
 

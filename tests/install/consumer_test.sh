@@ -102,6 +102,7 @@ expect = {
     "executable": [npuconf, "run", "--port", "exec:'" + bld + "/exe_port'", "--out", report("executable")],
     "builtin": [npuconf, "run", "--port", "mutant:int8-c0-16", "--out", report("builtin")],
     "relative_path": [npuconf, "run", "--port", src + "/ports/libsomething.so", "--out", report("relative_path")],
+    "genex": [npuconf, "run", "--port", bld + "/libtemplate_port.so", "--out", report("genex")],
 }
 for name, command in expect.items():
     assert by[name]["command"] == command, (name, by[name]["command"], command)
