@@ -7,9 +7,9 @@ REPORT ?= npuconf-report
 # Debian packages the build needs (see README).
 PACKAGES := cmake g++ make librapidcheck-dev libgtest-dev libgmock-dev libeigen3-dev \
             nlohmann-json3-dev libcli11-dev libbenchmark-dev libssl-dev libxxhash-dev libdnnl-dev \
-            python3-jsonschema python3-numpy clang-format chromium
+            python3-jsonschema python3-numpy python3-yaml clang-format chromium dpkg-dev file
 
-.PHONY: deps build run test sanitize bench format format-check clean
+.PHONY: deps configure build build-npuconf run test package sanitize bench format format-check clean
 
 # Installs whichever package is missing (non-interactive apt-get; needs root).
 deps:
@@ -22,18 +22,30 @@ deps:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
 
-build: deps
+configure: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+
+# Everything: the npuconf program, the tests, the benchmarks, the examples.
+build: configure
 	cmake --build $(BUILD) -j$(JOBS)
+
+# Only what the main job runs: the npuconf program and its libraries.
+build-npuconf: configure
+	cmake --build $(BUILD) -j$(JOBS) --target npuconf
 
 # The main job: every property, every profile, real model shapes, on the
 # built-in reference port; reports in $(REPORT)/.
-run: build
+run: build-npuconf
 	./$(BUILD)/npuconf run --port reference --out $(REPORT)
 	./$(BUILD)/npuconf vectors check vectors/corpus --port reference --out $(REPORT)/corpus
 
 test: build format-check
 	ctest --test-dir $(BUILD) -j$(JOBS) --output-on-failure
+
+# The Debian package $(BUILD)/npuconf_<version>_<arch>.deb (CPack; Depends from
+# dpkg-shlibdeps). Installing needs only npuconf built, not the tests.
+package: build-npuconf
+	cd $(BUILD) && cpack -G DEB
 
 sanitize: deps
 	cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPUCONF_SANITIZE=ON -DNPUCONF_BUILD_BENCH=OFF

@@ -24,7 +24,7 @@ using testing::TempDir;
 
 const std::string kPython = "/usr/bin/python3 ";
 const std::string kExamplePort =
-    kPython + NPUCONF_SOURCE_DIR + "/examples/python_port/npuconf_port.py";
+    kPython + NPUCONF_SOURCE_DIR + "/examples/python_port/cann_port.py";
 const std::string kMisbehaving =
     kPython + NPUCONF_SOURCE_DIR + "/tests/ports/exec/misbehaving_port.py ";
 
