@@ -14,6 +14,7 @@
 #include "cli/open_port.h"
 #include "cli/options.h"
 #include "cli/report_cmd.h"
+#include "cli/selftest_cmd.h"
 #include "cli/vectors_cmd.h"
 #include "conformance/harness/determinism.h"
 #include "conformance/harness/runner.h"
@@ -265,6 +266,7 @@ int List(const std::string& what, bool json, const std::vector<std::string>& pro
 int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   if (argc > 1 && std::string(argv[1]) == "vectors") return RunVectorsCli(argc, argv, out, err);
   if (argc > 1 && std::string(argv[1]) == "report") return RunReportCli(argc, argv, out, err);
+  if (argc > 1 && std::string(argv[1]) == "selftest") return RunSelftestCli(argc, argv, out, err);
   CLI::App app{"npuconf: conformance suite for NPU tensor layout, size and dequant routines"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string(NPUCONF_SUITE_VERSION));
@@ -276,8 +278,10 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       "  3  the port could not be loaded\n"
       "  4  nothing was checked: no claimed, applicable case on the selected profiles and\n"
       "     routines (check: the case lies outside the port's claims or the profile)\n"
+
       "Also: npuconf vectors generate|check|verify (test vectors, docs/vector-format.md);\n"
-      "      npuconf report merge|diff (shards of one run; two runs compared)");
+      "      npuconf report merge|diff (shards of one run; two runs compared);\n"
+      "      npuconf selftest (which built-in mutants the properties kill; 1 when one survives)");
 
   std::string port_arg = "reference";
   PortOptions port_options;
@@ -319,8 +323,11 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   run->add_option("--rc-reproduce", options.rc_reproduce,
                   "Replay a RapidCheck reproduce string from a report (with --property)");
   run->add_flag("--quiet", quiet, "No progress line or summary table (the verdict still)");
-  std::string waivers_path, shard_text;
+  std::string waivers_path, shard_text, selftest_path;
   bool strict_waivers = false;
+  run->add_option("--selftest", selftest_path,
+                  "A selftest.json (npuconf selftest --out DIR): the reports quote how many known "
+                  "faults in the claimed routines this run's properties kill");
   run->add_option("--waivers", waivers_path,
                   "Known failures that do not fail the run, each with a reason and an expiry "
                   "date (JSON, docs/waivers.md)");
@@ -396,7 +403,8 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       ->capture_default_str();
   add_budget(check);
 
-  if (std::string error = CheckSubcommand(argc, argv, {"run", "list", "case", "check"});
+  if (std::string error = CheckSubcommand(
+          argc, argv, {"run", "list", "case", "check", "vectors", "report", "selftest"});
       !error.empty()) {
     err << "npuconf: " << error << "\n";
     return kExitBadUsage;
@@ -568,6 +576,13 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       err << "npuconf: --strict-waivers needs --waivers FILE\n";
       return kExitBadUsage;
     }
+    Selftest selftest;
+    if (!selftest_path.empty()) {
+      if (std::string error = ReadSelftest(selftest_path, &selftest); !error.empty()) {
+        err << "npuconf: --selftest: " << error << "\n";
+        return kExitBadUsage;
+      }
+    }
     if (!shard_text.empty()) {
       int k = 0, n = 0;
       char slash = 0, extra = 0;
@@ -660,6 +675,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
                                         " --port " + ShellWord(options.port_arg) + " ");
     report::RunReport result = RunSuite(BuiltinSuite(), port, options);
     result.command = command;
+    if (!selftest_path.empty()) result.kill_rate = QuoteKillRate(selftest, result);
     // --quiet leaves out the progress line and the table, never the verdict.
     if (!quiet) {
       out << report::SummaryTable(result);

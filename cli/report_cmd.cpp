@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "cli/families.h"
+#include "cli/selftest_cmd.h"
 #include "conformance/harness/coverage.h"
 #include "conformance/harness/waivers.h"
 #include "conformance/ports/claims.h"
@@ -270,6 +271,16 @@ int RunReportCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       if (!complete) problems.push_back(dir + " is the report of a shard that did not finish");
     }
     report::RunReport merged = MergeShards(shards, shard_dirs, &problems);
+    // The shards quoted one selftest on their own results; the merged run quotes it on all.
+    if (!shards.empty() && shards.front().kill_rate.measured) {
+      Selftest selftest;
+      if (ReadSelftest(shards.front().kill_rate.file, &selftest).empty()) {
+        merged.kill_rate = QuoteKillRate(selftest, merged);
+      } else {
+        problems.push_back("the shards' --selftest file " + shards.front().kill_rate.file +
+                           " cannot be read again to quote it on the merged results");
+      }
+    }
     merged.command = "npuconf report merge";
     for (int i = 2; i < argc; ++i) merged.command += std::string(" ") + argv[i];
     if (!waivers_path.empty()) {

@@ -224,6 +224,8 @@ std::string ToHtml(const RunReport& report, const nlohmann::json& json) {
   const auto code = [](const std::string& s) { return "<code>" + HtmlEscape(s) + "</code>"; };
   if (const std::string line = TooLargeOf(report).Text(code, HtmlEscape); !line.empty())
     out << "<p class=\"legend\">Not run: " << line << "</p>\n";
+  out << "<p class=\"legend\" id=\"kill-rate\">" << HtmlEscape(KillRateText(report.kill_rate))
+      << "</p>\n";
 
   // Filters.
   out << "<div class=\"filters\">Filter: <input id=\"filter-text\" type=\"search\" size=\"28\" "

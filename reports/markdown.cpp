@@ -86,6 +86,7 @@ std::string ToMarkdown(const RunReport& report) {
   out << "\n";
   if (const std::string line = TooLargeOf(report).Text(MdCode, MdEscape); !line.empty())
     out << "\nNot run: " << line << "\n";
+  out << "\n" << MdEscape(KillRateText(report.kill_rate)) << "\n";
   out << "\nClaims of the port:";
   for (const auto& claim : report.port_claims) out << " " << MdCode(claim);
   out << (report.port_claims.empty() ? " none\n" : "\n");

@@ -156,6 +156,15 @@ RunReport RunReportFromJson(const nlohmann::json& doc) {
     for (const auto& w : it->value("stale", nlohmann::json::array()))
       run.stale_waivers.push_back(WaiverNoteFromJson(w));
   }
+  if (auto it = doc.find("kill_rate"); it != doc.end() && it->value("measured", false)) {
+    run.kill_rate.measured = true;
+    Read(*it, "killed", &run.kill_rate.killed);
+    Read(*it, "known", &run.kill_rate.known);
+    Read(*it, "basis", &run.kill_rate.basis);
+    Read(*it, "file", &run.kill_rate.file);
+    for (const auto& name : it->value("survivors", nlohmann::json::array()))
+      if (name.is_string()) run.kill_rate.survivors.push_back(name.get<std::string>());
+  }
   return run;
 }
 
