@@ -21,6 +21,7 @@
 #include "conformance/harness/waivers.h"
 #include "conformance/ports/claims.h"
 #include "core/case_json.h"
+#include "core/interrupt.h"
 #include "core/real_shapes.h"
 #include "core/status.h"
 #include "reports/matrix.h"
@@ -274,11 +275,14 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       "Exit codes:\n"
       "  0  conformant: every checked property held\n"
       "  1  non-conformant: a property failed, gave up or checked nothing it claims\n"
-      "  2  bad usage or bad input (option, case, claims, --out, a case over --max-case-bytes)\n"
+      "  2  bad usage or bad input (option, case, claims, --out unwritable, full or held by "
+      "another\n"
+      "     run, a case over --max-case-bytes)\n"
       "  3  the port could not be loaded\n"
       "  4  nothing was checked: no claimed, applicable case on the selected profiles and\n"
       "     routines (check: the case lies outside the port's claims or the profile)\n"
-
+      "  130, 143, 129  run stopped by SIGINT, SIGTERM, SIGHUP: workers and ports ended, the\n"
+      "     reports so far kept (\"complete\": false)\n"
       "Also: npuconf vectors generate|check|verify (test vectors, docs/vector-format.md);\n"
       "      npuconf report merge|diff (shards of one run; two runs compared);\n"
       "      npuconf selftest (which built-in mutants the properties kill; 1 when one survives)");
@@ -430,6 +434,10 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   // A run removes the reports of an earlier run before anything can fail (a
   // bad claim, profile or port), so a stale green report never outlives it.
   if (*run && std::filesystem::is_directory(out_dir)) {
+    if (std::string error = report::LockReportDir(out_dir); !error.empty()) {
+      err << "npuconf: " << error << "\n";
+      return kExitBadUsage;
+    }
     if (std::string error = report::RemoveStaleReports(out_dir); !error.empty()) {
       err << "npuconf: " << error << "\n";
       return kExitBadUsage;
@@ -603,6 +611,10 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
         err << "npuconf: cannot create --out '" << out_dir << "': " << ec.message() << "\n";
         return kExitBadUsage;
       }
+      if (std::string error = report::LockReportDir(out_dir); !error.empty()) {
+        err << "npuconf: " << error << "\n";
+        return kExitBadUsage;
+      }
       const std::string probe = out_dir + "/.npuconf-write-test";
       if (std::string error = report::WriteFileAtomically(probe, ""); !error.empty()) {
         err << "npuconf: cannot write reports into --out '" << out_dir << "': " << error << "\n";
@@ -639,6 +651,8 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     }
     std::string command = "npuconf";
     for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
+    interrupt::Install(": the reports in " + out_dir +
+                       " hold the results so far (report.json \"complete\": false)\n");
     // Reports are rewritten after every result, so a runner that dies leaves
     // the results so far, marked incomplete.
     std::string partial_error;

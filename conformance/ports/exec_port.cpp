@@ -1,6 +1,7 @@
 #include "conformance/ports/exec_port.h"
 
 #include <fcntl.h>
+#include <linux/falloc.h>
 #include <poll.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -13,11 +14,13 @@
 #include <csignal>
 #include <cstring>
 #include <filesystem>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <thread>
 
 #include "core/case_json.h"
 #include "core/codec.h"
+#include "core/interrupt.h"
 
 namespace npuconf {
 namespace {
@@ -205,6 +208,7 @@ std::string Spawn(const std::vector<std::string>& argv, ExecChild* child) {
     waitpid(pid, nullptr, 0);
     return "cannot run '" + argv[0] + "': " + strerror(error);
   }
+  interrupt::AddChild(pid, interrupt::ChildKind::kProcess);
   fcntl(in[1], F_SETFL, fcntl(in[1], F_GETFL) | O_NONBLOCK);
   fcntl(out[0], F_SETFL, fcntl(out[0], F_GETFL) | O_NONBLOCK);
   *child = ExecChild{.pid = pid, .owner = parent, .to_child = in[1], .from_child = out[0]};
@@ -376,28 +380,65 @@ class TensorFiles {
     prefix_ = dir + "/npuconf-exec-" + std::to_string(getpid()) + "-" + std::to_string(id) + "-";
   }
   ~TensorFiles() {
-    for (const auto& path : paths_) unlink(path.c_str());
+    for (const auto& path : paths_) {
+      unlink(path.c_str());
+      interrupt::RemoveFile(path);
+    }
   }
-  // A new file holding `bytes` (empty for an output); "" when it cannot be made.
-  std::string Create(const std::string& tag, std::span<const uint8_t> bytes) {
-    const std::string path = prefix_ + std::to_string(paths_.size()) + "-" + tag;
+  // A new file holding `bytes`, or an empty one with `reserve` bytes of space
+  // set aside (an output's capacity, so a port writing it, even through mmap,
+  // cannot run out of space: tmpfs answers that with SIGBUS); "" when it cannot
+  // be made, and the tensor goes as base64 instead.
+  std::string Create(const std::string& tag, std::span<const uint8_t> bytes, uint64_t reserve = 0) {
+    const std::string path = prefix_ + std::to_string(count_++) + "-" + tag;
+    interrupt::AddFile(path);  // before it exists: a signal in between removes it too
     const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd < 0) return "";
-    paths_.push_back(path);
+    if (fd < 0) {
+      interrupt::RemoveFile(path);
+      Warn(path, errno);
+      return "";
+    }
     size_t done = 0;
+    int error = 0;
     while (done < bytes.size()) {
       const ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
       if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
+      if (n <= 0) {
+        error = n < 0 ? errno : ENOSPC;
+        break;
+      }
       done += static_cast<size_t>(n);
     }
+    if (error == 0 && reserve > 0 &&
+        fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, static_cast<off_t>(reserve)) != 0 &&
+        errno != EOPNOTSUPP)
+      error = errno;
     close(fd);
-    return done == bytes.size() ? path : "";
+    if (error != 0) {
+      // Removed at once: a half-written file would hold the space the next one needs.
+      unlink(path.c_str());
+      interrupt::RemoveFile(path);
+      Warn(path, error);
+      return "";
+    }
+    paths_.push_back(path);
+    return path;
   }
 
  private:
+  // Once per run: the tensors then travel as base64 in the line (slower, still right).
+  static void Warn(const std::string& path, int error) {
+    static bool warned = false;
+    if (warned) return;
+    warned = true;
+    std::cerr << "npuconf: exec: cannot write the tensor file " << path << ": "
+              << std::strerror(error) << (error == ENOSPC ? " (/dev/shm is full)" : "")
+              << "; tensors that do not fit go as base64 in the request line instead\n";
+  }
+
   std::string prefix_;
   std::vector<std::string> paths_;
+  size_t count_ = 0;
 };
 
 // A tensor as the protocol sends it: base64 in the line, or a file for big ones.
@@ -434,7 +475,8 @@ std::string RequestLine(uint64_t id, const Invocation& inv, TensorFiles* files,
               {"null", o.null}};
     if (!o.initial.empty()) j["initial"] = TensorJson(o.dtype, {}, o.initial, "initial", files);
     if (!o.null && o.capacity_bytes >= kFileTensorBytes) {
-      (*output_paths)[i] = files->Create("out", {});
+      // Space for the capacity and a page past it (a write past it is the port's fault).
+      (*output_paths)[i] = files->Create("out", {}, o.capacity_bytes + 4096);
       if (!(*output_paths)[i].empty()) j["path"] = (*output_paths)[i];
     }
     outputs.push_back(j);
@@ -522,6 +564,7 @@ ExecPort::~ExecPort() {
     CloseFd(&child_.to_child);
     for (int waited = 0; waited < 500; ++waited) {
       if (waitpid(child_.pid, nullptr, WNOHANG) == child_.pid) {
+        interrupt::RemoveChild(child_.pid);
         child_.pid = -1;
         break;
       }
@@ -560,6 +603,7 @@ std::unique_ptr<ExecPort> ExecPort::Start(const std::string& command, int64_t ti
       int status = 0;
       for (int waited = 0; waited < kExitGraceMs; ++waited) {
         if (waitpid(child.pid, &status, WNOHANG) == child.pid) {
+          interrupt::RemoveChild(child.pid);
           e += " (" + ExitText(status) + ")";
           child.pid = -1;
           break;
@@ -570,6 +614,7 @@ std::unique_ptr<ExecPort> ExecPort::Start(const std::string& command, int64_t ti
     if (child.pid > 0) {
       kill(child.pid, SIGKILL);
       waitpid(child.pid, nullptr, 0);
+      interrupt::RemoveChild(child.pid);
     }
     CloseFd(&child.to_child);
     CloseFd(&child.from_child);
@@ -587,6 +632,7 @@ void ExecPort::Stop(bool kill_first) const {
     CloseFd(&child_.to_child);
     CloseFd(&child_.from_child);
     waitpid(child_.pid, nullptr, 0);
+    interrupt::RemoveChild(child_.pid);
   }
   // In a fork()ed copy of the runner the child is not ours: only our copies of the fds go.
   CloseFd(&child_.to_child);
@@ -601,6 +647,7 @@ std::string ExecPort::DescribeExit() const {
   int status = 0;
   for (int waited = 0; waited < kExitGraceMs; ++waited) {
     if (waitpid(child_.pid, &status, WNOHANG) == child_.pid) {
+      interrupt::RemoveChild(child_.pid);
       child_.pid = -1;
       Stop(false);
       return ExitText(status);

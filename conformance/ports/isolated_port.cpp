@@ -26,6 +26,7 @@
 #include <string_view>
 
 #include "conformance/ports/load_errors.h"
+#include "core/interrupt.h"
 #include "core/text.h"
 
 namespace npuconf {
@@ -687,6 +688,7 @@ class IsolatedWorker {
     }
     close(fds[1]);
     setpgid(pid, pid);  // also done by the worker; whichever runs first
+    interrupt::AddChild(pid, interrupt::ChildKind::kProcessGroup);
     pid_ = pid;
     socket_ = fds[0];
     pidfd_ = PidfdOpen(pid);
@@ -1072,6 +1074,7 @@ class IsolatedWorker {
     do {
       got = waitpid(pid_, &status, 0);
     } while (got < 0 && errno == EINTR);
+    interrupt::RemoveChild(pid_);
     pid_ = -1;
     dead_ = true;
     CloseDescriptors();
