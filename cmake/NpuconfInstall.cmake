@@ -26,8 +26,9 @@ install(TARGETS npuconf EXPORT npuconfTargets RUNTIME DESTINATION ${CMAKE_INSTAL
 install(TARGETS npuconf_port EXPORT npuconfTargets)
 install(FILES ${PROJECT_SOURCE_DIR}/include/npuconf/port.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/npuconf)
-# The GoogleTest adapter (issue 16 item 3) adds include/npuconf/gtest.h and the
-# target npuconf::gtest here.
+# The GoogleTest adapter (include/npuconf/gtest.h, npuconf::gtest) is in npuconf's own
+# build and under add_subdirectory only: installing it means installing the suite's
+# static libraries and their dev packages (README "GoogleTest adapter").
 
 install(EXPORT npuconfTargets NAMESPACE npuconf:: DESTINATION ${NPUCONF_CMAKE_DIR})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/npuconfConfig.cmake.in
