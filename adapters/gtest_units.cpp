@@ -4,6 +4,7 @@
 // run`, not a second one: RunSuite on one unit, results read back from the
 // report item the child writes.
 #include <fcntl.h>
+#include <npuconf/conformance_units.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -11,7 +12,6 @@
 
 #include <chrono>
 #include <cstring>
-#include <npuconf/conformance_units.h>
 #include <string>
 
 #include "cli/families.h"
@@ -209,8 +209,8 @@ UnitOutcome RunUnit(const Options& options, const Unit& unit) {
                              " --profile " + unit.profile + " --property " + unit.property;
   if (timed_out) {
     outcome.text = where + ": the check did not end within " +
-                   std::to_string(options.unit_timeout_ms) + " ms (a hanging port?); replay: " +
-                   replay;
+                   std::to_string(options.unit_timeout_ms) +
+                   " ms (a hanging port?); replay: " + replay;
     return outcome;
   }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || result.empty()) {
@@ -218,9 +218,8 @@ UnitOutcome RunUnit(const Options& options, const Unit& unit) {
                           ? std::string("killed by signal ") + std::to_string(WTERMSIG(status)) +
                                 " (" + strsignal(WTERMSIG(status)) + ")"
                           : "exit status " + std::to_string(WEXITSTATUS(status));
-    outcome.text = where + ": the port ended the process checking it: " + how +
-                   "\n" + report::Shorten(report::SanitizeUtf8(stderr_text), 4000) +
-                   "replay: " + replay;
+    outcome.text = where + ": the port ended the process checking it: " + how + "\n" +
+                   report::Shorten(report::SanitizeUtf8(stderr_text), 4000) + "replay: " + replay;
     return outcome;
   }
   if (result.rfind("error:", 0) == 0) {

@@ -42,8 +42,8 @@ TEST(GtestAdapter, RegistersOneTestPerClaimedPropertyAndProfile) {
   EXPECT_EQ(list.output.find("nd_to_nz"), std::string::npos) << list.output;
   const auto npuconf = testing::RunNpuconf("list properties");
   int v2 = 0;
-  for (size_t at = 0; (at = npuconf.output.find("cann.calculate_matmul_weight_size_v2.", at)) !=
-                      std::string::npos;
+  for (size_t at = 0;
+       (at = npuconf.output.find("cann.calculate_matmul_weight_size_v2.", at)) != std::string::npos;
        ++at)
     ++v2;
   const auto run = RunShell(Program("template_and_isolated") + " --gtest_filter='Template.*'");
@@ -74,12 +74,13 @@ TEST(GtestAdapter, ANarrowedPortPassesAndItsPlantedBugFailsWithTheReproducer) {
 }
 
 TEST(GtestAdapter, ACrashFailsEachTestAndTheProgramGoesOn) {
-  for (const auto& [program, filter] :
-       {std::pair<std::string, std::string>{"crash_linked", "*"}, {"template_and_isolated", "CrashIsolated.*"}}) {
+  for (const auto& [program, filter] : {std::pair<std::string, std::string>{"crash_linked", "*"},
+                                        {"template_and_isolated", "CrashIsolated.*"}}) {
     const auto run = RunShell(Program(program) + " --gtest_filter='" + filter + "'");
     EXPECT_EQ(run.exit_code, 1) << run.output;
     const auto failed = Tests(run.output, "FAILED");
-    const auto list = RunShell(Program(program) + " --gtest_filter='" + filter + "' --gtest_list_tests");
+    const auto list =
+        RunShell(Program(program) + " --gtest_filter='" + filter + "' --gtest_list_tests");
     int listed = 0;
     for (size_t at = 0; (at = list.output.find("\n  ", at)) != std::string::npos; ++at) ++listed;
     EXPECT_GT(listed, 1) << list.output;
@@ -99,8 +100,8 @@ TEST(GtestAdapter, ShardingAndXmlOutputWorkAsForAnyTest) {
   std::set<std::string> joined;
   size_t total = 0;
   for (int shard = 0; shard < 2; ++shard) {
-    const auto run = RunShell("GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=" + std::to_string(shard) +
-                              " " + program);
+    const auto run =
+        RunShell("GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=" + std::to_string(shard) + " " + program);
     EXPECT_EQ(run.exit_code, 0) << run.output;
     const auto mine = Tests(run.output, "OK");
     EXPECT_LT(mine.size(), all.size());

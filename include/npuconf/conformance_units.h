@@ -31,8 +31,8 @@ struct Options {
   /* What the reproducer's --port names; default: `library`, else "PORT.so" (a
    * .so build of the same port). */
   std::string reproduce_port;
-  int64_t timeout_ms = 10000;           // per case, a `library` port (npuconf's --timeout-ms)
-  int64_t unit_timeout_ms = 600000;     // a whole test; past it the test fails as a hang
+  int64_t timeout_ms = 10000;        // per case, a `library` port (npuconf's --timeout-ms)
+  int64_t unit_timeout_ms = 600000;  // a whole test; past it the test fails as a hang
   std::string suite_name = "NpuconfConformance";
 };
 

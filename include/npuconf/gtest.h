@@ -76,16 +76,16 @@ inline int RegisterConformanceTests(const Options& options, const char* file = _
   const std::vector<Unit> units = ListUnits(options, &error);
   const std::string suite = options.suite_name.empty() ? "NpuconfConformance" : options.suite_name;
   if (!error.empty()) {
-    ::testing::RegisterTest(suite.c_str(), "claims", nullptr, nullptr, file, line,
-                            [error]() -> ::testing::Test* { return new detail::ClaimsTest(error); });
+    ::testing::RegisterTest(
+        suite.c_str(), "claims", nullptr, nullptr, file, line,
+        [error]() -> ::testing::Test* { return new detail::ClaimsTest(error); });
     return 0;
   }
   for (const Unit& unit : units) {
     const std::string name = unit.property + "@" + unit.profile;
-    ::testing::RegisterTest(suite.c_str(), name.c_str(), nullptr, nullptr, file,
-                            line, [options, unit]() -> ::testing::Test* {
-                              return new detail::UnitTest(options, unit);
-                            });
+    ::testing::RegisterTest(
+        suite.c_str(), name.c_str(), nullptr, nullptr, file, line,
+        [options, unit]() -> ::testing::Test* { return new detail::UnitTest(options, unit); });
   }
   return static_cast<int>(units.size());
 }
@@ -94,9 +94,9 @@ inline int RegisterConformanceTests(const Options& options, const char* file = _
 
 /* Registers the conformance tests of `...` (an npuconf::gtest::Options
  * initializer) at static initialisation; `tag` names the registration. */
-#define NPUCONF_GTEST_CONFORMANCE(tag, ...)                                               \
-  [[maybe_unused]] static const int npuconf_gtest_registered_##tag =                      \
-      ::npuconf::gtest::RegisterConformanceTests(::npuconf::gtest::Options __VA_ARGS__, \
-                                                 __FILE__, __LINE__)
+#define NPUCONF_GTEST_CONFORMANCE(tag, ...)                                                       \
+  [[maybe_unused]] static const int npuconf_gtest_registered_##tag =                              \
+      ::npuconf::gtest::RegisterConformanceTests(::npuconf::gtest::Options __VA_ARGS__, __FILE__, \
+                                                 __LINE__)
 
 #endif /* NPUCONF_GTEST_H */
