@@ -10,8 +10,10 @@
 #include <sstream>
 
 #include "cli/families.h"
+#include "cli/open_port.h"
 #include "cli/options.h"
 #include "conformance/harness/runner.h"
+#include "conformance/ports/claims.h"
 #include "core/status.h"
 #include "reports/report_writer.h"
 
@@ -58,14 +60,21 @@ struct MutantRun {
   std::vector<std::string> profiles;
   std::map<std::string, std::vector<uint64_t>> killed_by;
   std::vector<uint64_t> killed_seeds, survived_seeds;
+  bool outside_claims = false;  // --claims-of: the port claims none of its routines
 };
 
 json ToJson(const MutantRun& run) {
-  return {{"name", run.mutant->name},         {"family", run.family},
-          {"bug", run.mutant->bug},           {"caught_by", run.mutant->caught_by},
-          {"routines", run.mutant->routines}, {"profiles", run.profiles},
-          {"properties", run.properties},     {"killed_by", run.killed_by},
-          {"killed_seeds", run.killed_seeds}, {"survived_seeds", run.survived_seeds}};
+  return {{"name", run.mutant->name},
+          {"family", run.family},
+          {"bug", run.mutant->bug},
+          {"caught_by", run.mutant->caught_by},
+          {"routines", run.mutant->routines},
+          {"profiles", run.profiles},
+          {"properties", run.properties},
+          {"killed_by", run.killed_by},
+          {"killed_seeds", run.killed_seeds},
+          {"survived_seeds", run.survived_seeds},
+          {"outside_claims", run.outside_claims}};
 }
 
 }  // namespace
@@ -79,7 +88,9 @@ int RunSelftestCli(int argc, char** argv, std::ostream& out, std::ostream& err) 
       "Exit codes:\n"
       "  0  every selected mutant was killed at the first seed\n"
       "  1  a mutant survived the first seed (the gate would have let that bug through)\n"
-      "  2  bad usage (option, unknown mutant, property or profile, --out)\n"
+      "  2  bad usage (option, unknown mutant, property or profile, --out, --claims-of claims)\n"
+      "  3  the port of --claims-of could not be loaded\n"
+      "  4  no mutant ran: --claims-of's port claims none of their routines\n"
       "Kills are a lower bound: more --cases or --real-shapes only add kills.\n"
       "Quote the result in a run's reports: npuconf run --selftest DIR/selftest.json");
   int seeds = 1, cases = kDefaultCases, jobs = 1;
@@ -100,6 +111,10 @@ int RunSelftestCli(int argc, char** argv, std::ostream& out, std::ostream& err) 
   app.add_option("--property", property_globs,
                  "Only these properties (glob; repeatable): which mutants survive them");
   app.add_option("--mutant", mutant_globs, "Only mutants matching this glob; repeatable");
+  std::string claims_of;
+  app.add_option("--claims-of", claims_of,
+                 "Make every mutant claim what this port claims (as --port takes it), so the "
+                 "kills are within its claims; mutants in routines it does not claim are left out");
   app.add_flag("--real-shapes", real_shapes,
                "Also the real model shapes among the explicit cases (off: they only add kills)");
   app.add_option("--jobs", jobs, "Worker processes of each mutant's run")
@@ -138,6 +153,25 @@ int RunSelftestCli(int argc, char** argv, std::ostream& out, std::ostream& err) 
     }
   }
 
+  // The claims the mutants make: the reference's, or those of --claims-of.
+  std::vector<std::string> claims = ReferenceClaims();
+  std::unique_ptr<Port> claimant;
+  if (!claims_of.empty()) {
+    PortChoice choice = OpenPort(claims_of, PortOptions{});
+    if (!choice.port) {
+      err << "npuconf selftest: --claims-of: " << choice.error << "\n";
+      return choice.exit_code;
+    }
+    if (std::string error =
+            ValidateClaims(choice.port->claims(), BuiltinSuite().specs(), BuiltinProfiles());
+        !error.empty()) {
+      err << "npuconf selftest: --claims-of: port " << choice.port->name() << ": " << error << "\n";
+      return kExitBadUsage;
+    }
+    claims = choice.port->claims();
+    claimant = std::move(choice.port);
+  }
+
   std::vector<MutantRun> runs;
   for (const Mutant& mutant : Mutants()) {
     if (!GlobMatch(mutant_glob, mutant.name)) continue;
@@ -148,6 +182,14 @@ int RunSelftestCli(int argc, char** argv, std::ostream& out, std::ostream& err) 
       if (GlobMatch(property_glob, name)) run.properties.push_back(name);
     }
     run.profiles = profiles.empty() ? std::vector<std::string>{mutant.profile} : profiles;
+    if (claimant) {
+      run.outside_claims = true;
+      for (const auto& spec : BuiltinSuite().specs()) {
+        if (!MutantChanges(mutant, spec->id)) continue;
+        for (const auto& profile : run.profiles)
+          run.outside_claims = run.outside_claims && !claimant->Claims(spec->id, profile);
+      }
+    }
     runs.push_back(std::move(run));
   }
   if (runs.empty()) {
@@ -157,7 +199,8 @@ int RunSelftestCli(int argc, char** argv, std::ostream& out, std::ostream& err) 
   }
 
   for (MutantRun& run : runs) {
-    const auto port = MakeMutantPort(*run.mutant);
+    if (run.outside_claims) continue;
+    const auto port = MakeMutantPort(*run.mutant, claims);
     for (int i = 0; i < seeds; ++i) {
       const uint64_t s = seed + static_cast<uint64_t>(i);
       bool killed = false;
@@ -195,21 +238,30 @@ int RunSelftestCli(int argc, char** argv, std::ostream& out, std::ostream& err) 
               {"real_shapes", real_shapes},
               {"profiles", profiles},
               {"property_globs", property_globs},
+              {"claims_of", claims_of.empty() ? "reference" : claims_of},
+              {"claims", claims},
               {"mutants", json::array()}};
   for (int i = 0; i < seeds; ++i) doc["seeds"].push_back(seed + static_cast<uint64_t>(i));
   for (const auto& run : runs) doc["mutants"].push_back(ToJson(run));
 
   std::ostringstream text;
-  int survivors_first = 0, thin = 0;
+  int survivors_first = 0, thin = 0, outside = 0;
   std::map<std::string, std::vector<const MutantRun*>> by_family;
   for (const auto& run : runs) by_family[run.family].push_back(&run);
   text << "npuconf selftest: " << runs.size() << " mutants, seeds " << seed << ".."
        << seed + static_cast<uint64_t>(seeds - 1) << " (" << seeds << "), " << cases
        << " cases, real shapes " << (real_shapes ? "on" : "off")
-       << (property_globs.empty() ? "" : ", properties " + property_glob) << "\n";
+       << (property_globs.empty() ? "" : ", properties " + property_glob)
+       << (claims_of.empty() ? "" : ", claims of " + claims_of) << "\n";
   for (const auto& [family, members] : by_family) {
     text << "\n" << family << " (" << members.size() << " mutants)\n";
     for (const MutantRun* run : members) {
+      if (run->outside_claims) {
+        ++outside;
+        text << "  " << std::left << std::setw(34) << run->mutant->name
+             << " not run: the port claims none of its routines\n";
+        continue;
+      }
       const size_t k = run->killed_seeds.size();
       const bool first_survived = std::find(run->survived_seeds.begin(), run->survived_seeds.end(),
                                             seed) != run->survived_seeds.end();
@@ -241,8 +293,10 @@ int RunSelftestCli(int argc, char** argv, std::ostream& out, std::ostream& err) 
     text << "  " << std::left << std::setw(58) << property << " "
          << (killed.empty() ? "-" : Join(killed, ", ")) << "\n";
   }
-  const int killed_first = static_cast<int>(runs.size()) - survivors_first;
-  text << "\n" << killed_first << " of " << runs.size() << " mutants killed at seed " << seed;
+  const int run_count = static_cast<int>(runs.size()) - outside;
+  const int killed_first = run_count - survivors_first;
+  text << "\n" << killed_first << " of " << run_count << " mutants killed at seed " << seed;
+  if (outside > 0) text << " (" << outside << " outside the claims of " << claims_of << ")";
   if (seeds > 1) text << "; " << thin << " killed under fewer than 90% of " << seeds << " seeds";
   text << "\n";
 
@@ -266,9 +320,14 @@ int RunSelftestCli(int argc, char** argv, std::ostream& out, std::ostream& err) 
   if (as_json) {
     out << doc.dump(2) << "\n";
   } else if (quiet) {
-    out << killed_first << " of " << runs.size() << " mutants killed at seed " << seed << "\n";
+    out << killed_first << " of " << run_count << " mutants killed at seed " << seed << "\n";
   } else {
     out << text.str();
+  }
+  if (run_count == 0) {
+    err << "npuconf selftest: no mutant ran: the port of --claims-of claims none of their routines"
+        << " (exit " << kExitNothingChecked << ")\n";
+    return kExitNothingChecked;
   }
   return survivors_first == 0 ? kExitConformant : kExitNonConformant;
 }
@@ -286,12 +345,15 @@ std::string ReadSelftest(const std::string& path, Selftest* out) {
     out->suite_version = doc.at("suite_version").get<std::string>();
     out->seeds = doc.at("seeds").get<std::vector<uint64_t>>();
     out->cases = doc.at("cases").get<int>();
+    out->claims_of = doc.value("claims_of", "reference");
+    out->claims = doc.value("claims", std::vector<std::string>{});
     out->mutants.clear();
     for (const auto& m : doc.at("mutants")) {
       SelftestMutant mutant;
       mutant.name = m.at("name").get<std::string>();
       mutant.routines = m.at("routines").get<std::vector<std::string>>();
       mutant.killed_by = m.at("killed_by").get<std::map<std::string, std::vector<uint64_t>>>();
+      mutant.outside_claims = m.value("outside_claims", false);
       out->mutants.push_back(std::move(mutant));
     }
   } catch (const json::exception& e) {
@@ -316,6 +378,7 @@ report::KillRate QuoteKillRate(const Selftest& selftest, const report::RunReport
   // Kills at the run's seed; a file measured at other seeds is quoted at its first one.
   const uint64_t at = seed_measured || selftest.seeds.empty() ? run.seed : selftest.seeds.front();
   for (const auto& m : selftest.mutants) {
+    if (m.outside_claims) continue;
     bool relevant = false;
     for (const auto& routine : claimed) {
       for (const auto& glob : m.routines) relevant = relevant || GlobMatch(glob, routine);
@@ -335,6 +398,14 @@ report::KillRate QuoteKillRate(const Selftest& selftest, const report::RunReport
   }
   rate.basis = "npuconf selftest " + selftest.suite_version + ", seed " + std::to_string(at) +
                ", " + std::to_string(selftest.cases) + " cases, " + selftest.file;
+  // Kills measured with other claims than the run's port makes are not its gate's.
+  std::vector<std::string> a = selftest.claims, b = run.port_claims;
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  if (a != b) {
+    rate.basis += "; measured with the claims of " + selftest.claims_of +
+                  ", not this port's: npuconf selftest --claims-of PORT measures within them";
+  }
   if (!seed_measured)
     rate.basis += " (measured at other seeds than this run's " + std::to_string(run.seed) + ")";
   return rate;

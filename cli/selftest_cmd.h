@@ -27,6 +27,7 @@ struct SelftestMutant {
   std::vector<std::string> routines;  // globs of the routines its bug is in
   // property -> the seeds under which it failed on the mutant.
   std::map<std::string, std::vector<uint64_t>> killed_by;
+  bool outside_claims = false;  // not run: --claims-of's port claims none of its routines
 };
 
 struct Selftest {
@@ -34,6 +35,8 @@ struct Selftest {
   std::string suite_version;
   std::vector<uint64_t> seeds;
   int cases = 0;
+  std::string claims_of;            // "reference" or the --claims-of port
+  std::vector<std::string> claims;  // what the mutants claimed
   std::vector<SelftestMutant> mutants;
 };
 

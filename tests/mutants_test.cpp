@@ -200,6 +200,56 @@ TEST(Selftest, ARunQuotesTheKillRateInEveryReport) {
       2);
 }
 
+// --claims-of: the mutants make a narrowed port's claims (FLOAT16 and INT8 ND <-> NZ,
+// tests/ports/narrow_port.c), so the kills are those of that port's gate: a C0 bug in
+// INT8 is killed, the INT4 nibble bug lies outside its claims and survives, the size
+// routines' mutant is not run. A run of that port quotes it without a note; a run
+// quoting the reference's selftest says the claims differ.
+TEST(Selftest, ClaimsOfANarrowedPortGiveItsOwnKillRate) {
+  TempDir out("selftest_claims_of");
+  const std::string port = std::string(NPUCONF_NARROW_PORT);
+  const auto self = RunNpuconf("selftest --claims-of " + port +
+                               " --mutant 'int8-c0-16,int4-high-nibble,rank7-accepted' --cases 30 "
+                               "--out " +
+                               out.path() + "/self");
+  EXPECT_EQ(self.exit_code, 1) << self.output;
+  EXPECT_NE(self.output.find("rank7-accepted                     not run"), std::string::npos)
+      << self.output;
+  EXPECT_NE(self.output.find("1 of 2 mutants killed"), std::string::npos) << self.output;
+  const auto doc = ReadJson(out.path() + "/self/selftest.json");
+  for (const auto& m : doc.at("mutants")) {
+    if (m.at("name") == "int8-c0-16") EXPECT_TRUE(m.at("survived_seeds").empty());
+    if (m.at("name") == "int4-high-nibble") EXPECT_FALSE(m.at("survived_seeds").empty());
+    if (m.at("name") == "rank7-accepted") EXPECT_TRUE(m.at("outside_claims").get<bool>());
+  }
+  const auto run = RunNpuconf("run --port " + port +
+                              " --profile ascend910b --cases 30 --no-real-shapes --quiet "
+                              "--selftest " +
+                              out.path() + "/self/selftest.json --out " + out.path() + "/run");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto rate = ReadJson(out.path() + "/run/report.json").at("kill_rate");
+  EXPECT_EQ(rate.at("known"), 2);
+  EXPECT_EQ(rate.at("killed"), 1);
+  EXPECT_EQ(rate.at("basis").get<std::string>().find("measured with the claims of"),
+            std::string::npos);
+  // The reference's selftest quoted on this port: the sentence says whose claims it measured.
+  const auto ref =
+      RunNpuconf("selftest --mutant int8-c0-16 --cases 30 --out " + out.path() + "/ref");
+  ASSERT_EQ(ref.exit_code, 0) << ref.output;
+  const auto other = RunNpuconf("run --port " + port +
+                                " --profile ascend910b --cases 30 --no-real-shapes --quiet "
+                                "--selftest " +
+                                out.path() + "/ref/selftest.json --out " + out.path() + "/other");
+  ASSERT_EQ(other.exit_code, 0) << other.output;
+  EXPECT_NE(ReadJson(out.path() + "/other/report.json")
+                .at("kill_rate")
+                .at("basis")
+                .get<std::string>()
+                .find("measured with the claims of reference, not this port's"),
+            std::string::npos);
+  EXPECT_EQ(RunNpuconf("selftest --claims-of " + port + " --mutant rank7-accepted").exit_code, 4);
+}
+
 TEST(ReferencePort, PassesEveryPropertyOnEveryProfile) {
   TempDir out("reference");
   const auto run = RunNpuconf("run --no-real-shapes --quiet --cases 30 --out " + out.path());
