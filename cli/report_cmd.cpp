@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "cli/families.h"
+#include "cli/options.h"
 #include "cli/selftest_cmd.h"
 #include "conformance/harness/coverage.h"
 #include "conformance/harness/waivers.h"
@@ -238,16 +239,8 @@ int RunReportCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       ->required();
   diff->add_option("new", new_dir, "The later run's --out directory (or report.json)")->required();
   diff->add_option("--out", diff_out, "Also write the Markdown to this file (a PR comment)");
-  try {
-    app.parse(argc - 1, argv + 1);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) {
-      app.exit(e, out, err);
-      return kExitConformant;
-    }
-    err << "npuconf report: " << e.what() << "\n";
-    return kExitBadUsage;
-  }
+  if (const int code = ParseSubcommand(app, argc, argv, "npuconf report", out, err); code >= 0)
+    return code;
   try {
     if (*diff) {
       const report::RunReport old_run = ReadReport(old_dir, nullptr);

@@ -123,16 +123,8 @@ int RunSelftestCli(int argc, char** argv, std::ostream& out, std::ostream& err) 
   app.add_flag("--json", as_json, "Print selftest.json's document instead of the text");
   app.add_option("--out", out_dir, "Also write DIR/selftest.json and DIR/selftest.txt");
   app.add_flag("--quiet", quiet, "Only the verdict line");
-  try {
-    app.parse(argc - 1, argv + 1);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) {
-      app.exit(e, out, err);
-      return kExitConformant;
-    }
-    err << "npuconf selftest: " << e.what() << "\n";
-    return kExitBadUsage;
-  }
+  if (const int code = ParseSubcommand(app, argc, argv, "npuconf selftest", out, err); code >= 0)
+    return code;
   const std::string mutant_glob = mutant_globs.empty() ? "*" : Join(mutant_globs, ",");
   const std::string property_glob = property_globs.empty() ? "*" : Join(property_globs, ",");
   for (const auto& glob : property_globs) {

@@ -10,6 +10,7 @@
 
 #include "cli/families.h"
 #include "cli/open_port.h"
+#include "cli/options.h"
 #include "conformance/harness/call.h"
 #include "conformance/harness/coverage.h"
 #include "conformance/harness/runner.h"
@@ -876,16 +877,8 @@ int RunVectorsCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   check->add_option("--case", only_case, "Only this case index (of each file)");
   auto* verify = app.add_subcommand("verify", "Re-derive every expected answer; name stale ones");
   verify->add_option("dir", dir, "A vector file or a directory of them")->required();
-  try {
-    app.parse(argc - 1, argv + 1);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) {
-      app.exit(e, out, err);
-      return kExitConformant;
-    }
-    err << "npuconf vectors: " << e.what() << "\n";
-    return kExitBadUsage;
-  }
+  if (const int code = ParseSubcommand(app, argc, argv, "npuconf vectors", out, err); code >= 0)
+    return code;
   if (*generate) return Generate(g, out, err);
   if (*check) {
     std::string command = "npuconf";

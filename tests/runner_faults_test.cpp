@@ -81,6 +81,17 @@ bool WaitFor(F done, int seconds) {
   return done();
 }
 
+// A run whose V2 units finish and whose nd_to_nz unit stalls on a real model
+// shape (its tensors in /dev/shm files), reports in DIR/out, stderr in DIR/stderr.
+pid_t StartStalledRun(const TempDir& dir, const std::string& mark) {
+  return Start("run --port " + kStallPort +
+                   " --profile ascend910b --property cann.nd_to_nz.matches_oracle --property "
+                   "'cann.calculate_matmul_weight_size_v2.*' --timeout-ms 600000 "
+                   "--jobs 2 --quiet --out " +
+                   dir.path() + "/out",
+               mark, dir.path() + "/stderr");
+}
+
 int ResultsIn(const std::string& report_json) {
   const std::string text = ReadFile(report_json);
   const auto doc = nlohmann::json::parse(text, nullptr, false);
@@ -98,13 +109,7 @@ TEST_P(Interrupted, StopsWorkersAndPortsAndKeepsTheReportsSoFar) {
   const int sig = GetParam();
   TempDir dir("interrupted");
   const std::string mark = "int" + std::to_string(sig) + "-" + std::to_string(getpid());
-  const pid_t runner =
-      Start("run --port " + kStallPort +
-                " --profile ascend910b --property cann.nd_to_nz.matches_oracle --property "
-                "'cann.calculate_matmul_weight_size_v2.*' --timeout-ms 600000 "
-                "--jobs 2 --quiet --out " +
-                dir.path() + "/out",
-            mark, dir.path() + "/stderr");
+  const pid_t runner = StartStalledRun(dir, mark);
   ASSERT_GT(runner, 0);
   const std::string report = dir.path() + "/out/report.json";
   // The V2 units finish; an nd_to_nz unit stalls on a real model shape.
@@ -147,13 +152,7 @@ INSTANTIATE_TEST_SUITE_P(Signals, Interrupted, ::testing::Values(SIGTERM, SIGINT
 TEST(SameOut, ASecondRunIsRefusedAndTheFirstKeepsItsReports) {
   TempDir dir("same_out");
   const std::string mark = "lock-" + std::to_string(getpid());
-  const pid_t first =
-      Start("run --port " + kStallPort +
-                " --profile ascend910b --property cann.nd_to_nz.matches_oracle --property "
-                "'cann.calculate_matmul_weight_size_v2.*' --timeout-ms 600000 "
-                "--jobs 2 --quiet --out " +
-                dir.path() + "/out",
-            mark, dir.path() + "/stderr");
+  const pid_t first = StartStalledRun(dir, mark);
   const std::string report = dir.path() + "/out/report.json";
   ASSERT_TRUE(WaitFor([&] { return ResultsIn(report) >= 1; }, 120))
       << ReadFile(dir.path() + "/stderr");
