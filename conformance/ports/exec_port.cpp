@@ -221,13 +221,8 @@ std::string ExitText(int status) {
   return "stopped (wait status " + std::to_string(status) + ")";
 }
 
-struct Hello {
-  std::string name, version;
-  std::vector<std::string> claims;
-};
-
 // Reads and checks the handshake line; "" or what was wrong.
-std::string ReadHello(ExecChild& child, int64_t timeout_ms, Hello* hello, bool* timed_out,
+std::string ReadHello(ExecChild& child, int64_t timeout_ms, PortHandshake* hello, bool* timed_out,
                       bool* closed) {
   const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
   std::string line;
@@ -243,33 +238,7 @@ std::string ReadHello(ExecChild& child, int64_t timeout_ms, Hello* hello, bool* 
     case Io::kOk:
       break;
   }
-  json doc = json::parse(line, nullptr, false);
-  if (doc.is_discarded()) doc = json::parse(SanitizeUtf8(line), nullptr, false);
-  const std::string got = ": " + Excerpt(line);
-  if (!doc.is_object()) return "handshake is not a JSON object" + got;
-  if (doc.value("protocol", json()) != kPortProtocol)
-    return "handshake: \"protocol\" must be \"" + std::string(kPortProtocol) + "\"" + got;
-  if (!doc.contains("protocol_version") || !doc["protocol_version"].is_number_integer())
-    return "handshake: \"protocol_version\" must be an integer" + got;
-  if (doc["protocol_version"].get<int64_t>() != kPortProtocolVersion) {
-    return "handshake: the port speaks protocol_version " + Describe(doc["protocol_version"]) +
-           ", npuconf speaks " + std::to_string(kPortProtocolVersion);
-  }
-  if (!doc.contains("name") || !doc["name"].is_string() || doc["name"].get<std::string>().empty())
-    return "handshake: \"name\" must be a non-empty string" + got;
-  hello->name = doc["name"].get<std::string>();
-  if (doc.contains("version")) {
-    if (!doc["version"].is_string()) return "handshake: \"version\" must be a string" + got;
-    hello->version = doc["version"].get<std::string>();
-  }
-  if (!doc.contains("claims") || !doc["claims"].is_array())
-    return "handshake: \"claims\" must be a list of strings" + got;
-  hello->claims.clear();
-  for (const auto& claim : doc["claims"]) {
-    if (!claim.is_string()) return "handshake: claim " + Describe(claim) + " is not a string";
-    hello->claims.push_back(claim.get<std::string>());
-  }
-  return "";
+  return ParseHandshakeLine(line, hello);
 }
 
 // The bytes a port returned for an output, into the runner's buffer.
@@ -472,6 +441,69 @@ std::optional<Bytes> ReadOutputFile(const std::string& path, uint64_t max_bytes)
 
 }  // namespace
 
+std::string ParseHandshakeLine(const std::string& line, PortHandshake* hello) {
+  json doc = json::parse(line, nullptr, false);
+  if (doc.is_discarded()) doc = json::parse(SanitizeUtf8(line), nullptr, false);
+  const std::string got = ": " + Excerpt(line);
+  if (!doc.is_object()) return "handshake is not a JSON object" + got;
+  if (doc.value("protocol", json()) != kPortProtocol)
+    return "handshake: \"protocol\" must be \"" + std::string(kPortProtocol) + "\"" + got;
+  if (!doc.contains("protocol_version") || !doc["protocol_version"].is_number_integer())
+    return "handshake: \"protocol_version\" must be an integer" + got;
+  if (doc["protocol_version"].get<int64_t>() != kPortProtocolVersion) {
+    return "handshake: the port speaks protocol_version " + Describe(doc["protocol_version"]) +
+           ", npuconf speaks " + std::to_string(kPortProtocolVersion);
+  }
+  if (!doc.contains("name") || !doc["name"].is_string() || doc["name"].get<std::string>().empty())
+    return "handshake: \"name\" must be a non-empty string" + got;
+  hello->name = doc["name"].get<std::string>();
+  if (doc.contains("version")) {
+    if (!doc["version"].is_string()) return "handshake: \"version\" must be a string" + got;
+    hello->version = doc["version"].get<std::string>();
+  }
+  if (!doc.contains("claims") || !doc["claims"].is_array())
+    return "handshake: \"claims\" must be a list of strings" + got;
+  hello->claims.clear();
+  for (const auto& claim : doc["claims"]) {
+    if (!claim.is_string()) return "handshake: claim " + Describe(claim) + " is not a string";
+    hello->claims.push_back(claim.get<std::string>());
+  }
+  return "";
+}
+
+std::string ParseAnswerLine(const std::string& line, uint64_t id, const Invocation& inv,
+                            const std::vector<std::shared_ptr<GuardedBuffer>>& buffers,
+                            const std::vector<std::string>& output_paths, Answer* answer) {
+  json doc = json::parse(line, nullptr, false);
+  if (doc.is_discarded()) doc = json::parse(SanitizeUtf8(line), nullptr, false);
+  // A fault quotes the answer without its id, and names a wrong id relative to
+  // the request's: the request numbers grow, so a port that answers the same
+  // case the same way must get the same message (the determinism check
+  // compares them).
+  auto quoted = [&] {
+    if (!doc.is_object() || !doc.contains("id")) return Excerpt(line);
+    json without = doc;
+    without.erase("id");
+    return Describe(without);
+  };
+  std::string fault;
+  if (!doc.is_object()) {
+    fault = "printed garbage (not a JSON object): " + Excerpt(line);
+  } else if (!doc.contains("id")) {
+    fault = "answered without an id: " + quoted();
+  } else if (!doc["id"].is_number_unsigned()) {
+    fault = "answered id " + Describe(doc["id"]) + ", not the request's number: " + quoted();
+  } else if (const uint64_t got = doc["id"].get<uint64_t>(); got != id) {
+    const std::string offset =
+        got > id ? "+" + std::to_string(got - id) : "-" + std::to_string(id - got);
+    fault = "answered another request's id (the request's id " + offset + "): " + quoted();
+  } else if (std::string wrong = ApplyAnswer(doc, inv, buffers, output_paths, answer);
+             !wrong.empty()) {
+    fault = "printed garbage (" + wrong + "): " + quoted();
+  }
+  return fault;
+}
+
 std::string SplitCommandLine(const std::string& command, std::vector<std::string>* words) {
   words->clear();
   std::string word;
@@ -550,7 +582,7 @@ std::unique_ptr<ExecPort> ExecPort::Start(const std::string& command, int64_t ti
     *error = "exec port '" + Command(argv) + "': " + e;
     return nullptr;
   }
-  Hello hello;
+  PortHandshake hello;
   bool timed_out = false, closed = false;
   std::string e =
       ReadHello(child, std::max(timeout_ms, kMinHandshakeMs), &hello, &timed_out, &closed);
@@ -615,7 +647,7 @@ std::string ExecPort::EnsureRunning() const {
   if (child_.pid > 0 && child_.owner == getpid()) return "";
   Stop(false);
   if (std::string e = Spawn(argv_, &child_); !e.empty()) return "could not be restarted: " + e;
-  Hello hello;
+  PortHandshake hello;
   bool timed_out = false, closed = false;
   std::string e =
       ReadHello(child_, std::max(timeout_ms_, kMinHandshakeMs), &hello, &timed_out, &closed);
@@ -697,33 +729,7 @@ Answer ExecPort::Call(const Invocation& inv) const {
                      " bytes): " + Excerpt(line);
       return answer;
   }
-  json doc = json::parse(line, nullptr, false);
-  if (doc.is_discarded()) doc = json::parse(SanitizeUtf8(line), nullptr, false);
-  // A fault quotes the answer without its id, and names a wrong id relative to
-  // the request's: the request numbers grow, so a port that answers the same
-  // case the same way must get the same message (the determinism check
-  // compares them).
-  auto quoted = [&] {
-    if (!doc.is_object() || !doc.contains("id")) return Excerpt(line);
-    json without = doc;
-    without.erase("id");
-    return Describe(without);
-  };
-  std::string fault;
-  if (!doc.is_object()) {
-    fault = "printed garbage (not a JSON object): " + Excerpt(line);
-  } else if (!doc.contains("id")) {
-    fault = "answered without an id: " + quoted();
-  } else if (!doc["id"].is_number_unsigned()) {
-    fault = "answered id " + Describe(doc["id"]) + ", not the request's number: " + quoted();
-  } else if (const uint64_t got = doc["id"].get<uint64_t>(); got != id) {
-    const std::string offset =
-        got > id ? "+" + std::to_string(got - id) : "-" + std::to_string(id - got);
-    fault = "answered another request's id (the request's id " + offset + "): " + quoted();
-  } else if (std::string wrong = ApplyAnswer(doc, inv, buffers, output_paths, &answer);
-             !wrong.empty()) {
-    fault = "printed garbage (" + wrong + "): " + quoted();
-  }
+  const std::string fault = ParseAnswerLine(line, id, inv, buffers, output_paths, &answer);
   if (!fault.empty()) {
     // The stream is out of step with the protocol: start afresh for the next case.
     Stop(true);
