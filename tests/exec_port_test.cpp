@@ -230,6 +230,16 @@ TEST(ExecPort, UnterminatedQuoteIsBadUsage) {
   EXPECT_NE(run.output.find("unterminated \""), std::string::npos) << run.output;
 }
 
+TEST(ExecPortHandshake, NestingPastKMaxJsonDepthIsNamed) {
+  PortHandshake hello;
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  const std::string e = ParseHandshakeLine(R"({"protocol": )" + deep + "}", &hello);
+  EXPECT_EQ(e.substr(0, e.find(": {")),
+            "handshake is not a JSON object, an array nested 65 levels deep, beyond "
+            "kMaxJsonDepth (64)")
+      << e;
+}
+
 TEST(ExecPort, SplitsCommandLikeAShellWithoutOne) {
   std::vector<std::string> words;
   EXPECT_EQ(SplitCommandLine(R"(a  'b c' "d \"e\" \\" f\ g $HOME *)", &words), "");

@@ -18,6 +18,7 @@
 
 #include "core/case_json.h"
 #include "core/codec.h"
+#include "core/json_text.h"
 
 namespace npuconf {
 namespace {
@@ -86,6 +87,19 @@ std::string Excerpt(std::string_view line) {
 
 std::string Describe(const json& value) {
   return Excerpt(value.dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
+// A line of the port's as JSON, with invalid UTF-8 inside strings replaced
+// (a port's bytes, not its syntax); discarded when it is not JSON, and then
+// *why says so when the reason is a limit of core/json_text.h (", an array
+// nested 65 levels deep, ...").
+json ParseLine(const std::string& line, std::string* why) {
+  std::string error;
+  auto doc = ParseJsonText(line, &error);
+  if (!doc) doc = ParseJsonText(SanitizeUtf8(line), &error);
+  if (doc) return std::move(*doc);
+  if (error.find("kMaxJsonDepth") != std::string::npos) *why = ", " + error;
+  return json(json::value_t::discarded);
 }
 
 std::string Command(const std::vector<std::string>& argv) {
@@ -442,10 +456,10 @@ std::optional<Bytes> ReadOutputFile(const std::string& path, uint64_t max_bytes)
 }  // namespace
 
 std::string ParseHandshakeLine(const std::string& line, PortHandshake* hello) {
-  json doc = json::parse(line, nullptr, false);
-  if (doc.is_discarded()) doc = json::parse(SanitizeUtf8(line), nullptr, false);
+  std::string why;
+  json doc = ParseLine(line, &why);
   const std::string got = ": " + Excerpt(line);
-  if (!doc.is_object()) return "handshake is not a JSON object" + got;
+  if (!doc.is_object()) return "handshake is not a JSON object" + why + got;
   if (doc.value("protocol", json()) != kPortProtocol)
     return "handshake: \"protocol\" must be \"" + std::string(kPortProtocol) + "\"" + got;
   if (!doc.contains("protocol_version") || !doc["protocol_version"].is_number_integer())
@@ -474,8 +488,8 @@ std::string ParseHandshakeLine(const std::string& line, PortHandshake* hello) {
 std::string ParseAnswerLine(const std::string& line, uint64_t id, const Invocation& inv,
                             const std::vector<std::shared_ptr<GuardedBuffer>>& buffers,
                             const std::vector<std::string>& output_paths, Answer* answer) {
-  json doc = json::parse(line, nullptr, false);
-  if (doc.is_discarded()) doc = json::parse(SanitizeUtf8(line), nullptr, false);
+  std::string why;
+  json doc = ParseLine(line, &why);
   // A fault quotes the answer without its id, and names a wrong id relative to
   // the request's: the request numbers grow, so a port that answers the same
   // case the same way must get the same message (the determinism check
@@ -488,7 +502,7 @@ std::string ParseAnswerLine(const std::string& line, uint64_t id, const Invocati
   };
   std::string fault;
   if (!doc.is_object()) {
-    fault = "printed garbage (not a JSON object): " + Excerpt(line);
+    fault = "printed garbage (not a JSON object" + why + "): " + Excerpt(line);
   } else if (!doc.contains("id")) {
     fault = "answered without an id: " + quoted();
   } else if (!doc["id"].is_number_unsigned()) {
