@@ -22,6 +22,7 @@
 #include "conformance/ports/claims.h"
 #include "core/case_json.h"
 #include "core/interrupt.h"
+#include "core/json_text.h"
 #include "core/real_shapes.h"
 #include "core/status.h"
 #include "reports/matrix.h"
@@ -70,12 +71,15 @@ int ParseCase(const std::vector<std::string>& words, const std::string& from, Ca
       err << "npuconf: cannot read case file '" << from << "'\n";
       return kExitBadUsage;
     }
-    nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
-    if (doc.is_discarded()) {
-      err << "npuconf: case file '" << from << "' is not JSON\n";
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string why;
+    const auto doc = ParseJsonText(text.str(), &why);
+    if (!doc) {
+      err << "npuconf: case file '" << from << "' is not JSON: " << why << "\n";
       return kExitBadUsage;
     }
-    if (std::string error = CaseFromJson(doc, c); !error.empty()) {
+    if (std::string error = CaseFromJson(*doc, c); !error.empty()) {
       err << "npuconf: case file '" << from << "': " << error << "\n";
       return kExitBadUsage;
     }
@@ -541,8 +545,13 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
         err << "npuconf: cannot read --real-shapes file '" << real_shapes_file << "'\n";
         return kExitBadUsage;
       }
+      std::stringstream text;
+      text << file.rdbuf();
       try {
-        SetRealShapes(ParseRealShapes(nlohmann::json::parse(file)));
+        std::string why;
+        const auto doc = ParseJsonText(text.str(), &why);
+        if (!doc) throw std::runtime_error("not JSON: " + why);
+        SetRealShapes(ParseRealShapes(*doc));
       } catch (const std::exception& e) {
         err << "npuconf: --real-shapes file '" << real_shapes_file << "': " << e.what() << "\n";
         return kExitBadUsage;

@@ -28,13 +28,12 @@ report::RunReport ReadReport(const std::string& where, bool* complete) {
   const std::filesystem::path path = std::filesystem::is_directory(where)
                                          ? std::filesystem::path(where) / "report.json"
                                          : std::filesystem::path(where);
-  std::ifstream file(path);
+  std::ifstream file(path, std::ios::binary);
   if (!file) throw std::runtime_error("cannot read " + path.string());
-  const nlohmann::json doc = nlohmann::json::parse(file, nullptr, false);
-  if (doc.is_discarded()) throw std::runtime_error(path.string() + " is not JSON");
-  if (complete) *complete = doc.value("complete", true);
+  std::stringstream text;
+  text << file.rdbuf();
   try {
-    return report::RunReportFromJson(doc);
+    return report::RunReportFromText(text.str(), complete);
   } catch (const std::exception& e) {
     throw std::runtime_error(path.string() + ": " + e.what());
   }

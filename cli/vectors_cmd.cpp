@@ -7,6 +7,7 @@
 #include <iostream>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "cli/families.h"
 #include "cli/open_port.h"
@@ -16,6 +17,7 @@
 #include "conformance/harness/runner.h"
 #include "conformance/ports/claims.h"
 #include "core/case_json.h"
+#include "core/json_text.h"
 #include "core/npy.h"
 #include "core/status.h"
 #include "vectors/vector_file.h"
@@ -331,12 +333,12 @@ std::vector<Source> PropertyCases(const Suite& suite, const std::string& routine
 std::string ReadSources(const std::string& path, std::vector<nlohmann::json>* entries) {
   std::ifstream file(path);
   if (!file) return "cannot read --from file '" + path + "'";
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(file);
-  } catch (const std::exception& e) {
-    return path + ": " + e.what();
-  }
+  std::stringstream text;
+  text << file.rdbuf();
+  std::string why;
+  const auto parsed = ParseJsonText(text.str(), &why);
+  if (!parsed) return path + ": not JSON: " + why;
+  const nlohmann::json& doc = *parsed;
   if (!doc.is_object() || doc.value("schema", "") != "npuconf-vector-sources" ||
       !doc.contains("cases") || !doc["cases"].is_array()) {
     return path + ": expected {\"schema\": \"npuconf-vector-sources\", \"cases\": [...]}";
@@ -544,14 +546,15 @@ bool LoadVectors(const std::string& path, std::vector<LoadedFile>* loaded,
       return false;
     }
     LoadedFile lf{f, {}, {}};
-    nlohmann::json doc;
-    try {
-      doc = nlohmann::json::parse(in);
-    } catch (const std::exception& e) {
-      problems->push_back(f + ": not JSON: " + e.what());
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string why;
+    const auto doc = ParseJsonText(text.str(), &why);
+    if (!doc) {
+      problems->push_back(f + ": not JSON: " + why);
       continue;
     }
-    for (const auto& p : vectors::FromJson(doc, &lf.file, &lf.index)) {
+    for (const auto& p : vectors::FromJson(*doc, &lf.file, &lf.index)) {
       problems->push_back(f + (p.case_index >= 0 ? ": case " + std::to_string(p.case_index) : "") +
                           ": " + p.what);
     }

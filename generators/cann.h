@@ -193,10 +193,14 @@ inline rc::Gen<Case> InvalidTransCase(const Profile& profile, const CaseDomain& 
                                          rc::gen::inRange<int64_t>(0, 1 << 16)),
                           [=](const std::tuple<TransFault, bool, int64_t>& more) {
                             const auto& [second, both, pick] = more;
-                            return FirstFaultInside(domain, faults.size(), first, [&](size_t f) {
-                              Case c = apply(valid, faults[f], pick);
-                              return both ? apply(c, second, pick / 2) : c;
-                            });
+                            // Init-captures: clang 14 (the fuzz build) cannot capture a structured
+                            // binding in a lambda.
+                            return FirstFaultInside(
+                                domain, faults.size(), first,
+                                [&, &second = second, both = both, pick = pick](size_t f) {
+                                  Case c = apply(valid, faults[f], pick);
+                                  return both ? apply(c, second, pick / 2) : c;
+                                });
                           });
     });
   });
@@ -299,10 +303,13 @@ inline rc::Gen<Case> InvalidSizeCase(const Profile& profile, const std::string& 
                        rc::gen::arbitrary<bool>(), rc::gen::inRange<int64_t>(0, 1 << 20)),
         [=](const std::tuple<size_t, SizeFault, bool, int64_t>& draw) {
           const auto& [first, second, both, pick] = draw;
-          return FirstFaultInside(domain, faults.size(), first, [&](size_t f) {
-            Case c = apply(valid, faults[f], pick);
-            return both ? apply(c, second, pick / 7) : c;
-          });
+          // Init-captures: clang 14 (the fuzz build) cannot capture a structured binding in a
+          // lambda.
+          return FirstFaultInside(domain, faults.size(), first,
+                                  [&, &second = second, both = both, pick = pick](size_t f) {
+                                    Case c = apply(valid, faults[f], pick);
+                                    return both ? apply(c, second, pick / 7) : c;
+                                  });
         });
   });
 }

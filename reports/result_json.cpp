@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "core/json_text.h"
+
 namespace npuconf::report {
 namespace {
 
@@ -166,6 +168,26 @@ RunReport RunReportFromJson(const nlohmann::json& doc) {
       if (name.is_string()) run.kill_rate.survivors.push_back(name.get<std::string>());
   }
   return run;
+}
+
+PropertyResult ResultFromCbor(std::span<const uint8_t> bytes) {
+  std::string error;
+  const auto item = ParseCbor(bytes, &error);
+  if (!item) throw std::runtime_error("not CBOR: " + error);
+  return ResultFromJson(*item);
+}
+
+RunReport RunReportFromText(std::string_view text, bool* complete) {
+  std::string error;
+  const auto doc = ParseJsonText(text, &error);
+  if (!doc) throw std::runtime_error("not JSON: " + error);
+  if (complete) {
+    const auto it = doc->find("complete");
+    if (it != doc->end() && !it->is_boolean())
+      throw std::runtime_error("\"complete\" must be true or false");
+    *complete = it == doc->end() || it->get<bool>();
+  }
+  return RunReportFromJson(*doc);
 }
 
 }  // namespace npuconf::report

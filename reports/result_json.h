@@ -4,6 +4,8 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <span>
+#include <string_view>
 
 #include "reports/report.h"
 
@@ -16,9 +18,18 @@ nlohmann::json ResultToJson(const PropertyResult& result);
 // Throws std::runtime_error naming the field that is missing or mistyped.
 PropertyResult ResultFromJson(const nlohmann::json& item);
 
+// A worker's result frame (the CBOR of ResultToJson) back, within
+// core/json_text.h's limits. Throws std::runtime_error naming what is wrong.
+PropertyResult ResultFromCbor(std::span<const uint8_t> bytes);
+
 // A whole report.json back into a RunReport (report merge, report diff):
 // every field ToJson writes. Throws std::runtime_error naming what is wrong.
 RunReport RunReportFromJson(const nlohmann::json& doc);
+
+// A report.json's text (a shard's for `report merge`, a run's for `report
+// diff`), within core/json_text.h's limits; *complete (if given) is its
+// "complete" field. Throws std::runtime_error naming what is wrong.
+RunReport RunReportFromText(std::string_view text, bool* complete = nullptr);
 
 nlohmann::json WaiverNoteToJson(const WaiverNote& waiver);
 WaiverNote WaiverNoteFromJson(const nlohmann::json& waiver);

@@ -9,6 +9,7 @@
 
 #include "cli/families.h"
 #include "core/codec.h"
+#include "core/json_text.h"
 #include "core/routines/cann.h"
 #include "test_util.h"
 
@@ -200,6 +201,52 @@ TEST(CliJson, DumpWritesNpyFilesNumpyReads) {
     const auto read = RunShell(Python() + "read_npy.py " + out);
     EXPECT_EQ(read.exit_code, 0) << c << "\n" << read.output;
   }
+}
+
+std::string Nested(size_t depth, const std::string& inner = "0") {
+  return std::string(depth, '[') + inner + std::string(depth, ']');
+}
+
+TEST(JsonText, NestingPastKMaxJsonDepthIsRefusedNamingTheDepth) {
+  std::string error;
+  EXPECT_TRUE(ParseJsonText(Nested(kMaxJsonDepth), &error)) << error;
+  EXPECT_FALSE(ParseJsonText(Nested(kMaxJsonDepth + 1), &error));
+  EXPECT_EQ(error, "an array nested 65 levels deep, beyond kMaxJsonDepth (64)");
+  // Objects count as arrays do, and a document far deeper stops at the first
+  // level past the limit instead of exhausting the stack.
+  EXPECT_FALSE(
+      ParseJsonText(std::string(63, '[') + R"({"a":{"b":1}})" + std::string(63, ']'), &error));
+  EXPECT_EQ(error, "an object nested 65 levels deep, beyond kMaxJsonDepth (64)");
+  EXPECT_FALSE(ParseJsonText(Nested(1000000), &error));
+  EXPECT_EQ(error, "an array nested 65 levels deep, beyond kMaxJsonDepth (64)");
+  EXPECT_FALSE(ParseJsonText("{not json", &error));
+  EXPECT_NE(error.find("parse error at line 1, column 3"), std::string::npos) << error;
+}
+
+TEST(JsonText, CborNestingPastKMaxJsonDepthIsRefusedNamingTheDepth) {
+  // 0x81: an array of one element; a million of them would recurse a million
+  // frames deep in nlohmann's CBOR reader.
+  std::vector<uint8_t> cbor(kMaxJsonDepth, 0x81);
+  cbor.push_back(0x00);
+  std::string error;
+  EXPECT_TRUE(ParseCbor(cbor, &error)) << error;
+  cbor.assign(1000000, 0x81);
+  cbor.push_back(0x00);
+  EXPECT_FALSE(ParseCbor(cbor, &error));
+  EXPECT_EQ(error, "an array nested 65 levels deep, beyond kMaxJsonDepth (64)");
+}
+
+TEST(CliJson, ACaseFileNestedTooDeepNamesTheLimit) {
+  TempDir dir("deep-case");
+  const std::string file = dir.path() + "/case.json";
+  std::ofstream(file) << R"({"schema":"npuconf-case","schema_version":1,"routine":"cann.nd_to_nz",)"
+                      << R"("profile":"ascend910b","params":{"shape":)" << Nested(100000) << "}}";
+  const auto run = RunNpuconf("case --from " + file);
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("is not JSON: an array nested 65 levels deep, beyond kMaxJsonDepth "
+                            "(64)"),
+            std::string::npos)
+      << run.output;
 }
 
 TEST(CliJson, BadCaseFilesAreBadInput) {

@@ -189,7 +189,8 @@ TEST(ExecPort, FewerBytesThanTheCapacityLeaveTheFill) {
 TEST(ExecPort, InvalidUtf8FromThePortIsSanitisedNotFatal) {
   const PortRun run = RunPort("exec:" + kMisbehaving + "bad-utf8");
   EXPECT_EQ(run.exit_code, 1) << run.output;
-  // ReadJson parsed it, so report.json is valid UTF-8; the message survives, repaired.
+  // ReadJson parsed it, so report.json is valid UTF-8; the message survives,
+  // repaired.
   auto results = ByProperty(run.report);
   const auto& r = results["cann.calculate_matmul_weight_size_v2.matches_oracle"];
   EXPECT_EQ(r["result"], "fail");
@@ -228,6 +229,46 @@ TEST(ExecPort, UnterminatedQuoteIsBadUsage) {
   const auto run = RunNpuconf("run --port 'exec:/bin/echo \"hello' --out " + out.path());
   EXPECT_EQ(run.exit_code, 2) << run.output;
   EXPECT_NE(run.output.find("unterminated \""), std::string::npos) << run.output;
+}
+
+std::string Handshake(const std::string& name, const std::vector<std::string>& claims) {
+  return nlohmann::json{
+      {"protocol", "npuconf-port"}, {"protocol_version", 1}, {"name", name}, {"claims", claims}}
+      .dump();
+}
+
+TEST(ExecPortHandshake, ClaimsPastKMaxPortClaimsAreRefusedNamingTheCount) {
+  PortHandshake hello;
+  std::vector<std::string> claims(kMaxPortClaims, "cann.nd_to_nz:ascend910b");
+  EXPECT_EQ(ParseHandshakeLine(Handshake("p", claims), &hello), "");
+  EXPECT_EQ(hello.claims.size(), kMaxPortClaims);
+  claims.push_back("cann.nz_to_nd:ascend910b");
+  EXPECT_EQ(ParseHandshakeLine(Handshake("p", claims), &hello),
+            "handshake: 4097 claims, beyond kMaxPortClaims (4096)");
+}
+
+TEST(ExecPortHandshake, TextPastKMaxPortStringBytesIsRefusedNamingItsLength) {
+  PortHandshake hello;
+  const std::string at_limit(kMaxPortStringBytes, 'n');
+  EXPECT_EQ(ParseHandshakeLine(Handshake(at_limit, {at_limit}), &hello), "");
+  const std::string e = ParseHandshakeLine(Handshake("p", {"ok", at_limit + "x"}), &hello);
+  EXPECT_EQ(e.substr(0, e.find(':')), "handshake");
+  EXPECT_NE(e.find("claim 1 is 4097 bytes, beyond kMaxPortStringBytes (4096): nnnn"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(ParseHandshakeLine(Handshake(at_limit + "x", {}), &hello)
+                .find("\"name\" is 4097 bytes, beyond kMaxPortStringBytes (4096)"),
+            std::string::npos);
+}
+
+TEST(ExecPortHandshake, NestingPastKMaxJsonDepthIsNamed) {
+  PortHandshake hello;
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  const std::string e = ParseHandshakeLine(R"({"protocol": )" + deep + "}", &hello);
+  EXPECT_EQ(e.substr(0, e.find(": {")),
+            "handshake is not a JSON object, an array nested 65 levels deep, beyond "
+            "kMaxJsonDepth (64)")
+      << e;
 }
 
 TEST(ExecPort, SplitsCommandLikeAShellWithoutOne) {

@@ -333,9 +333,8 @@ void RunUnitsInWorkers(const std::vector<PoolUnit>& units, const PoolOptions& op
         report::PropertyResult result;
         bool readable = true;
         try {
-          result = report::ResultFromJson(nlohmann::json::from_cbor(
-              w->inbox.begin() + sizeof size,
-              w->inbox.begin() + static_cast<std::ptrdiff_t>(sizeof size + size)));
+          result = report::ResultFromCbor(
+              {reinterpret_cast<const uint8_t*>(w->inbox.data()) + sizeof size, size});
         } catch (const std::exception& e) {
           readable = false;
           result = died(unit, std::string("sent an unreadable result (") + e.what() + ")", "");

@@ -16,6 +16,7 @@
 #include "conformance/harness/waivers.h"
 #include "conformance/ports/claims.h"
 #include "core/case_json.h"
+#include "core/json_text.h"
 #include "generators/shapes.h"
 #include "rapidcheck/detail/Configuration.h"
 #include "rapidcheck/detail/Property.h"
@@ -447,12 +448,12 @@ report::PropertyResult DiedResult(const Property& property, const Profile& profi
 void AddCrashedCase(const std::string& crash_case_json, const Property& property,
                     const RunOptions& options, report::PropertyResult* result) {
   if (crash_case_json.empty()) return;
-  const nlohmann::json doc = nlohmann::json::parse(crash_case_json, nullptr, false);
+  const auto doc = ParseJsonText(crash_case_json, nullptr);
   Case c;
-  if (doc.is_discarded() || !CaseFromJson(doc, &c).empty()) return;
+  if (!doc || !CaseFromJson(*doc, &c).empty()) return;
   result->message += "; the port crashed on " + c.ToText();
   result->counterexample = c.ToText();
-  result->counterexample_case = doc;
+  result->counterexample_case = *doc;
   result->reproduce =
       ReproduceCommand(options.program, options.port_arg, property.name, c, options.replay_options);
 }

@@ -8,6 +8,7 @@
 #include "conformance/harness/runner.h"
 #include "conformance/harness/suite.h"
 #include "core/case_json.h"
+#include "core/json_text.h"
 
 namespace npuconf {
 namespace {
@@ -49,8 +50,10 @@ bool Matches(const Waiver& w, const Suite& suite, const report::PropertyResult& 
 }  // namespace
 
 std::string ParseWaivers(const std::string& text, const Suite& suite, WaiverSet* out) {
-  const nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
-  if (doc.is_discarded()) return "not JSON";
+  std::string why;
+  const auto parsed = ParseJsonText(text, &why);
+  if (!parsed) return "not JSON: " + why;
+  const nlohmann::json& doc = *parsed;
   if (!doc.is_object()) return "the document must be an object {\"waivers\": [...]}";
   for (const auto& [key, value] : doc.items()) {
     if (key != "waivers") return "unknown key '" + key + "' (the document has only \"waivers\")";

@@ -277,10 +277,12 @@ CaseDomain DomainOf(const RoutineClaim& claim, const RoutineSpec& spec) {
   for (auto& [key, bounds] : domain.params) {
     const ParamSpec* param = spec.FindParam(key);
     if (!param || !param->default_value) continue;
-    bounds.admits_absent = std::all_of(
-        claim.conditions.begin(), claim.conditions.end(), [&](const ClaimCondition& cond) {
-          return cond.key != key || Holds(cond, *param->default_value);
-        });
+    // &key = key: clang 14 (the fuzz build) cannot capture a structured binding in a lambda.
+    bounds.admits_absent =
+        std::all_of(claim.conditions.begin(), claim.conditions.end(),
+                    [&, &key = key](const ClaimCondition& cond) {
+                      return cond.key != key || Holds(cond, *param->default_value);
+                    });
   }
   return domain;
 }

@@ -21,6 +21,7 @@
 #include "core/case_json.h"
 #include "core/codec.h"
 #include "core/interrupt.h"
+#include "core/json_text.h"
 
 namespace npuconf {
 namespace {
@@ -28,8 +29,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 
-// A port's stdout line longer than this (beyond what its outputs need as base64)
-// is garbage, not an answer.
+// A port's stdout line longer than this (beyond what its outputs need as
+// base64) is garbage, not an answer.
 constexpr size_t kLineSlackBytes = size_t{16} << 20;
 // The handshake gets at least this long: an interpreter has to start first.
 constexpr int64_t kMinHandshakeMs = 5000;
@@ -89,6 +90,19 @@ std::string Excerpt(std::string_view line) {
 
 std::string Describe(const json& value) {
   return Excerpt(value.dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
+// A line of the port's as JSON, with invalid UTF-8 inside strings replaced
+// (a port's bytes, not its syntax); discarded when it is not JSON, and then
+// *why says so when the reason is a limit of core/json_text.h (", an array
+// nested 65 levels deep, ...").
+json ParseLine(const std::string& line, std::string* why) {
+  std::string error;
+  auto doc = ParseJsonText(line, &error);
+  if (!doc) doc = ParseJsonText(SanitizeUtf8(line), &error);
+  if (doc) return std::move(*doc);
+  if (error.find("kMaxJsonDepth") != std::string::npos) *why = ", " + error;
+  return json(json::value_t::discarded);
 }
 
 std::string Command(const std::vector<std::string>& argv) {
@@ -225,13 +239,8 @@ std::string ExitText(int status) {
   return "stopped (wait status " + std::to_string(status) + ")";
 }
 
-struct Hello {
-  std::string name, version;
-  std::vector<std::string> claims;
-};
-
 // Reads and checks the handshake line; "" or what was wrong.
-std::string ReadHello(ExecChild& child, int64_t timeout_ms, Hello* hello, bool* timed_out,
+std::string ReadHello(ExecChild& child, int64_t timeout_ms, PortHandshake* hello, bool* timed_out,
                       bool* closed) {
   const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
   std::string line;
@@ -247,33 +256,7 @@ std::string ReadHello(ExecChild& child, int64_t timeout_ms, Hello* hello, bool* 
     case Io::kOk:
       break;
   }
-  json doc = json::parse(line, nullptr, false);
-  if (doc.is_discarded()) doc = json::parse(SanitizeUtf8(line), nullptr, false);
-  const std::string got = ": " + Excerpt(line);
-  if (!doc.is_object()) return "handshake is not a JSON object" + got;
-  if (doc.value("protocol", json()) != kPortProtocol)
-    return "handshake: \"protocol\" must be \"" + std::string(kPortProtocol) + "\"" + got;
-  if (!doc.contains("protocol_version") || !doc["protocol_version"].is_number_integer())
-    return "handshake: \"protocol_version\" must be an integer" + got;
-  if (doc["protocol_version"].get<int64_t>() != kPortProtocolVersion) {
-    return "handshake: the port speaks protocol_version " + Describe(doc["protocol_version"]) +
-           ", npuconf speaks " + std::to_string(kPortProtocolVersion);
-  }
-  if (!doc.contains("name") || !doc["name"].is_string() || doc["name"].get<std::string>().empty())
-    return "handshake: \"name\" must be a non-empty string" + got;
-  hello->name = doc["name"].get<std::string>();
-  if (doc.contains("version")) {
-    if (!doc["version"].is_string()) return "handshake: \"version\" must be a string" + got;
-    hello->version = doc["version"].get<std::string>();
-  }
-  if (!doc.contains("claims") || !doc["claims"].is_array())
-    return "handshake: \"claims\" must be a list of strings" + got;
-  hello->claims.clear();
-  for (const auto& claim : doc["claims"]) {
-    if (!claim.is_string()) return "handshake: claim " + Describe(claim) + " is not a string";
-    hello->claims.push_back(claim.get<std::string>());
-  }
-  return "";
+  return ParseHandshakeLine(line, hello);
 }
 
 // The bytes a port returned for an output, into the runner's buffer.
@@ -282,13 +265,15 @@ void CopyOut(const Bytes& bytes, GuardedBuffer* buffer, OutputResult* out) {
   if (!bytes.empty() && capacity > 0)
     std::memcpy(buffer->data(), bytes.data(), std::min<uint64_t>(bytes.size(), capacity));
   if (bytes.size() > capacity) {
-    // What a real overflow does to the guard: broken at the first byte past capacity.
+    // What a real overflow does to the guard: broken at the first byte past
+    // capacity.
     out->guards_intact = false;
     out->first_bad_offset = static_cast<int64_t>(capacity);
   }
 }
 
-// Copies an answer line into `answer`; "" or what in the line breaks the protocol.
+// Copies an answer line into `answer`; "" or what in the line breaks the
+// protocol.
 std::string ApplyAnswer(const json& doc, const Invocation& inv,
                         const std::vector<std::shared_ptr<GuardedBuffer>>& buffers,
                         const std::vector<std::string>& output_paths, Answer* answer) {
@@ -441,7 +426,8 @@ class TensorFiles {
   size_t count_ = 0;
 };
 
-// A tensor as the protocol sends it: base64 in the line, or a file for big ones.
+// A tensor as the protocol sends it: base64 in the line, or a file for big
+// ones.
 json TensorJson(DType dtype, const Shape& shape, const Bytes& bytes, const std::string& tag,
                 TensorFiles* files) {
   json j = {{"dtype", std::string(Name(dtype))}, {"shape", shape}, {"bytes", bytes.size()}};
@@ -514,6 +500,85 @@ std::optional<Bytes> ReadOutputFile(const std::string& path, uint64_t max_bytes)
 
 }  // namespace
 
+std::string ParseHandshakeLine(const std::string& line, PortHandshake* hello) {
+  std::string why;
+  json doc = ParseLine(line, &why);
+  const std::string got = ": " + Excerpt(line);
+  if (!doc.is_object()) return "handshake is not a JSON object" + why + got;
+  if (doc.value("protocol", json()) != kPortProtocol)
+    return "handshake: \"protocol\" must be \"" + std::string(kPortProtocol) + "\"" + got;
+  if (!doc.contains("protocol_version") || !doc["protocol_version"].is_number_integer())
+    return "handshake: \"protocol_version\" must be an integer" + got;
+  if (doc["protocol_version"].get<int64_t>() != kPortProtocolVersion) {
+    return "handshake: the port speaks protocol_version " + Describe(doc["protocol_version"]) +
+           ", npuconf speaks " + std::to_string(kPortProtocolVersion);
+  }
+  if (!doc.contains("name") || !doc["name"].is_string() || doc["name"].get<std::string>().empty())
+    return "handshake: \"name\" must be a non-empty string" + got;
+  // The limits every port's text keeps (port.h), stated with the value past
+  // them.
+  auto too_long = [](const std::string& what, const std::string& text) {
+    if (text.size() <= kMaxPortStringBytes) return std::string();
+    return "handshake: " + what + " is " + std::to_string(text.size()) +
+           " bytes, beyond kMaxPortStringBytes (" + std::to_string(kMaxPortStringBytes) +
+           "): " + Excerpt(text);
+  };
+  hello->name = doc["name"].get<std::string>();
+  if (std::string e = too_long("\"name\"", hello->name); !e.empty()) return e;
+  if (doc.contains("version")) {
+    if (!doc["version"].is_string()) return "handshake: \"version\" must be a string" + got;
+    hello->version = doc["version"].get<std::string>();
+    if (std::string e = too_long("\"version\"", hello->version); !e.empty()) return e;
+  }
+  if (!doc.contains("claims") || !doc["claims"].is_array())
+    return "handshake: \"claims\" must be a list of strings" + got;
+  if (doc["claims"].size() > kMaxPortClaims) {
+    return "handshake: " + std::to_string(doc["claims"].size()) +
+           " claims, beyond kMaxPortClaims (" + std::to_string(kMaxPortClaims) + ")";
+  }
+  hello->claims.clear();
+  for (const auto& claim : doc["claims"]) {
+    if (!claim.is_string()) return "handshake: claim " + Describe(claim) + " is not a string";
+    hello->claims.push_back(claim.get<std::string>());
+    const std::string what = "claim " + std::to_string(hello->claims.size() - 1);
+    if (std::string e = too_long(what, hello->claims.back()); !e.empty()) return e;
+  }
+  return "";
+}
+
+std::string ParseAnswerLine(const std::string& line, uint64_t id, const Invocation& inv,
+                            const std::vector<std::shared_ptr<GuardedBuffer>>& buffers,
+                            const std::vector<std::string>& output_paths, Answer* answer) {
+  std::string why;
+  json doc = ParseLine(line, &why);
+  // A fault quotes the answer without its id, and names a wrong id relative to
+  // the request's: the request numbers grow, so a port that answers the same
+  // case the same way must get the same message (the determinism check
+  // compares them).
+  auto quoted = [&] {
+    if (!doc.is_object() || !doc.contains("id")) return Excerpt(line);
+    json without = doc;
+    without.erase("id");
+    return Describe(without);
+  };
+  std::string fault;
+  if (!doc.is_object()) {
+    fault = "printed garbage (not a JSON object" + why + "): " + Excerpt(line);
+  } else if (!doc.contains("id")) {
+    fault = "answered without an id: " + quoted();
+  } else if (!doc["id"].is_number_unsigned()) {
+    fault = "answered id " + Describe(doc["id"]) + ", not the request's number: " + quoted();
+  } else if (const uint64_t got = doc["id"].get<uint64_t>(); got != id) {
+    const std::string offset =
+        got > id ? "+" + std::to_string(got - id) : "-" + std::to_string(id - got);
+    fault = "answered another request's id (the request's id " + offset + "): " + quoted();
+  } else if (std::string wrong = ApplyAnswer(doc, inv, buffers, output_paths, answer);
+             !wrong.empty()) {
+    fault = "printed garbage (" + wrong + "): " + quoted();
+  }
+  return fault;
+}
+
 std::string SplitCommandLine(const std::string& command, std::vector<std::string>* words) {
   words->clear();
   std::string word;
@@ -560,7 +625,8 @@ ExecPort::ExecPort(std::string name, std::string version, std::vector<std::strin
 
 ExecPort::~ExecPort() {
   if (child_.pid > 0 && child_.owner == getpid()) {
-    // EOF on its stdin is the port's signal to exit; a port that does not is killed.
+    // EOF on its stdin is the port's signal to exit; a port that does not is
+    // killed.
     CloseFd(&child_.to_child);
     for (int waited = 0; waited < 500; ++waited) {
       if (waitpid(child_.pid, nullptr, WNOHANG) == child_.pid) {
@@ -593,7 +659,7 @@ std::unique_ptr<ExecPort> ExecPort::Start(const std::string& command, int64_t ti
     *error = "exec port '" + Command(argv) + "': " + e;
     return nullptr;
   }
-  Hello hello;
+  PortHandshake hello;
   bool timed_out = false, closed = false;
   std::string e =
       ReadHello(child, std::max(timeout_ms, kMinHandshakeMs), &hello, &timed_out, &closed);
@@ -634,7 +700,8 @@ void ExecPort::Stop(bool kill_first) const {
     waitpid(child_.pid, nullptr, 0);
     interrupt::RemoveChild(child_.pid);
   }
-  // In a fork()ed copy of the runner the child is not ours: only our copies of the fds go.
+  // In a fork()ed copy of the runner the child is not ours: only our copies of
+  // the fds go.
   CloseFd(&child_.to_child);
   CloseFd(&child_.from_child);
   child_.pid = -1;
@@ -662,7 +729,7 @@ std::string ExecPort::EnsureRunning() const {
   if (child_.pid > 0 && child_.owner == getpid()) return "";
   Stop(false);
   if (std::string e = Spawn(argv_, &child_); !e.empty()) return "could not be restarted: " + e;
-  Hello hello;
+  PortHandshake hello;
   bool timed_out = false, closed = false;
   std::string e =
       ReadHello(child_, std::max(timeout_ms_, kMinHandshakeMs), &hello, &timed_out, &closed);
@@ -744,35 +811,10 @@ Answer ExecPort::Call(const Invocation& inv) const {
                      " bytes): " + Excerpt(line);
       return answer;
   }
-  json doc = json::parse(line, nullptr, false);
-  if (doc.is_discarded()) doc = json::parse(SanitizeUtf8(line), nullptr, false);
-  // A fault quotes the answer without its id, and names a wrong id relative to
-  // the request's: the request numbers grow, so a port that answers the same
-  // case the same way must get the same message (the determinism check
-  // compares them).
-  auto quoted = [&] {
-    if (!doc.is_object() || !doc.contains("id")) return Excerpt(line);
-    json without = doc;
-    without.erase("id");
-    return Describe(without);
-  };
-  std::string fault;
-  if (!doc.is_object()) {
-    fault = "printed garbage (not a JSON object): " + Excerpt(line);
-  } else if (!doc.contains("id")) {
-    fault = "answered without an id: " + quoted();
-  } else if (!doc["id"].is_number_unsigned()) {
-    fault = "answered id " + Describe(doc["id"]) + ", not the request's number: " + quoted();
-  } else if (const uint64_t got = doc["id"].get<uint64_t>(); got != id) {
-    const std::string offset =
-        got > id ? "+" + std::to_string(got - id) : "-" + std::to_string(id - got);
-    fault = "answered another request's id (the request's id " + offset + "): " + quoted();
-  } else if (std::string wrong = ApplyAnswer(doc, inv, buffers, output_paths, &answer);
-             !wrong.empty()) {
-    fault = "printed garbage (" + wrong + "): " + quoted();
-  }
+  const std::string fault = ParseAnswerLine(line, id, inv, buffers, output_paths, &answer);
   if (!fault.empty()) {
-    // The stream is out of step with the protocol: start afresh for the next case.
+    // The stream is out of step with the protocol: start afresh for the next
+    // case.
     Stop(true);
     answer = Answer{.outputs = std::move(answer.outputs)};
     answer.fault = fault;

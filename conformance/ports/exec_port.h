@@ -22,6 +22,25 @@ inline constexpr int kPortProtocolVersion = 1;
 // Returns "" or a message naming what is wrong (an unterminated quote).
 std::string SplitCommandLine(const std::string& command, std::vector<std::string>* words);
 
+// What a port says of itself in its handshake line (docs/port-protocol.md).
+struct PortHandshake {
+  std::string name, version;
+  std::vector<std::string> claims;
+};
+
+// The port's first line (without its '\n') into *hello; "" or a message naming
+// what in the line breaks the protocol. The line is untrusted bytes.
+std::string ParseHandshakeLine(const std::string& line, PortHandshake* hello);
+
+// The port's answer line to request `id` of `inv`: status, message and dims
+// into *answer, line-borne output bytes into `buffers` (one per inv.outputs;
+// outputs with a non-empty `output_paths` entry travel as files instead). ""
+// or the fault, quoting the line without its id so that the same answer to a
+// later request gets the same message.
+std::string ParseAnswerLine(const std::string& line, uint64_t id, const Invocation& inv,
+                            const std::vector<std::shared_ptr<GuardedBuffer>>& buffers,
+                            const std::vector<std::string>& output_paths, Answer* answer);
+
 // The subprocess behind an ExecPort: its pid, our ends of its stdin/stdout,
 // and the pid of the process that started it (after fork() only that process
 // may talk to it or reap it).

@@ -181,12 +181,11 @@ std::unique_ptr<InProcessPort> InProcessPort::LoadLibrary(const std::string& pat
     return nullptr;
   }
   // Port text is untrusted: bounded and made valid UTF-8.
-  constexpr size_t kMaxPortString = 4096;
   std::vector<std::string> claims;
   for (const char* const* claim = table->claims; claim && *claim; ++claim)
-    claims.push_back(BoundedCString(*claim, strnlen(*claim, kMaxPortString)));
+    claims.push_back(BoundedCString(*claim, strnlen(*claim, kMaxPortStringBytes)));
   auto bounded = [&](const char* s) {
-    return s ? BoundedCString(s, strnlen(s, kMaxPortString)) : std::string();
+    return s ? BoundedCString(s, strnlen(s, kMaxPortStringBytes)) : std::string();
   };
   auto port = std::make_unique<InProcessPort>(bounded(table->name), bounded(table->version),
                                               std::move(claims), table->call);

@@ -34,8 +34,6 @@ namespace {
 
 constexpr uint64_t kMessageBytes = 1024;     // the `message` buffer handed to `call`
 constexpr size_t kMaxControlMessage = 4096;  // one socket message
-constexpr size_t kMaxPortString = 4096;      // name, version, one claim
-constexpr size_t kMaxClaims = 4096;          // claims read from the table
 constexpr uint64_t kInitialArenaBytes = 1u << 20;
 // Tensors move between this process and the arena file in chunks of this size.
 constexpr uint64_t kArenaChunkBytes = 1u << 20;
@@ -338,8 +336,8 @@ void SendHello(const npuconf_port* table) {
   HelloMessage hello;
   uint64_t at = 0;
   auto put = [&](const char* s, uint8_t* terminated) {
-    const size_t n = s ? strnlen(s, kMaxPortString) : 0;
-    if (terminated) *terminated = n < kMaxPortString;
+    const size_t n = s ? strnlen(s, kMaxPortStringBytes) : 0;
+    if (terminated) *terminated = n < kMaxPortStringBytes;
     if (at + n + 1 > g_worker_arena_bytes) return false;
     if (n) std::memcpy(g_worker_arena + at, s, n);
     g_worker_arena[at + n] = 0;
@@ -349,7 +347,7 @@ void SendHello(const npuconf_port* table) {
   put(table->name, &hello.name_terminated);
   put(table->version, &hello.version_terminated);
   for (const char* const* claim = table->claims; claim && *claim; ++claim) {
-    if (hello.n_claims == kMaxClaims || !put(*claim, nullptr)) {
+    if (hello.n_claims == kMaxPortClaims || !put(*claim, nullptr)) {
       hello.claims_truncated = 1;
       break;
     }

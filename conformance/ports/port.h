@@ -83,6 +83,13 @@ class Port {
   std::vector<std::string> claims_;
 };
 
+// What a port may say of itself, whichever way it is reached: its name, its
+// version and each claim at most kMaxPortStringBytes, at most kMaxPortClaims
+// claims. A library's longer strings are cut there (and flagged), an exec:
+// port's handshake beyond either is refused.
+inline constexpr size_t kMaxPortStringBytes = 4096;
+inline constexpr size_t kMaxPortClaims = 4096;
+
 // The frame of a crash note (InProcessPort::SetCrashNoteFd) on a runner
 // worker's result socket: a uint64 header, kCrashNoteFlag | the size of the
 // case JSON that follows (at most kCrashNoteMaxBytes). A result frame's header

@@ -340,7 +340,10 @@ rc::Gen<Case> ValidAntiquant(const PropertyContext& ctx, bool per_group_only, bo
       gen::PickIn(d, "x_dtype", std::vector<DType>{DType::kFloat16, DType::kBf16}),
       gen::PickIn(d, "mode", modes));
   return rc::gen::mapcat(kinds, [=](const std::tuple<DType, DType, std::string>& kind) {
-    const auto& [weight, x, mode] = kind;
+    // Copies, not a structured binding: clang 14 (the fuzz build) cannot capture a structured
+    // binding in a lambda.
+    const DType weight = std::get<0>(kind), x = std::get<1>(kind);
+    const std::string mode = std::get<2>(kind);
     const bool grouped = mode == "per_group";
     const int64_t step = weight == DType::kInt4 ? 2 : weight == DType::kInt32 ? 8 : 1;
     // k reaches the documented limit 65535 (spec cann.md §4.3) too.
@@ -557,7 +560,10 @@ rc::Gen<Case> ValidRknn(const PropertyContext& ctx, bool per_group_only, bool po
         return d.AdmitsInt("quant_type", combo.first) && d.AdmitsText("dtype", Name(combo.second));
       });
   return rc::gen::mapcat(gen::Pick(combos), [=](const std::pair<int64_t, DType>& combo) {
-    const auto [quant_type, dtype] = combo;
+    // Copies, not a structured binding: clang 14 (the fuzz build) cannot capture a structured
+    // binding in a lambda.
+    const int64_t quant_type = combo.first;
+    const DType dtype = combo.second;
     const bool grouped = quant_type >= 4;
     auto gs_gen = grouped ? gen::Within(d, "group_size",
                                         only32 ? rc::gen::just<int64_t>(32) : gen::RknnGroupSize())

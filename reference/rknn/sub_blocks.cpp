@@ -12,8 +12,9 @@ namespace {
 std::optional<DType> RowOfCsDtype(const RknnFacts& facts, DType c) {
   std::optional<DType> row;
   for (const auto& [dtype, sub_n_k] : facts.b_sub_n_k) {
-    const bool gives_c =
-        std::any_of(facts.supported_types.begin(), facts.supported_types.end(), [&](int32_t id) {
+    // dtype = dtype: clang 14 (the fuzz build) cannot capture a structured binding in a lambda.
+    const bool gives_c = std::any_of(
+        facts.supported_types.begin(), facts.supported_types.end(), [&, dtype = dtype](int32_t id) {
           const RknnMatmulType* same = facts.FindType(id);
           return same && same->a == dtype && same->b == dtype && same->c == c;
         });
