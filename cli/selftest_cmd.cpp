@@ -61,16 +61,11 @@ struct MutantRun {
 };
 
 json ToJson(const MutantRun& run) {
-  return {{"name", run.mutant->name},
-          {"family", run.family},
-          {"bug", run.mutant->bug},
-          {"caught_by", run.mutant->caught_by},
-          {"routines", run.mutant->routines},
-          {"profiles", run.profiles},
-          {"properties", run.properties},
-          {"killed_by", run.killed_by},
-          {"killed_seeds", run.killed_seeds},
-          {"survived_seeds", run.survived_seeds}};
+  return {{"name", run.mutant->name},         {"family", run.family},
+          {"bug", run.mutant->bug},           {"caught_by", run.mutant->caught_by},
+          {"routines", run.mutant->routines}, {"profiles", run.profiles},
+          {"properties", run.properties},     {"killed_by", run.killed_by},
+          {"killed_seeds", run.killed_seeds}, {"survived_seeds", run.survived_seeds}};
 }
 
 }  // namespace
@@ -186,8 +181,8 @@ int RunSelftestCli(int argc, char** argv, std::ostream& out, std::ostream& err) 
       (killed ? run.killed_seeds : run.survived_seeds).push_back(s);
     }
     if (!quiet && !as_json) {
-      err << "selftest: " << run.mutant->name << " killed under " << run.killed_seeds.size()
-          << "/" << seeds << " seeds\n";
+      err << "selftest: " << run.mutant->name << " killed under " << run.killed_seeds.size() << "/"
+          << seeds << " seeds\n";
     }
   }
 
@@ -222,7 +217,10 @@ int RunSelftestCli(int argc, char** argv, std::ostream& out, std::ostream& err) 
       const bool is_thin = k < kRobustShare * seeds;
       thin += is_thin;
       text << "  " << std::left << std::setw(34) << run->mutant->name << " killed " << k << "/"
-           << seeds << (first_survived ? "  SURVIVES" : is_thin ? "  thin" : "");
+           << seeds
+           << (first_survived ? "  SURVIVES"
+               : is_thin      ? "  thin"
+                              : "");
       if (run->properties.empty()) text << "  (no selected property calls its routines)";
       std::vector<std::string> by;
       for (const auto& [property, s] : run->killed_by)
@@ -244,8 +242,7 @@ int RunSelftestCli(int argc, char** argv, std::ostream& out, std::ostream& err) 
          << (killed.empty() ? "-" : Join(killed, ", ")) << "\n";
   }
   const int killed_first = static_cast<int>(runs.size()) - survivors_first;
-  text << "\n"
-       << killed_first << " of " << runs.size() << " mutants killed at seed " << seed;
+  text << "\n" << killed_first << " of " << runs.size() << " mutants killed at seed " << seed;
   if (seeds > 1) text << "; " << thin << " killed under fewer than 90% of " << seeds << " seeds";
   text << "\n";
 
@@ -338,8 +335,8 @@ report::KillRate QuoteKillRate(const Selftest& selftest, const report::RunReport
   }
   rate.basis = "npuconf selftest " + selftest.suite_version + ", seed " + std::to_string(at) +
                ", " + std::to_string(selftest.cases) + " cases, " + selftest.file;
-  if (!seed_measured) rate.basis += " (measured at other seeds than this run's " +
-                                    std::to_string(run.seed) + ")";
+  if (!seed_measured)
+    rate.basis += " (measured at other seeds than this run's " + std::to_string(run.seed) + ")";
   return rate;
 }
 

@@ -132,9 +132,8 @@ void RemoveChild(pid_t pid) {
 
 void AddFile(const std::string& path) {
   if (path.size() >= kPathBytes) return;
-  Claim(g_files, kFileSlots, [&](FileSlot& s) {
-    std::memcpy(s.path, path.c_str(), path.size() + 1);
-  });
+  Claim(g_files, kFileSlots,
+        [&](FileSlot& s) { std::memcpy(s.path, path.c_str(), path.size() + 1); });
 }
 
 void RemoveFile(const std::string& path) {

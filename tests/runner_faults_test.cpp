@@ -98,12 +98,13 @@ TEST_P(Interrupted, StopsWorkersAndPortsAndKeepsTheReportsSoFar) {
   const int sig = GetParam();
   TempDir dir("interrupted");
   const std::string mark = "int" + std::to_string(sig) + "-" + std::to_string(getpid());
-  const pid_t runner = Start("run --port " + kStallPort +
-                                 " --profile ascend910b --property cann.nd_to_nz.matches_oracle --property "
-                                 "'cann.calculate_matmul_weight_size_v2.*' --timeout-ms 600000 "
-                                 "--jobs 2 --quiet --out " +
-                                 dir.path() + "/out",
-                             mark, dir.path() + "/stderr");
+  const pid_t runner =
+      Start("run --port " + kStallPort +
+                " --profile ascend910b --property cann.nd_to_nz.matches_oracle --property "
+                "'cann.calculate_matmul_weight_size_v2.*' --timeout-ms 600000 "
+                "--jobs 2 --quiet --out " +
+                dir.path() + "/out",
+            mark, dir.path() + "/stderr");
   ASSERT_GT(runner, 0);
   const std::string report = dir.path() + "/out/report.json";
   // The V2 units finish; an nd_to_nz unit stalls on a real model shape.
@@ -146,18 +147,21 @@ INSTANTIATE_TEST_SUITE_P(Signals, Interrupted, ::testing::Values(SIGTERM, SIGINT
 TEST(SameOut, ASecondRunIsRefusedAndTheFirstKeepsItsReports) {
   TempDir dir("same_out");
   const std::string mark = "lock-" + std::to_string(getpid());
-  const pid_t first = Start("run --port " + kStallPort +
-                                " --profile ascend910b --property cann.nd_to_nz.matches_oracle --property "
-                                "'cann.calculate_matmul_weight_size_v2.*' --timeout-ms 600000 "
-                                "--jobs 2 --quiet --out " +
-                                dir.path() + "/out",
-                            mark, dir.path() + "/stderr");
+  const pid_t first =
+      Start("run --port " + kStallPort +
+                " --profile ascend910b --property cann.nd_to_nz.matches_oracle --property "
+                "'cann.calculate_matmul_weight_size_v2.*' --timeout-ms 600000 "
+                "--jobs 2 --quiet --out " +
+                dir.path() + "/out",
+            mark, dir.path() + "/stderr");
   const std::string report = dir.path() + "/out/report.json";
-  ASSERT_TRUE(WaitFor([&] { return ResultsIn(report) >= 1; }, 120)) << ReadFile(dir.path() + "/stderr");
+  ASSERT_TRUE(WaitFor([&] { return ResultsIn(report) >= 1; }, 120))
+      << ReadFile(dir.path() + "/stderr");
   const std::string before = ReadFile(report);
-  const auto second = testing::RunNpuconf("run --profile ascend910b --routine cann.nd_to_nz "
-                                          "--no-real-shapes --quiet --out " +
-                                          dir.path() + "/out");
+  const auto second = testing::RunNpuconf(
+      "run --profile ascend910b --routine cann.nd_to_nz "
+      "--no-real-shapes --quiet --out " +
+      dir.path() + "/out");
   EXPECT_EQ(second.exit_code, 2) << second.output;
   EXPECT_NE(second.output.find("another npuconf run is writing its reports into --out"),
             std::string::npos)
@@ -169,10 +173,11 @@ TEST(SameOut, ASecondRunIsRefusedAndTheFirstKeepsItsReports) {
   waitpid(first, &status, 0);
   EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM);
   // Once the first has ended, the directory is free again.
-  const auto third = testing::RunNpuconf("run --profile ascend910b --routine cann.nd_to_nz "
-                                         "--property cann.nd_to_nz.padding_is_zero "
-                                         "--no-real-shapes --cases 5 --quiet --out " +
-                                         dir.path() + "/out");
+  const auto third = testing::RunNpuconf(
+      "run --profile ascend910b --routine cann.nd_to_nz "
+      "--property cann.nd_to_nz.padding_is_zero "
+      "--no-real-shapes --cases 5 --quiet --out " +
+      dir.path() + "/out");
   EXPECT_EQ(third.exit_code, 0) << third.output;
   (void)before;
 }
@@ -218,7 +223,7 @@ TEST(ReadOnlyOut, IsRefusedBeforeTheRunNamingTheCause) {
   TempDir dir("ro_out");
   std::filesystem::create_directories(dir.path() + "/ro");
   const auto run = RunUnshared(dir, "mount -t tmpfs -o ro,size=1m tmpfs " + dir.path() + "/ro && " +
-                                         NPUCONF_BINARY + " " + kSmallRun + dir.path() + "/ro/out");
+                                        NPUCONF_BINARY + " " + kSmallRun + dir.path() + "/ro/out");
   EXPECT_EQ(run.exit_code, 2) << run.output;
   EXPECT_NE(run.output.find("Read-only file system"), std::string::npos) << run.output;
 }
@@ -230,7 +235,9 @@ TEST(FullOut, AFullFileSystemIsNamed) {
   const std::string out = dir.path() + "/small/out";
   const auto run = RunUnshared(
       dir, "mount -t tmpfs -o size=64k tmpfs " + dir.path() + "/small && " + NPUCONF_BINARY + " " +
-               kSmallRun + out + "; echo exit=$?; python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(\"complete:\", d[\"complete\"], len(d[\"results\"]))' " +
+               kSmallRun + out +
+               "; echo exit=$?; python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); "
+               "print(\"complete:\", d[\"complete\"], len(d[\"results\"]))' " +
                out + "/report.json; echo files:; ls " + out);
   EXPECT_NE(run.output.find("exit=2"), std::string::npos) << run.output;
   EXPECT_NE(run.output.find("No space left on device"), std::string::npos) << run.output;
