@@ -17,6 +17,7 @@
 #include "core/case_json.h"
 #include "core/npy.h"
 #include "core/status.h"
+#include "reference/simd/isa.h"
 #include "vectors/vector_file.h"
 #include "verify/compare.h"
 
@@ -594,6 +595,7 @@ int Check(const std::string& dir, const std::string& port_arg, const std::string
   const PortClaims claims = PortClaims::Parse(port.claims());
   report::RunReport run;
   run.suite_version = NPUCONF_SUITE_VERSION;
+  run.isa = simd::IsaName(simd::ActiveIsa());
   run.port_name = port.name();
   run.port_version = port.version();
   run.port_claims = port.claims();
