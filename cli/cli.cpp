@@ -25,6 +25,7 @@
 #include "core/json_text.h"
 #include "core/real_shapes.h"
 #include "core/status.h"
+#include "reference/simd/isa.h"
 #include "reports/matrix.h"
 #include "reports/report_writer.h"
 
@@ -269,6 +270,12 @@ int List(const std::string& what, bool json, const std::vector<std::string>& pro
 }  // namespace
 
 int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
+  // A forced kernel path the CPU lacks (or no path at all) stops every command
+  // before it runs: a run or a benchmark on another path than asked is no answer.
+  if (const std::string error = simd::IsaEnvironmentError(); !error.empty()) {
+    err << "npuconf: " << error << "\n";
+    return kExitBadUsage;
+  }
   if (argc > 1 && std::string(argv[1]) == "vectors") return RunVectorsCli(argc, argv, out, err);
   if (argc > 1 && std::string(argv[1]) == "report") return RunReportCli(argc, argv, out, err);
   if (argc > 1 && std::string(argv[1]) == "selftest") return RunSelftestCli(argc, argv, out, err);
@@ -423,7 +430,9 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     out << app.help();
     return kExitConformant;
   } catch (const CLI::CallForVersion&) {
-    out << NPUCONF_SUITE_VERSION << "\n";
+    // The kernel path is part of what ran: a bench or a report is read with it.
+    out << NPUCONF_SUITE_VERSION << " (reference kernels: " << simd::IsaName(simd::ActiveIsa())
+        << "; this CPU runs " << simd::SupportedIsaNames() << "; NPUCONF_ISA forces one)\n";
     return kExitConformant;
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) {
@@ -668,6 +677,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     options.on_result = [&](const report::RunReport& so_far) {
       report::RunReport partial = so_far;
       partial.command = command;
+      partial.isa = simd::IsaName(simd::ActiveIsa());
       if (std::string error = report::WriteReportsAtomically(partial, out_dir, false);
           !error.empty() && partial_error.empty()) {
         partial_error = error;
@@ -679,6 +689,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       // leaves a report.json that says so.
       report::RunReport empty;
       empty.suite_version = NPUCONF_SUITE_VERSION;
+      empty.isa = simd::IsaName(simd::ActiveIsa());
       empty.port_name = port.name();
       empty.port_version = port.version();
       empty.seed = options.seed;
@@ -698,6 +709,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
                                         " --port " + ShellWord(options.port_arg) + " ");
     report::RunReport result = RunSuite(BuiltinSuite(), port, options);
     result.command = command;
+    result.isa = simd::IsaName(simd::ActiveIsa());
     if (!selftest_path.empty()) result.kill_rate = QuoteKillRate(selftest, result);
     // --quiet leaves out the progress line and the table, never the verdict.
     if (!quiet) {

@@ -94,6 +94,12 @@ report::RunReport MergeShards(const std::vector<report::RunReport>& shards,
     }
   }
   merged.suite_version = first.suite_version;
+  // Shards may run on hosts of different kernel paths: the merge names each once.
+  std::vector<std::string> isas;
+  for (const auto& r : shards) {
+    if (std::find(isas.begin(), isas.end(), r.isa) == isas.end()) isas.push_back(r.isa);
+  }
+  for (const auto& isa : isas) merged.isa += (merged.isa.empty() ? "" : "+") + isa;
   merged.port_name = first.port_name;
   merged.port_version = first.port_version;
   merged.port_claims = first.port_claims;

@@ -20,6 +20,7 @@
 #include "core/json_text.h"
 #include "core/npy.h"
 #include "core/status.h"
+#include "reference/simd/isa.h"
 #include "vectors/vector_file.h"
 #include "verify/compare.h"
 
@@ -598,6 +599,7 @@ int Check(const std::string& dir, const std::string& port_arg, const std::string
   const PortClaims claims = PortClaims::Parse(port.claims());
   report::RunReport run;
   run.suite_version = NPUCONF_SUITE_VERSION;
+  run.isa = simd::IsaName(simd::ActiveIsa());
   run.port_name = port.name();
   run.port_version = port.version();
   run.port_claims = port.claims();

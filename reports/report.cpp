@@ -70,6 +70,7 @@ nlohmann::json ToJson(const RunReport& report) {
   doc["schema"] = "npuconf-report";
   doc["schema_version"] = kSchemaVersion;
   doc["suite_version"] = report.suite_version;
+  doc["isa"] = report.isa;
   doc["port"] = {
       {"name", report.port_name}, {"version", report.port_version}, {"claims", report.port_claims}};
   doc["profiles"] = report.profiles;

@@ -136,6 +136,9 @@ std::string KillRateText(const KillRate& rate);
 
 struct RunReport {
   std::string suite_version;
+  // The kernel path (simd::IsaName) of npuconf's built-in reference port in
+  // this run: "avx512", "avx2", "neon", "portable" ("" in an older report).
+  std::string isa;
   std::string port_name;
   std::string port_version;
   std::vector<std::string> port_claims;  // as the port states them

@@ -119,6 +119,7 @@ RunReport RunReportFromJson(const nlohmann::json& doc) {
   }
   RunReport run;
   Read(doc, "suite_version", &run.suite_version);
+  Read(doc, "isa", &run.isa, true);
   nlohmann::json port;
   Read(doc, "port", &port);
   Read(port, "name", &run.port_name);
