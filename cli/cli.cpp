@@ -115,6 +115,7 @@ void PrintRoutine(const RoutineSpec& spec, std::ostream& out) {
     if (!p.unit.empty()) out << ", " << p.unit;
     if (p.required) out << ", required";
     if (p.nullable) out << ", may be null";
+    if (p.data) out << ", input data (no claim narrows it)";
     if (p.default_value) out << ", default " << p.default_value->ToText();
     if (!p.default_doc.empty()) out << ", default " << p.default_doc;
     out << " - " << p.doc << "\n";

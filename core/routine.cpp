@@ -189,11 +189,9 @@ std::string ValidateCase(const RoutineSpec& spec, Case* c) {
 nlohmann::json ToJson(const RoutineSpec& spec) {
   nlohmann::json params = nlohmann::json::array();
   for (const auto& p : spec.params) {
-    nlohmann::json j = {{"key", p.key},
-                        {"type", std::string(ToString(p.type))},
-                        {"doc", p.doc},
-                        {"required", p.required},
-                        {"nullable", p.nullable}};
+    nlohmann::json j = {{"key", p.key},           {"type", std::string(ToString(p.type))},
+                        {"doc", p.doc},           {"required", p.required},
+                        {"nullable", p.nullable}, {"data", p.data}};
     if (!p.unit.empty()) j["unit"] = p.unit;
     if (!p.values.empty()) j["values"] = p.values;
     if (p.min) j["min"] = *p.min;

@@ -53,6 +53,9 @@ struct ParamSpec {
   std::optional<int64_t> min, max;          // kInt: bounds of what the suite can materialize
   std::optional<ParamValue> default_value;  // a literal default
   std::string default_doc;                  // a default that depends (e.g. "the profile's C0")
+  // The param picks the case's input data (the seed, verbatim values, a value
+  // distribution), not a shape or mode a port may refuse: claims cannot narrow it.
+  bool data = false;
 };
 
 // A tensor the runner hands to the port. Shapes are in ELEMENTS; `value_unit`

@@ -183,6 +183,11 @@ TEST(ClaimsAtLoad, MeaninglessClaimsAreBadInputNamingTheValue) {
   ExpectShell(WithClaims("choice:cann.nz.fp32_c0=12", run), 2, "no reading '12'");
   ExpectShell(WithClaims("rknn.b_norm_to_native:rk3588:K%0==0", run), 2,
               "rknn.b_norm_to_native:rk3588:K%0==0");
+  // Two false greens an outside tester found: a claim on the data seed, and a
+  // dtype spelt as no case writes it.
+  ExpectShell(WithClaims("cann.nd_to_nz:*:seed<=1000", run), 2, "'seed' picks the input data");
+  ExpectShell(WithClaims("cann.nd_to_nz:*:dtype=FLOAT16|int8", run), 2,
+              "dtype 'int8' is written 'INT8'");
 }
 
 TEST(ClaimsAtLoad, CheckOfACaseOutsideTheClaimsExitsFour) {

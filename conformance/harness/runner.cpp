@@ -276,7 +276,20 @@ void RandomPhase(const Property& property, const PropertyContext& ctx, const Run
     result->rapidcheck_reproduce = rc::detail::configToMinimalString(config);
   } else if (outcome.match(gave_up)) {
     result->random_cases = gave_up.numSuccess;
-    if (result->outside_claims > 0 && (gave_up.numSuccess > 0 || result->explicit_cases > 0)) {
+    // A random phase that discards nearly everything checked too little to
+    // pass, whatever the reason (claims the generators cannot draw inside):
+    // a tenth of --cases must have held.
+    const int64_t enough = std::max<int64_t>(1, options.cases / 10);
+    if (result->outside_claims > 0 && gave_up.numSuccess < enough &&
+        (gave_up.numSuccess > 0 || result->explicit_cases > 0)) {
+      result->outcome = report::Outcome::kGaveUp;
+      result->message = "gave up: only " + std::to_string(gave_up.numSuccess) + " of " +
+                        std::to_string(options.cases) + " random cases lay inside the port's " +
+                        "claims (" + std::to_string(result->outside_claims) +
+                        " drawn outside them); a pass needs " + std::to_string(enough) +
+                        " (a tenth of --cases)";
+    } else if (result->outside_claims > 0 &&
+               (gave_up.numSuccess > 0 || result->explicit_cases > 0)) {
       // The port narrowed its claims and the cases inside them held: a pass
       // for what it claims (the rest is counted in outside_claims).
       result->message =

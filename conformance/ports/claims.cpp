@@ -333,8 +333,13 @@ std::string ValidateConditions(const std::vector<ClaimCondition>& conditions,
           std::find(p->values.begin(), p->values.end(), value) == p->values.end()) {
         return "'" + value + "' is not a value of " + cond.key;
       }
-      if (p->type == ParamType::kDType && !ParseDType(value)) {
-        return "unknown dtype '" + value + "'";
+      if (p->type == ParamType::kDType) {
+        const auto dtype = ParseDType(value);
+        if (!dtype) return "unknown dtype '" + value + "'";
+        // A case writes the dtype's name; any other spelling would match nothing.
+        if (Name(*dtype) != value) {
+          return "dtype '" + value + "' is written '" + std::string(Name(*dtype)) + "'";
+        }
       }
       int64_t ignored = 0;
       if (p->type == ParamType::kInt && !ParseInt(value, &ignored)) {
@@ -372,6 +377,19 @@ std::string ValidateClaims(const std::vector<std::string>& texts,
       if (spec && it->family != spec->vendor) {
         return "claim '" + claim.text + "': " + spec->id + " runs on " + spec->vendor +
                " profiles, not on '" + claim.profile + "' (" + it->family + ")";
+      }
+    }
+    // A claim says which inputs a port accepts, never which data it is fed:
+    // a condition on the seed (or on verbatim values) would let a port pick
+    // the few cases it passes.
+    for (const ClaimCondition& cond : claim.conditions) {
+      for (const RoutineSpec* s : specs) {
+        if (spec && s != spec) continue;
+        const ParamSpec* param = s->FindParam(cond.key);
+        if (param && param->data) {
+          return "claim '" + claim.text + "': '" + cond.key + "' picks the input data of " + s->id +
+                 " (" + param->doc + "), not what a port accepts; a claim cannot narrow it";
+        }
       }
     }
     // The params must exist on the claimed routine (on some routine for '*').

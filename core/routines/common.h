@@ -12,7 +12,8 @@ inline ParamSpec SeedParam() {
           .type = ParamType::kInt,
           .doc = "input data from SplitMix64(seed)",
           .min = 0,
-          .default_value = ParamValue::Int(0)};
+          .default_value = ParamValue::Int(0),
+          .data = true};
 }
 
 }  // namespace npuconf::routines

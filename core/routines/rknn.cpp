@@ -172,12 +172,14 @@ RoutineSpec Int4(const char* id, bool pack) {
     params.push_back(
         {.key = "values",
          .type = ParamType::kIntList,
-         .doc = "verbatim int4 values (count of them, each -8..7) instead of random ones (§7.4)"});
+         .doc = "verbatim int4 values (count of them, each -8..7) instead of random ones (§7.4)",
+         .data = true});
   } else {
     params.push_back({.key = "packed",
                       .type = ParamType::kIntList,
                       .doc = "verbatim packed bytes (ceil(count/2) of them, each 0..255) instead "
-                             "of random ones (§7.4)"});
+                             "of random ones (§7.4)",
+                      .data = true});
   }
   params.push_back(SeedParam());
   return {.id = id,

@@ -140,7 +140,11 @@ typedef struct npuconf_port {
    *                       the length of int-list param KEY ("cann.nd_to_nz:*:rank(shape)=2")
    *     A param the case leaves out takes its documented literal default; null
    *     satisfies no condition. Several claims on one routine: a case is inside
-   *     when any of them holds.
+   *     when any of them holds. A dtype is written as the case writes it
+   *     (INT8, FLOAT16). The params that pick a case's input data (seed,
+   *     verbatim values, a value distribution: "data" in `npuconf list
+   *     routines --json`) cannot be narrowed: a port accepts shapes and modes,
+   *     not the data it is fed.
    *   choice:NAME=VALUE               the reading the port implements of a behaviour the
    *                                   vendor leaves undefined or documents two ways
    *                                   ("choice:cann.size.negative_dims=param_invalid");
@@ -148,10 +152,12 @@ typedef struct npuconf_port {
    *                                   whatever the profile's default.
    *
    * The runner validates claims when it loads the port: an unknown routine,
-   * profile, param, enum value, dtype or choice, or a reading the profile does
-   * not list, is an error (exit 2). Cases outside the claims are not checked
-   * and are reported "not claimed" (never "pass"); a run in which nothing is
-   * claimed exits 4. A case INSIDE the claims that `call` answers with
+   * profile, param, enum value, dtype or choice, a condition on a data param,
+   * or a reading the profile does not list, is an error (exit 2). Cases
+   * outside the claims are not checked and are reported "not claimed" (never
+   * "pass"); a property whose random phase finds fewer than a tenth of
+   * --cases inside the claims gives up (non-conformant); a run in which
+   * nothing is claimed exits 4. A case INSIDE the claims that `call` answers with
    * NPUCONF_CALL_UNCLAIMED fails that case. */
   const char* const* claims;
   /* Answers one case. `message` (may be NULL) receives a NUL-terminated note
