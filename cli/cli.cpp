@@ -334,8 +334,10 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       ->capture_default_str();
   run->add_option("--out", out_dir, "Directory for report.json, junit.xml, report.md, report.html")
       ->capture_default_str();
-  run->add_flag("--no-real-shapes", no_real_shapes, "Leave out the real model shapes");
-  run->add_option("--real-shapes", real_shapes_file, "model_shapes.json-style file to use instead");
+  auto* no_real =
+      run->add_flag("--no-real-shapes", no_real_shapes, "Leave out the real model shapes");
+  run->add_option("--real-shapes", real_shapes_file, "model_shapes.json-style file to use instead")
+      ->excludes(no_real);
   run->add_option("--rc-reproduce", options.rc_reproduce,
                   "Replay a RapidCheck reproduce string from a report (with --property)");
   run->add_flag("--quiet", quiet, "No progress line or summary table (the verdict still)");
@@ -445,6 +447,20 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   }
 
   if (*list) return List(list_what, list_json, list_profiles, out, err);
+  // A malformed --shard is usage, found before the report directory is
+  // touched (or locked: another run may hold it).
+  if (*run && run->count("--shard") > 0) {
+    int k = 0, n = 0;
+    char slash = 0, extra = 0;
+    std::istringstream in(shard_text);
+    if (!(in >> k >> slash >> n) || slash != '/' || (in >> extra) || n < 1 || k < 1 || k > n ||
+        n > 1000) {
+      err << "npuconf: --shard '" << shard_text << "' must read K/N with 1 <= K <= N <= 1000\n";
+      return kExitBadUsage;
+    }
+    options.shard_index = k;
+    options.shard_count = n;
+  }
   // A run removes the reports of an earlier run before anything can fail (a
   // bad claim, profile or port), so a stale green report never outlives it.
   if (*run && std::filesystem::is_directory(out_dir)) {
@@ -578,6 +594,28 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       any_property |=
           GlobMatch(options.property_glob, p.name) && GlobMatch(options.routine_glob, p.routine);
     }
+    // Every glob given must select something: a misspelt alternative beside
+    // a right one would otherwise narrow the run without a word.
+    for (const auto& [option, globs, of_routine] :
+         {std::tuple{"--routine", &routine_globs, true},
+          std::tuple{"--property", &property_globs, false}}) {
+      for (const std::string& given : *globs) {
+        std::istringstream alternatives(given);  // GlobMatch's ',' alternatives, each on its own
+        for (std::string glob; std::getline(alternatives, glob, ',');) {
+          const bool selects =
+              std::any_of(BuiltinSuite().properties().begin(), BuiltinSuite().properties().end(),
+                          [&, of_routine = of_routine](const Property& p) {
+                            return GlobMatch(glob, of_routine ? p.routine : p.name);
+                          });
+          if (!selects) {
+            err << "npuconf: " << option << " '" << glob << "' matches no "
+                << (of_routine ? "routine" : "property") << " (npuconf list "
+                << (of_routine ? "routines" : "properties") << ")\n";
+            return kExitBadUsage;
+          }
+        }
+      }
+    }
     if (!any_property) {
       err << "npuconf: no property matches --routine '" << options.routine_glob << "' --property '"
           << options.property_glob << "' (npuconf list properties)\n";
@@ -609,18 +647,6 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
         err << "npuconf: --selftest: " << error << "\n";
         return kExitBadUsage;
       }
-    }
-    if (!shard_text.empty()) {
-      int k = 0, n = 0;
-      char slash = 0, extra = 0;
-      std::istringstream in(shard_text);
-      if (!(in >> k >> slash >> n) || slash != '/' || (in >> extra) || n < 1 || k < 1 || k > n ||
-          n > 1000) {
-        err << "npuconf: --shard '" << shard_text << "' must read K/N with 1 <= K <= N <= 1000\n";
-        return kExitBadUsage;
-      }
-      options.shard_index = k;
-      options.shard_count = n;
     }
     // Fail on an unusable --out now, not after a run of several minutes.
     {

@@ -13,10 +13,15 @@ namespace npuconf {
 // isolated in a worker process (conformance/ports/isolated_port.h) unless --in-process.
 PortChoice OpenPort(const std::string& arg, const PortOptions& options) {
   PortChoice choice;
-  if (std::vector<std::string> words;
-      arg.rfind("exec:", 0) == 0 && !SplitCommandLine(arg.substr(5), &words).empty()) {
+  std::vector<std::string> words;
+  const std::string split_error =
+      arg.rfind("exec:", 0) == 0 ? SplitCommandLine(arg.substr(5), &words) : "";
+  if (!split_error.empty()) {
     choice.exit_code = kExitBadUsage;
-    choice.error = "--port '" + arg + "': " + SplitCommandLine(arg.substr(5), &words);
+    choice.error = "--port '" + arg + "': " + split_error;
+  } else if (arg.rfind("exec:", 0) == 0 && words.empty()) {
+    choice.exit_code = kExitBadUsage;
+    choice.error = "--port '" + arg + "' names no command (exec:CMD ARGS)";
   } else if (arg.rfind("exec:", 0) == 0) {
     choice.port = ExecPort::Start(arg.substr(5), options.timeout_ms, &choice.error);
     if (!choice.port) choice.exit_code = kExitPortFailure;

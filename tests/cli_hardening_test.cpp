@@ -52,6 +52,27 @@ TEST(CliHardening, OutFailuresSayWhy) {
   ExpectExit("run --routine cann.nd_to_nz --out " + file, 2, "Not a directory");
 }
 
+TEST(CliHardening, AGlobThatSelectsNothingIsNamedEvenBesideOneThatDoes) {
+  TempDir dir("misspelt");
+  const std::string out = " --profile ascend910b --quiet --out " + dir.path();
+  ExpectExit("run --routine cann.nd_to_nz --routine cann.nd_to_nzz" + out, 2,
+             "--routine 'cann.nd_to_nzz' matches no routine");
+  ExpectExit("run --routine 'cann.nd_to_nz,cann.nz_to_ndd'" + out, 2,
+             "--routine 'cann.nz_to_ndd' matches no routine");
+  ExpectExit("run --property '*.matches_oracle' --property '*.round_trp'" + out, 2,
+             "--property '*.round_trp' matches no property");
+}
+
+TEST(CliHardening, AnExecPortWithoutACommandIsUsage) {
+  TempDir dir("exec-empty");
+  ExpectExit("run --port exec: --quiet --out " + dir.path(), 2, "names no command");
+  ExpectExit("run --port 'exec:   ' --quiet --out " + dir.path(), 2, "names no command");
+}
+
+TEST(CliHardening, RealShapesFileAndNoRealShapesContradictEachOther) {
+  ExpectExit("run --no-real-shapes --real-shapes shapes.json", 2, "excludes");
+}
+
 TEST(CliHardening, RoutineAndPropertyAreRepeatableGlobs) {
   TempDir dir("globs");
   const auto run = RunNpuconf(

@@ -97,7 +97,11 @@ TEST(Waivers, AMalformedFileIsBadInputNamingTheFault) {
            {Entry("x", "2999-12-31", ", \"ticket\": \"1\""), "unknown key 'ticket'"},
            {"{\"property\": \"x\", \"profile\": \"*\", \"expires\": \"2999-01-01\"}",
             "'reason' is required"},
-           {Entry("x", "2999-02-30"), "expires '2999-02-30' is not a date"},
+           {Entry("cann.nd_to_nz.*", "2999-02-30"), "expires '2999-02-30' is not a date"},
+           {Entry("cann.nd_to_nz.matches_oracel", "2999-12-31"),
+            "property 'cann.nd_to_nz.matches_oracel' matches no property"},
+           {Entry("cann.nd_to_nz.*", "2999-12-31", ", \"when\": \"dtype=int8\""),
+            "dtype 'int8' is written 'INT8'"},
            {Entry("cann.nd_to_nz.*", "2999-12-31", ", \"when\": \"K%0==0\""), "modulus"},
            {Entry("cann.nd_to_nz.*", "2999-12-31", ", \"when\": \"colour=red\""),
             "'colour' is not a param"}}) {
@@ -195,8 +199,10 @@ TEST(Shards, ThreeShardsMergeIntoTheUnshardedReport) {
 }
 
 TEST(Shards, AMalformedShardIsBadUsage) {
-  for (const char* bad : {"0/3", "4/3", "3", "1/0", "a/b", "1/3x"}) {
-    const auto run = RunNpuconf(std::string("run --shard ") + bad + " --profile ascend910b");
+  TempDir dir("bad-shard");
+  for (const char* bad : {"0/3", "4/3", "3", "1/0", "a/b", "1/3x", "''"}) {
+    const auto run = RunNpuconf(std::string("run --shard ") + bad +
+                                " --profile ascend910b --quiet --out " + dir.path());
     EXPECT_EQ(run.exit_code, 2) << bad << "\n" << run.output;
     EXPECT_NE(run.output.find("--shard"), std::string::npos) << run.output;
   }

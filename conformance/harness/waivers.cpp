@@ -84,6 +84,12 @@ std::string ParseWaivers(const std::string& text, const Suite& suite, WaiverSet*
     w.when = entry.value("when", "");
     w.tracking = entry.value("tracking", "");
     if (!IsDate(w.expires)) return where + ": expires '" + w.expires + "' is not a date YYYY-MM-DD";
+    // A misspelt property would waive nothing, silently.
+    if (std::none_of(suite.properties().begin(), suite.properties().end(),
+                     [&](const Property& p) { return GlobMatch(w.property, p.name); })) {
+      return where + ": property '" + w.property +
+             "' matches no property (npuconf list properties)";
+    }
     if (!w.when.empty()) {
       std::string error;
       w.conditions = ParseConditions(w.when, &error);
