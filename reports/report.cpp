@@ -120,6 +120,7 @@ nlohmann::json ToJson(const RunReport& report) {
     item["choices"] = choices;
     if (!r.coverage_hits.empty()) item["coverage_hits"] = r.coverage_hits;
     if (!r.coverage_admitted.empty()) item["coverage_admitted"] = r.coverage_admitted;
+    if (!r.coverage_unchecked.empty()) item["coverage_unchecked"] = r.coverage_unchecked;
     if (r.coverage_witnesses > 0) item["coverage_witnesses"] = r.coverage_witnesses;
     if (!r.waiver.reason.empty()) item["waiver"] = WaiverNoteToJson(r.waiver);
     if (r.unit >= 0) item["unit"] = r.unit;

@@ -86,6 +86,11 @@ struct PropertyResult {
   // or a coverage witness drawn with a fixed seed): routine -> classes. What
   // makes a required class required (conformance/harness/coverage.h).
   std::map<std::string, std::set<std::string>> coverage_admitted;
+  // The classes of cases inside the claims that a property left unchecked (a
+  // skip: the reading the port claims, or its absence, leaves the case
+  // undefined): routine -> classes. A class no checked case hits but some
+  // unchecked one does is the claims' consequence, not a gap of the run.
+  std::map<std::string, std::set<std::string>> coverage_unchecked;
   // Of explicit_cases, the coverage witnesses drawn from the generator.
   int coverage_witnesses = 0;
   // What the verdict rests on beyond the vendor's documents ("device logs

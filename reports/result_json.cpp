@@ -88,6 +88,7 @@ PropertyResult ResultFromJson(const nlohmann::json& item) {
   Read(item, "rapidcheck_reproduce", &r.rapidcheck_reproduce, true);
   Read(item, "coverage_hits", &r.coverage_hits, true);
   Read(item, "coverage_admitted", &r.coverage_admitted, true);
+  Read(item, "coverage_unchecked", &r.coverage_unchecked, true);
   Read(item, "coverage_witnesses", &r.coverage_witnesses, true);
   if (auto it = item.find("waiver"); it != item.end()) r.waiver = WaiverNoteFromJson(*it);
   Read(item, "unit", &r.unit, true);

@@ -44,6 +44,21 @@ TEST(NarrowClaimsCli, ACorrectNarrowPortIsConformantInRun) {
   }
 }
 
+// Shards balance the claimed units: every shard of a narrowed port checks
+// something and exits 0, and their merge is conformant (a tester's shards of
+// a narrow port exited 4, nothing checked, beside one that held everything).
+TEST(NarrowClaimsCli, EveryShardOfANarrowedPortChecksSomething) {
+  TempDir dir("narrow-shards");
+  const std::string run = "run " + kPort + " --profile 'ascend910*' --no-real-shapes --quiet";
+  for (const char* k : {"1", "2", "3"}) {
+    const auto shard = RunNpuconf(run + " --shard " + k + "/3 --out " + dir.path() + "/" + k);
+    EXPECT_EQ(shard.exit_code, 0) << "shard " << k << "\n" << shard.output;
+  }
+  const auto merge = RunNpuconf("report merge --out " + dir.path() + "/m " + dir.path() + "/1 " +
+                                dir.path() + "/2 " + dir.path() + "/3");
+  EXPECT_EQ(merge.exit_code, 0) << merge.output;
+}
+
 // junit.xml lists what the port was tested on: the unclaimed routines are a
 // count, not dozens of skipped test cases (issue 15 item 8).
 TEST(NarrowClaimsCli, JunitLeavesOutTheRoutinesThePortDoesNotClaim) {

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "cli/families.h"
+#include "conformance/harness/materialize.h"
 #include "conformance/harness/runner.h"
 #include "conformance/harness/suite.h"
 #include "conformance/ports/claims.h"
@@ -137,8 +138,8 @@ void AddToyProperties(std::vector<Property>* out) {
   out->push_back(
       {.name = "cann.toy.holds",
        .routine = "cann.toy",
-       .description = "n is drawn from [0, 10); the explicit n = -3 is skipped, so the class "
-                      "it reaches is never hit",
+       .description = "n is drawn from [0, 10); the explicit n = -3 stands for a case past "
+                      "--max-case-bytes, so the class it reaches is never hit",
        .explicit_cases =
            [](const PropertyContext& ctx) {
              return std::vector<Case>{Case("cann.toy", ctx.profile.name).Set("n", 4),
@@ -152,8 +153,8 @@ void AddToyProperties(std::vector<Property>* out) {
            },
        .check =
            [](const PropertyContext&, const Case& c) {
-             return c.Int("n").value() < 0 ? Verdict::Skip("negative n is not checked")
-                                           : Verdict::Pass();
+             if (c.Int("n").value() < 0) throw CaseTooLarge(2, 1);  // as if past --max-case-bytes
+             return Verdict::Pass();
            }});
 }
 
@@ -164,7 +165,7 @@ void AddToyCoverage(std::vector<RoutineCoverage>* out) {
          .doc = "an even n",
          .hit = [](const Case& c, const Profile&) { return c.Int("n").value() % 2 == 0; }},
         {.name = "n.negative",
-         .doc = "a negative n: reached by an explicit case the check skips",
+         .doc = "a negative n: reached by an explicit case too large to check",
          .hit = [](const Case& c, const Profile&) { return c.Int("n").value() < 0; }},
         {.name = "n.big",
          .doc = "not required, never hit",
@@ -302,6 +303,36 @@ TEST(CoverageWitnesses, TheReferenceReachesEveryRequiredClassWithoutRealShapes) 
                                    << " (seed " << seed << ")";
     }
   }
+}
+
+// A port claiming the reading under which a behaviour is undefined (or not
+// claiming the suite's checked reading) gets those cases unchecked: their
+// classes are the claims' consequence, never "missing" (a tester's correct
+// port claiming choice:cann.size.overflow=unspecified was red on coverage).
+TEST(CoverageGate, AClassOnlyUncheckedCasesReachIsOutsideTheClaims) {
+  const auto status_of = [](const std::vector<std::string>& claims, const std::string& routine,
+                            const std::string& cls) {
+    const auto port = MakeReferencePort(claims);
+    RunOptions options;
+    options.profiles = {"ascend910b"};
+    options.routine_glob = routine;
+    options.real_shapes = false;
+    options.cases = 20;
+    const auto run = RunSuite(BuiltinSuite(), *port, options);
+    for (const auto& row : run.coverage) {
+      if (row.routine == routine && row.class_name == cls) return row.status;
+    }
+    return std::string("(no row)");
+  };
+  const std::string v2 = "cann.calculate_matmul_weight_size_v2";
+  std::vector<std::string> claims = ReferenceClaims();
+  EXPECT_EQ(status_of(claims, v2, "size.overflows_int64"), "hit");
+  std::erase(claims, std::string("choice:cann.size.overflow=param_invalid"));
+  EXPECT_EQ(status_of(claims, v2, "size.overflows_int64"), "outside_claims");
+  claims.push_back("choice:cann.size.overflow=unspecified");
+  EXPECT_EQ(status_of(claims, v2, "size.overflows_int64"), "outside_claims");
+  // Other classes of the routine are still required and hit.
+  EXPECT_EQ(status_of(claims, v2, "status.161002_rank"), "hit");
 }
 
 }  // namespace

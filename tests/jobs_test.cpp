@@ -60,6 +60,7 @@ report::PropertyResult EveryFieldSet() {
                 .source = "s"}};
   r.coverage_hits = {{"cann.nd_to_nz", {{"k.block_exact", 3}, {"zero.n", 1}}}};
   r.coverage_admitted = {{"cann.nd_to_nz", {"k.block_exact", "zero.n", "dim.past_2_16"}}};
+  r.coverage_unchecked = {{"cann.calculate_matmul_weight_size_v2", {"size.overflows_int64"}}};
   r.coverage_witnesses = 9;
   r.unit = 41;
   r.basis = "device logs";
@@ -79,7 +80,7 @@ TEST(ResultJson, RoundTripsEveryField) {
   // A field added to PropertyResult must be carried by ResultFromJson (and set
   // above and compared below); this count makes the test fail until it is.
   static_assert(FieldCount<report::ChoiceUsed>() == 6);
-  EXPECT_EQ(FieldCount<report::PropertyResult>(), 29u)
+  EXPECT_EQ(FieldCount<report::PropertyResult>(), 30u)
       << "PropertyResult gained or lost a field: carry it in reports/result_json.cpp and "
          "set and compare it here";
   const report::PropertyResult a = EveryFieldSet();
@@ -103,6 +104,7 @@ TEST(ResultJson, RoundTripsEveryField) {
   EXPECT_EQ(b.rapidcheck_reproduce, a.rapidcheck_reproduce);
   EXPECT_EQ(b.coverage_hits, a.coverage_hits);
   EXPECT_EQ(b.coverage_admitted, a.coverage_admitted);
+  EXPECT_EQ(b.coverage_unchecked, a.coverage_unchecked);
   EXPECT_EQ(b.coverage_witnesses, a.coverage_witnesses);
   EXPECT_EQ(b.unit, a.unit);
   EXPECT_EQ(b.basis, a.basis);
@@ -253,10 +255,14 @@ TEST(Jobs, StrayFramesOnAWorkersSocketNeitherHangNorPass) {
     r.message = why;
     return r;
   };
-  std::vector<report::PropertyResult> got;
+  std::vector<report::PropertyResult> got(3);
+  size_t delivered = 0;
   RunUnitsInWorkers(units, {.jobs = 2, .on_worker_start = [](int fd) { result_fd = fd; }}, run,
-                    died, [&](size_t, report::PropertyResult r) { got.push_back(std::move(r)); });
-  ASSERT_EQ(got.size(), 3u);
+                    died, [&](size_t i, report::PropertyResult r) {
+                      ++delivered;
+                      got.at(i) = std::move(r);
+                    });
+  ASSERT_EQ(delivered, 3u);
   EXPECT_EQ(got[0].outcome, report::Outcome::kPass);
   EXPECT_EQ(got[1].outcome, report::Outcome::kPass) << got[1].message;
   EXPECT_EQ(got[2].outcome, report::Outcome::kFail);

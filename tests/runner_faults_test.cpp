@@ -142,6 +142,40 @@ TEST_P(Interrupted, StopsWorkersAndPortsAndKeepsTheReportsSoFar) {
     EXPECT_FALSE(std::filesystem::exists(dir.path() + "/out/" + name)) << name;
 }
 
+// Results that finish behind a long unit are in the reports at once, not
+// held back until it ends: a SIGTERM from a CI timeout loses none of them (a
+// tester's stopped run had lost every result queued behind a slow unit).
+TEST(StoppedRun, KeepsTheResultsFinishedBehindAStalledUnit) {
+  TempDir dir("behind");
+  const std::string mark = "behind-" + std::to_string(getpid());
+  // nd_to_nz.matches_oracle stalls on a real model shape; the nz_to_nd units
+  // come after it in report order and end at once (the port does not claim them).
+  const pid_t runner = Start("run --port " + kStallPort +
+                                 " --profile ascend910b --property cann.nd_to_nz.matches_oracle "
+                                 "--property 'cann.nz_to_nd.*' --timeout-ms 600000 --jobs 2 "
+                                 "--quiet --out " +
+                                 dir.path() + "/out",
+                             mark, dir.path() + "/stderr");
+  ASSERT_GT(runner, 0);
+  const std::string report = dir.path() + "/out/report.json";
+  const bool behind = WaitFor(
+      [&] { return ResultsIn(report) >= 1 && !ShmFilesOf(ProcessesMarked(mark)).empty(); }, 120);
+  kill(runner, SIGTERM);
+  int status = 0;
+  ASSERT_EQ(waitpid(runner, &status, 0), runner);
+  ASSERT_TRUE(behind) << "no result behind the stalled unit was written\n"
+                      << ReadFile(dir.path() + "/stderr") << ReadFile(report);
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM);
+  const auto doc = testing::ReadJson(report);
+  EXPECT_FALSE(doc.at("complete").get<bool>());
+  int behind_results = 0;
+  for (const auto& r : doc.at("results")) {
+    EXPECT_NE(r.at("property"), "cann.nd_to_nz.matches_oracle") << "it never ended";
+    behind_results += r.at("property").get<std::string>().rfind("cann.nz_to_nd.", 0) == 0;
+  }
+  EXPECT_GE(behind_results, 1);
+}
+
 INSTANTIATE_TEST_SUITE_P(Signals, Interrupted, ::testing::Values(SIGTERM, SIGINT),
                          [](const ::testing::TestParamInfo<int>& info) {
                            return std::string(info.param == SIGTERM ? "SIGTERM" : "SIGINT");

@@ -34,8 +34,17 @@ inline CommandResult RunShell(const std::string& command) {
   return result;
 }
 
+class TempDir;
+std::string DefaultOut();
+
+// `npuconf ARGS`. A `run` that names no --out writes into a directory of this
+// test process's own, never into the shared ./npuconf-report, whose lock
+// another test's run may hold at the same moment (ctest -j).
 inline CommandResult RunNpuconf(const std::string& args) {
-  return RunShell(std::string(NPUCONF_BINARY) + " " + args);
+  const bool own_out = args.rfind("run", 0) == 0 && args.find("--out") == std::string::npos &&
+                       args.find("--help") == std::string::npos;
+  return RunShell(std::string(NPUCONF_BINARY) + " " + args +
+                  (own_out ? " --out " + DefaultOut() : ""));
 }
 
 // A fresh directory under the system temp dir, removed by the destructor.
@@ -57,6 +66,12 @@ class TempDir {
   static inline int counter_ = 0;
   std::filesystem::path path_;
 };
+
+// The --out of RunNpuconf's runs that name none: one per test process.
+inline std::string DefaultOut() {
+  static const TempDir dir("default-out");
+  return dir.path();
+}
 
 inline nlohmann::json ReadJson(const std::string& path) {
   std::ifstream file(path);

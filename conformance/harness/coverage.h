@@ -74,8 +74,9 @@ std::string CoverageFilterReason(const RunOptions& options);
 // profile with a required class not hit, naming the classes.
 // `profiles` are the run's profiles as claimed (PropertyContext::run_profiles).
 // A required class counts only where some case inside the port's claims
-// reaches it (PropertyResult::coverage_admitted); elsewhere its row says
-// outside_claims.
+// reaches it (PropertyResult::coverage_admitted) and no property left such a
+// case unchecked (PropertyResult::coverage_unchecked: the claimed reading
+// leaves it undefined); elsewhere its row says outside_claims.
 // `filter` is CoverageFilterReason of the run's options: "" enforces the gate.
 void ApplyCoverageGate(const Suite& suite, const std::string& filter,
                        const std::vector<const Profile*>& profiles, report::RunReport* run);

@@ -209,8 +209,7 @@ void RunUnitsInWorkers(const std::vector<PoolUnit>& units, const PoolOptions& op
   std::vector<Worker>& workers = pool.workers();
   workers.resize(
       static_cast<size_t>(std::max(1, std::min<int>(options.jobs, static_cast<int>(n)))));
-  std::vector<std::optional<report::PropertyResult>> results(n);
-  size_t next = 0, delivered = 0, done = 0;
+  size_t next = 0, done = 0;
   int failures = 0;
   double done_cost = 0, done_seconds = 0, unstarted_cost = total_cost;
   const bool tty = isatty(STDERR_FILENO);
@@ -257,12 +256,7 @@ void RunUnitsInWorkers(const std::vector<PoolUnit>& units, const PoolOptions& op
     }
     last_unit = unit;
     ++done;
-    results[unit] = std::move(result);
-    while (delivered < n && results[delivered]) {
-      deliver(delivered, std::move(*results[delivered]));
-      results[delivered].reset();
-      ++delivered;
-    }
+    deliver(unit, std::move(result));
     if (options.progress) print_progress();
   };
 

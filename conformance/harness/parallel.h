@@ -28,10 +28,11 @@ struct PoolOptions {
 };
 
 // Runs `run(i)` for every unit i in worker processes forked from this one and
-// calls `deliver(i, result)` for i = 0, 1, ... in order, each as soon as the
-// units before it are delivered. A worker that dies or exits while checking a
-// unit (a port crashed the process) makes that unit `died(i, why, note)`, e.g.
-// why = "SIGSEGV", with note the case JSON of a crash note the worker left
+// calls `deliver(i, result)` as soon as unit i ends, in whatever order the
+// units end (so a result finished behind a long unit is in the reports when
+// the run is stopped; the caller puts them in report order). A worker that dies or exits while
+// checking a unit (a port crashed the process) makes that unit `died(i, why, note)`, e.g. why =
+// "SIGSEGV", with note the case JSON of a crash note the worker left
 // ("" when none), and a new worker takes the units still waiting.
 using DiedFn = std::function<report::PropertyResult(size_t unit, const std::string& why,
                                                     const std::string& crash_case_json)>;

@@ -108,9 +108,14 @@ Verdict SafeCheck(const Property& property, const PropertyContext& ctx, const Ca
   } catch (const CaseError& e) {
     return Verdict::Fail(std::string("the suite built a malformed case: ") + e.what());
   }
-  // Every checked case counts toward the coverage classes (coverage.h).
-  if (verdict.kind != Verdict::Kind::kSkip)
+  // Every checked case counts toward the coverage classes (coverage.h); one
+  // left unchecked (not for its size) marks its classes so.
+  if (verdict.kind != Verdict::Kind::kSkip) {
     CountCoverage(ctx.suite, ctx.profile, c, &result->coverage_hits);
+  } else if (!IsTooLarge(verdict)) {
+    for (auto& name : ClassesOf(ctx.suite, ctx.profile, c))
+      result->coverage_unchecked[c.routine].insert(std::move(name));
+  }
   return verdict;
 }
 
@@ -642,9 +647,15 @@ report::RunReport RunSuite(const Suite& suite, const Port& port, const RunOption
     run.shard_count = options.shard_count;
     run.units_total = static_cast<int>(work.size());
     run.selection = SelectionDigest(work);
+    // A unit the port does not claim costs nothing (its result is "not
+    // claimed"): the balance is of the claimed units, so that a narrowed
+    // port's shards each check something.
     std::vector<double> costs;
-    for (const auto& [property, profile] : work)
-      costs.push_back(EstimatedUnitSeconds(property->name, profile->name, options.real_shapes));
+    for (const auto& [property, profile] : work) {
+      costs.push_back(claims.Claims(property->routine, profile->name)
+                          ? EstimatedUnitSeconds(property->name, profile->name, options.real_shapes)
+                          : 0.0);
+    }
     const std::vector<int> shard = AssignShards(costs, options.shard_count);
     std::vector<std::pair<const Property*, const Profile*>> mine;
     std::vector<int> mine_units;
@@ -656,13 +667,18 @@ report::RunReport RunSuite(const Suite& suite, const Port& port, const RunOption
     work = std::move(mine);
     unit_of = std::move(mine_units);
   }
-  // Every result goes through here, in report order: waivers, then the reports so far.
+  // Every result goes through here as its unit ends (in any order with
+  // --jobs): waivers, then into its place in report order, then the reports
+  // so far, so that a stopped run keeps every result it finished.
   std::vector<bool> waiver_used(options.waivers ? options.waivers->entries.size() : 0, false);
   const std::string today = TodayUtc();
+  std::vector<size_t> placed;  // the unit index of each of run.results, ascending
   auto add = [&](size_t i, report::PropertyResult result) {
     if (options.shard_count > 0) result.unit = unit_of[i];
     if (options.waivers) ApplyWaivers(*options.waivers, today, suite, &result, &waiver_used);
-    run.results.push_back(std::move(result));
+    const auto at = std::upper_bound(placed.begin(), placed.end(), i);
+    run.results.insert(run.results.begin() + (at - placed.begin()), std::move(result));
+    placed.insert(at, i);
     if (options.on_result) options.on_result(run);
   };
   if (options.jobs > 1 && work.size() > 1) {
