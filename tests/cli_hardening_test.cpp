@@ -186,5 +186,26 @@ TEST(CliHardening, EveryRoutineChargesItsCaseBeforeAllocating) {
   }
 }
 
+// A property's check charges the case before the oracle builds anything of
+// its size: the FRACTAL_NZ panel list of a 4-D shape of 4096s once took 16 GB
+// before the budget was asked (a claim like shape%4096==0 draws such cases).
+TEST(CliHardening, ACheckChargesTheCaseBeforeItsOracleBuildsAnything) {
+#if defined(__SANITIZE_ADDRESS__)
+  const std::string limit;
+#else
+  const std::string limit = "ulimit -v 1048576 && ";
+#endif
+  for (const char* routine : {"cann.nd_to_nz", "cann.nz_to_nd", "cann.trans_matmul_weight"}) {
+    const std::string command = limit + NPUCONF_BINARY + std::string(" check ") + routine +
+                                ".matches_oracle " + routine +
+                                " profile=ascend910b dtype=FLOAT16 'shape=[4096,4096,4096,4096]'";
+    const auto run = RunShell(command);
+    EXPECT_EQ(run.exit_code, 2) << command << "\n" << run.output;
+    EXPECT_NE(run.output.find("is too large: it needs at least"), std::string::npos)
+        << command << "\n"
+        << run.output;
+  }
+}
+
 }  // namespace
 }  // namespace npuconf

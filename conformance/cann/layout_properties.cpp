@@ -49,6 +49,12 @@ NzGeometry GeometryOf(const Case& c, const Profile& profile) {
 // mm_weight_ref, leaves FRACTAL_NZ there).
 LayoutInstance NzInstance(const Case& c, const Profile& profile, const std::string& routine) {
   const NzGeometry g = GeometryOf(c, profile);
+  // The case's buffers against the budget before anything of its size is
+  // built here (the oracle's panel list grows with the case: a claim like
+  // shape%4096==0 once drew cases whose panel list alone took 16 GB).
+  const uint64_t nd_bytes = ElemBytes(g.dtype, g.nd_elems, g.shape);
+  const uint64_t nz_bytes = ElemBytes(g.dtype, g.nz_elems, g.storage);
+  if (nd_bytes + nz_bytes > MaxCaseBytes()) throw CaseTooLarge(nd_bytes + nz_bytes, MaxCaseBytes());
   const bool to_nz = routine != kUnpack;
   LayoutInstance l;
   l.input = routine == kTrans ? "mm_weight_ref" : to_nz ? "nd" : "nz";
