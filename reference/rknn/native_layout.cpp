@@ -9,6 +9,10 @@
 #include "reference/simd/avx512_blocks.h"
 #include "reference/simd/isa.h"
 
+#if NPUCONF_HAVE_NEON_KERNELS
+#include <arm_neon.h>
+#endif
+
 namespace npuconf::rknn {
 namespace {
 
@@ -464,6 +468,137 @@ NPUCONF_AVX512 void BSegmentAvx512ByElem(uint8_t* norm, uint8_t* native, const B
 }
 #endif
 
+#if NPUCONF_HAVE_NEON_KERNELS
+// ---- NEON kernels for B NORM ↔ NATIVE (subK 32) ----------------------------------
+//
+// The portable path moves B element by element (FullTile): 7.5× memcpy on
+// x86-64, and no compiler turns it into vector transposes. Here a block is
+// 16 (int8) or 8 (16-bit) NORM columns × the 32 rows of one K band: 16 × 16
+// byte (8 × 8 halfword) transposes in registers (TRN1 / TRN2 at each element
+// width), whose rows are NATIVE rows of one tile, stored whole (32 or 64
+// bytes). The same transposes undo it. Exact bytes are tested under qemu
+// (reference_fast_paths_test); speed on a real aarch64 was not measured.
+
+// 16 × 16 bytes: on return byte j of x[i] is the old byte i of x[j].
+inline void TransposeBytes16x16(uint8x16_t x[16]) {
+  uint8x16_t t[16];
+  for (int i = 0; i < 16; i += 2) {
+    t[i] = vtrn1q_u8(x[i], x[i + 1]);
+    t[i + 1] = vtrn2q_u8(x[i], x[i + 1]);
+  }
+  uint16x8_t u[16];
+  for (int g = 0; g < 16; g += 4) {
+    for (int j = 0; j < 2; ++j) {
+      u[g + j] = vtrn1q_u16(vreinterpretq_u16_u8(t[g + j]), vreinterpretq_u16_u8(t[g + j + 2]));
+      u[g + j + 2] = vtrn2q_u16(vreinterpretq_u16_u8(t[g + j]), vreinterpretq_u16_u8(t[g + j + 2]));
+    }
+  }
+  uint32x4_t v[16];
+  for (int g = 0; g < 16; g += 8) {
+    for (int j = 0; j < 4; ++j) {
+      v[g + j] = vtrn1q_u32(vreinterpretq_u32_u16(u[g + j]), vreinterpretq_u32_u16(u[g + j + 4]));
+      v[g + j + 4] =
+          vtrn2q_u32(vreinterpretq_u32_u16(u[g + j]), vreinterpretq_u32_u16(u[g + j + 4]));
+    }
+  }
+  for (int j = 0; j < 8; ++j) {
+    const uint64x2_t a = vreinterpretq_u64_u32(v[j]), b = vreinterpretq_u64_u32(v[j + 8]);
+    x[j] = vreinterpretq_u8_u64(vtrn1q_u64(a, b));
+    x[j + 8] = vreinterpretq_u8_u64(vtrn2q_u64(a, b));
+  }
+}
+
+// 8 × 8 halfwords: on return element j of x[i] is the old element i of x[j].
+inline void TransposeHalves8x8(uint16x8_t x[8]) {
+  uint16x8_t t[8];
+  for (int i = 0; i < 8; i += 2) {
+    t[i] = vtrn1q_u16(x[i], x[i + 1]);
+    t[i + 1] = vtrn2q_u16(x[i], x[i + 1]);
+  }
+  uint32x4_t u[8];
+  for (int g = 0; g < 8; g += 4) {
+    for (int j = 0; j < 2; ++j) {
+      u[g + j] = vtrn1q_u32(vreinterpretq_u32_u16(t[g + j]), vreinterpretq_u32_u16(t[g + j + 2]));
+      u[g + j + 2] =
+          vtrn2q_u32(vreinterpretq_u32_u16(t[g + j]), vreinterpretq_u32_u16(t[g + j + 2]));
+    }
+  }
+  for (int j = 0; j < 4; ++j) {
+    const uint64x2_t a = vreinterpretq_u64_u32(u[j]), b = vreinterpretq_u64_u32(u[j + 4]);
+    x[j] = vreinterpretq_u16_u64(vtrn1q_u64(a, b));
+    x[j + 4] = vreinterpretq_u16_u64(vtrn2q_u64(a, b));
+  }
+}
+
+// One block: NORM `band` (32 rows, row stride row_bytes) at columns n0… ↔ the
+// NATIVE rows at `rows` (each subK = 32 elements; kBlockN of them, contiguous
+// inside one tile).
+template <int kElemBytes, bool kToNative>
+inline void BBlockNeon(uint8_t* band, int64_t row_bytes, uint8_t* rows) {
+  constexpr int64_t kNativeRowBytes = 32 * kElemBytes;
+  if constexpr (kElemBytes == 1) {
+    for (int h = 0; h < 2; ++h) {  // K rows 16h…16h+15
+      uint8x16_t x[16];
+      for (int i = 0; i < 16; ++i) {
+        x[i] = kToNative ? vld1q_u8(band + (16 * h + i) * row_bytes)
+                         : vld1q_u8(rows + i * kNativeRowBytes + 16 * h);
+      }
+      TransposeBytes16x16(x);
+      for (int i = 0; i < 16; ++i) {
+        if constexpr (kToNative) {
+          vst1q_u8(rows + i * kNativeRowBytes + 16 * h, x[i]);
+        } else {
+          vst1q_u8(band + (16 * h + i) * row_bytes, x[i]);
+        }
+      }
+    }
+  } else {
+    for (int q = 0; q < 4; ++q) {  // K rows 8q…8q+7
+      uint16x8_t x[8];
+      for (int i = 0; i < 8; ++i) {
+        x[i] =
+            kToNative
+                ? vld1q_u16(reinterpret_cast<const uint16_t*>(band + (8 * q + i) * row_bytes))
+                : vld1q_u16(reinterpret_cast<const uint16_t*>(rows + i * kNativeRowBytes + 16 * q));
+      }
+      TransposeHalves8x8(x);
+      for (int i = 0; i < 8; ++i) {
+        if constexpr (kToNative) {
+          vst1q_u16(reinterpret_cast<uint16_t*>(rows + i * kNativeRowBytes + 16 * q), x[i]);
+        } else {
+          vst1q_u16(reinterpret_cast<uint16_t*>(band + (8 * q + i) * row_bytes), x[i]);
+        }
+      }
+    }
+  }
+}
+
+// Covers, in every full K band of the segment, the NORM columns [0, n_done)
+// (whole tiles); the portable path does the rest (as BSegmentAvx512).
+template <int kElemBytes, bool kToNative>
+void BSegmentNeon(uint8_t* norm, uint8_t* native, const BNativeGeometry& g, const BSegment& s,
+                  int64_t* n_done) {
+  constexpr int64_t kBlockN = 16 / kElemBytes;
+  const int64_t n_end = g.n / g.sub_n * g.sub_n;  // sub_n is a multiple of kBlockN
+  const int64_t row_bytes = g.n * kElemBytes;
+  const int64_t tile_bytes = g.sub_n * g.sub_k * kElemBytes;
+  const int64_t full_k1 = s.k_rows / g.sub_k;
+  for (int64_t k1 = 0; k1 < full_k1; ++k1) {
+    uint8_t* band = norm + (s.k_begin + k1 * g.sub_k) * row_bytes;
+    for (int64_t n0 = 0; n0 < n_end; n0 += kBlockN) {
+      uint8_t* rows = native + ((n0 / g.sub_n) * s.k1 + k1) * tile_bytes +
+                      (n0 % g.sub_n) * g.sub_k * kElemBytes;
+      BBlockNeon<kElemBytes, kToNative>(band + n0 * kElemBytes, row_bytes, rows);
+    }
+  }
+  *n_done = n_end;
+}
+
+bool BNeonApplies(const BNativeGeometry& g, int elem_bytes) {
+  return g.sub_k == 32 && (elem_bytes == 1 || elem_bytes == 2) && g.sub_n % (16 / elem_bytes) == 0;
+}
+#endif  // NPUCONF_HAVE_NEON_KERNELS
+
 // One NORM segment ↔ its NATIVE block, `block` = the segment's NATIVE bytes.
 template <typename T>
 void NormSegment(T* norm, T* block, const BNativeGeometry& g, const BSegment& s, bool to_native,
@@ -632,6 +767,17 @@ void BBytes(const uint8_t* plain, uint8_t* native, const BNativeGeometry& g, boo
       } else {
         to_native ? BSegmentAvx512ByElem<true, false>(norm, block, g, s, elem_bytes, &n_done)
                   : BSegmentAvx512ByElem<false, false>(norm, block, g, s, elem_bytes, &n_done);
+      }
+    }
+#endif
+#if NPUCONF_HAVE_NEON_KERNELS
+    if (simd::ActiveIsa() == simd::Isa::kNeon && BNeonApplies(g, elem_bytes)) {
+      if (elem_bytes == 1) {
+        to_native ? BSegmentNeon<1, true>(norm, block, g, s, &n_done)
+                  : BSegmentNeon<1, false>(norm, block, g, s, &n_done);
+      } else {
+        to_native ? BSegmentNeon<2, true>(norm, block, g, s, &n_done)
+                  : BSegmentNeon<2, false>(norm, block, g, s, &n_done);
       }
     }
 #endif
