@@ -409,8 +409,10 @@ NPUCONF_AVX2 void LookupRowAvx2(const uint8_t* q, NibbleOrder nibbles, const uin
 }
 #endif
 
+#if NPUCONF_HAVE_AVX512_KERNELS
 bool Avx512() { return simd::ActiveIsa() == simd::Isa::kAvx512; }
 bool Avx2() { return simd::ActiveIsa() == simd::Isa::kAvx2; }
+#endif
 
 template <Rounding kRounding, OutKind kOut>
 void Compute(const int32_t* values, const float* scale, const float* zero_point, int64_t count,

@@ -28,7 +28,9 @@ std::optional<uint64_t> BytesOf(int64_t elems, int bits) {
 // path); the threshold and its measurement are in isa.h.
 constexpr uint64_t kStreamMinBytes = simd::kStreamMinBytes;
 
+#if NPUCONF_HAVE_AVX512_KERNELS
 bool Aligned64(const void* p) { return reinterpret_cast<uintptr_t>(p) % 64 == 0; }
+#endif
 
 // ---- A / C -------------------------------------------------------------------
 
