@@ -369,9 +369,30 @@ NPUCONF_AVX2 void ComputeBroadcastAvx2(const int32_t* values, float scale, float
                                        int64_t count, OutBits<kOut>* out) {
   ComputeBroadcastBody<kRounding, kOut>(values, scale, zero_point, count, out);
 }
+// int4 from a whole byte on: 32 nibbles per step, split and interleaved in
+// order, sign-extended by (v ^ 8) − 8 and widened to int32. GCC leaves
+// DecodeBody's nibble loop scalar: int4 → fp32 took 0.45× the FMA loop.
 NPUCONF_AVX2 void DecodeAvx2(const uint8_t* q, QType qtype, NibbleOrder nibbles, int64_t e0,
                              int64_t count, int32_t* values) {
-  DecodeBody(q, qtype, nibbles, e0, count, values);
+  if (qtype != QType::kInt4 || e0 % 2 != 0) return DecodeBody(q, qtype, nibbles, e0, count, values);
+  const uint8_t* bytes = q + e0 / 2;
+  const bool high_first = nibbles == NibbleOrder::kHighFirst;
+  const __m128i low_nibbles = _mm_set1_epi8(0x0F), eight = _mm_set1_epi8(8);
+  int64_t i = 0;
+  for (; i + 32 <= count; i += 32) {
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + i / 2));
+    const __m128i lo = _mm_and_si128(b, low_nibbles);
+    const __m128i hi = _mm_and_si128(_mm_srli_epi16(b, 4), low_nibbles);
+    const __m128i even = high_first ? hi : lo, odd = high_first ? lo : hi;
+    const __m128i first = _mm_sub_epi8(_mm_xor_si128(_mm_unpacklo_epi8(even, odd), eight), eight);
+    const __m128i second = _mm_sub_epi8(_mm_xor_si128(_mm_unpackhi_epi8(even, odd), eight), eight);
+    auto* out = reinterpret_cast<__m256i*>(values + i);
+    _mm256_storeu_si256(out, _mm256_cvtepi8_epi32(first));
+    _mm256_storeu_si256(out + 1, _mm256_cvtepi8_epi32(_mm_srli_si128(first, 8)));
+    _mm256_storeu_si256(out + 2, _mm256_cvtepi8_epi32(second));
+    _mm256_storeu_si256(out + 3, _mm256_cvtepi8_epi32(_mm_srli_si128(second, 8)));
+  }
+  DecodeBody(q, qtype, nibbles, e0 + i, count - i, values + i);
 }
 
 // A lane mask of the 16-bit lanes of `nib` that have `bit` set.
