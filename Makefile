@@ -9,7 +9,19 @@ PACKAGES := cmake g++ make librapidcheck-dev libgtest-dev libgmock-dev libeigen3
             nlohmann-json3-dev libcli11-dev libbenchmark-dev libssl-dev libxxhash-dev libdnnl-dev \
             python3-jsonschema python3-numpy python3-yaml clang-format chromium dpkg-dev file
 
-.PHONY: deps configure build build-npuconf run test package sanitize bench format format-check clean
+# `make test-arm64`: Debian's cross toolchain, qemu, and the :arm64 variants of
+# the libraries above that have code (the header-only ones are Architecture: all),
+# and libstdc++6:arm64, so that qemu runs everything from the multiarch root (see
+# cmake/toolchains/aarch64-linux-gnu.cmake: not the cross sysroot).
+ARM64_BUILD ?= build-arm64
+ARM64_TOOLS := g++-aarch64-linux-gnu qemu-user-static
+ARM64_LIBS := librapidcheck-dev libgtest-dev libgmock-dev libssl-dev libxxhash-dev libstdc++6
+QEMU_ARM64 := qemu-aarch64-static -L /
+# The test programs of the areas labelled arm64 (tests/CMakeLists.txt).
+ARM64_TARGETS := npuconf tests_core tests_reference tests_oracles tests_cli
+
+.PHONY: deps deps-arm64 configure build build-npuconf run test test-arm64 package sanitize bench \
+        format format-check clean
 
 # Installs whichever package is missing (non-interactive apt-get; needs root).
 deps:
@@ -19,6 +31,22 @@ deps:
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+# Adds the arm64 architecture to dpkg (multiarch) when it is missing, then
+# installs whichever of the cross tools and :arm64 libraries is missing.
+deps-arm64: deps
+	@SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO=sudo; \
+	update=""; \
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then \
+	  echo "adding dpkg architecture arm64"; $$SUDO dpkg --add-architecture arm64; update=1; \
+	fi; \
+	missing=""; for p in $(ARM64_TOOLS) $(addsuffix :arm64,$(ARM64_LIBS)); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
 
@@ -41,6 +69,21 @@ run: build-npuconf
 
 test: build format-check
 	ctest --test-dir $(BUILD) -j$(JOBS) --output-on-failure
+
+# aarch64: cross-builds into $(ARM64_BUILD)/ (cmake/toolchains/aarch64-linux-gnu.cmake),
+# runs the tests labelled arm64 under qemu-user (CTest puts the emulator before
+# each test program; a test that starts npuconf by path starts a wrapper script
+# that runs it under qemu), then the main job's properties without the real
+# model shapes on the reference port, whose exit code must be 0.
+test-arm64: deps-arm64
+	cmake -S . -B $(ARM64_BUILD) -DCMAKE_BUILD_TYPE=Release \
+	  -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch64-linux-gnu.cmake -DNPUCONF_BUILD_BENCH=OFF
+	cmake --build $(ARM64_BUILD) -j$(JOBS) --target $(ARM64_TARGETS)
+	ctest --test-dir $(ARM64_BUILD) -L arm64 -j$(JOBS) --output-on-failure
+	$(QEMU_ARM64) $(ARM64_BUILD)/npuconf --version
+	$(QEMU_ARM64) $(ARM64_BUILD)/npuconf run --no-real-shapes --port reference --quiet \
+	  --out $(ARM64_BUILD)/$(REPORT); code=$$?; \
+	  echo "npuconf run --no-real-shapes under qemu-aarch64: exit $$code"; exit $$code
 
 # The Debian package $(BUILD)/npuconf_<version>_<arch>.deb (CPack; Depends from
 # dpkg-shlibdeps). Installing needs only npuconf built, not the tests.
@@ -70,4 +113,4 @@ format-check: deps
 	clang-format --dry-run --Werror $$(git ls-files '*.h' '*.cpp' '*.c')
 
 clean:
-	rm -rf $(BUILD) build-sanitize $(REPORT)
+	rm -rf $(BUILD) build-sanitize $(ARM64_BUILD) $(REPORT)

@@ -11,7 +11,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <vector>
+
+#include "reference/simd/isa.h"
 
 #if NPUCONF_HAVE_DNNL
 #include <dlfcn.h>
@@ -102,7 +105,15 @@ inline void OneDnnReorder(benchmark::State& state, const dnnl::memory::desc& fro
 // command line (later flags win): 0.1 s per repetition keeps a 5-repetition
 // run short; random interleaving spreads each benchmark's repetitions over the
 // run, so both sides of a ratio see the same machine load.
+// NPUCONF_ISA picks the kernel path measured (bench/run_benchmarks.sh runs
+// each): a path the CPU lacks exits 2 before anything runs, and the path is in
+// the JSON's context ("isa").
 inline int Main(int argc, char** argv, void (*register_all)()) {
+  if (const std::string error = simd::IsaEnvironmentError(); !error.empty()) {
+    std::fprintf(stderr, "bench: %s\n", error.c_str());
+    return 2;
+  }
+  benchmark::AddCustomContext("isa", simd::IsaName(simd::ActiveIsa()));
   register_all();
   static char default_min_time[] = "--benchmark_min_time=0.1";
   static char default_interleave[] = "--benchmark_enable_random_interleaving=true";

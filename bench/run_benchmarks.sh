@@ -3,10 +3,15 @@
 # and prints one Markdown table: each layout routine's median time over that
 # of memcpy of the same bytes, and a plain fp32 multiply-add loop's median
 # time over each dequant routine's (its throughput as a fraction of the
-# loop's), both sides measured in the same process. Where issue 10 sets a goal
+# loop's), both sides measured in the same process. Where README sets a goal
 # the row says so; the script exits 1 when any goal is missed, 2 when a
 # benchmark or the checker fails. oneDNN peer rows appear when the build found
 # libdnnl (bench/CMakeLists.txt).
+# Kernel paths (issue 19): every row is measured on this CPU's best path, and
+# the goal rows once more on every other path it runs (NPUCONF_ISA=avx2,
+# portable, ...; labelled [path]). The goals gate the avx512 and avx2 rows;
+# portable and neon rows are printed without a verdict. NPUCONF_ISA=PATH in
+# the environment measures that path alone (every row, gated where it is).
 # Usage: bench/run_benchmarks.sh [BUILD_DIR]   (default: build)
 set -uo pipefail
 build=${1:-build}
@@ -19,17 +24,46 @@ ratio="$build/bench/bench_ratio"
 missed=0
 failed=0
 
-run() {  # run PROGRAM JSON
-  echo "running $1 ..." >&2
-  "$build/bench/$1" "${flags[@]}" --benchmark_out="$out/$2" >/dev/null || failed=1
+# The paths this CPU runs, best first: a bench program refuses the others (exit 2).
+if [ -n "${NPUCONF_ISA:-}" ]; then
+  paths=("$NPUCONF_ISA")
+  if ! "$build/bench/nz_pack_bench" --benchmark_list_tests >/dev/null; then exit 2; fi
+else
+  paths=()
+  for p in avx512 neon avx2 portable; do
+    NPUCONF_ISA=$p "$build/bench/nz_pack_bench" --benchmark_list_tests >/dev/null 2>&1 &&
+      paths+=("$p")
+  done
+fi
+best=${paths[0]}
+echo "kernel paths measured: ${paths[*]} (every row on $best, goal rows on the others)" >&2
+
+isa=$best    # the path of the rows being measured / printed
+gated=1      # whether this path's rows are gated by the goals
+tag=""       # the label suffix of this path's rows ("" on the best path)
+
+run() {  # run PROGRAM JSON [extra flags]
+  local program=$1 json=$2
+  shift 2
+  echo "running $program on $isa ..." >&2
+  NPUCONF_ISA=$isa "$build/bench/$program" "${flags[@]}" --benchmark_out="$out/$isa/$json" "$@" \
+    >/dev/null || failed=1
 }
 
-# row JSON LABEL NUMERATOR DENOMINATOR [bench_ratio options]
+# row JSON LABEL NUMERATOR DENOMINATOR [bench_ratio options]; a goal
+# (--max / --min) is dropped on a path that is not gated.
 row() {
   local json=$1 label=$2 num=$3 den=$4
   shift 4
-  "$ratio" --json "$out/$json" --numerator "$num" --denominator "$den" --markdown --no-header \
-    --label "$label" "$@"
+  local options=()
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --max | --min) [ "$gated" -eq 1 ] && options+=("$1" "$2"); shift 2 ;;
+      *) options+=("$1"); shift ;;
+    esac
+  done
+  "$ratio" --json "$out/$isa/$json" --numerator "$num" --denominator "$den" --markdown --no-header \
+    --label "$label$tag" "${options[@]}"
   case $? in
     0) ;;
     1) missed=1 ;;
@@ -37,8 +71,36 @@ row() {
   esac
 }
 
-has() { grep -q "\"$2" "$out/$1"; }  # has JSON NAME_PREFIX: was it measured?
+has() { grep -q "\"$2" "$out/$isa/$1"; }  # has JSON NAME_PREFIX: was it measured?
 
+small=65536,262144,1048576
+mid=4194304
+large=16777216,67108864,268435456
+mem='BM_Memcpy/*'
+fma='BM_Fp32MultiplyAdd/*'
+
+# The rows README's Speed section sets a goal for, on the path in $isa.
+goal_rows() {
+  row nz.json "ND → NZ int8 (in cache)" 'BM_PackNdToNz<int8>/*' "$mem" --only "$small" --max 1.5
+  row nz.json "ND → NZ int8" 'BM_PackNdToNz<int8>/*' "$mem" --only "$large" --max 1.1
+  row nz.json "ND → NZ fp16" 'BM_PackNdToNz<fp16>/*' "$mem" --only "$large" --max 1.1
+  for t in int8 fp16; do
+    row nz.json "NZ → ND $t" "BM_UnpackNzToNd<$t>/*" "$mem" --max 1.5
+  done
+  for t in int8 fp16; do
+    row rknn.json "RKNN B NORM → NATIVE $t" "BM_BNormToNative<$t>/*" "$mem" --max 1.5
+  done
+  row quant.json "int4 per-group → fp16 per-step (× FMA loop)" "$fma" \
+    'BM_Int4PerGroupDequantFp16PerStep/*' --min 0.25
+  row quant.json "int4 per-group → fp32 (× FMA loop)" "$fma" 'BM_Int4PerGroupDequantFp32/*' \
+    --min 0.5
+}
+
+gate_of() { case $1 in avx512 | avx2) echo 1 ;; *) echo 0 ;; esac; }
+
+mkdir -p "$out/$best"
+isa=$best
+gated=$(gate_of "$best")
 run nz_pack_bench nz.json
 run rknn_layout_bench rknn.json
 run quant_dequant_bench quant.json
@@ -119,6 +181,20 @@ for types in int4,fp16 int8,fp16 int4,bf16; do
 done
 for t in int4 int8; do
   row quant.json "RKNN dequant_b $t (× FMA loop)" "$fma" "BM_RknnDequantB<$t>/*"
+done
+
+# The goal rows on every other path this CPU runs: only their benchmarks and
+# the yardsticks run.
+for p in "${paths[@]:1}"; do
+  isa=$p
+  gated=$(gate_of "$p")
+  tag=" [$p]"
+  mkdir -p "$out/$isa"
+  run nz_pack_bench nz.json '--benchmark_filter=^BM_(Memcpy|PackNdToNz<|UnpackNzToNd<)'
+  run rknn_layout_bench rknn.json '--benchmark_filter=^BM_(Memcpy|BNormToNative<(int8|fp16)>)'
+  run quant_dequant_bench quant.json \
+    '--benchmark_filter=^BM_(Fp32MultiplyAdd|Int4PerGroupDequantFp(16PerStep|32))/'
+  goal_rows
 done
 
 if [ "$failed" -ne 0 ]; then

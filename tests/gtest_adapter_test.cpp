@@ -19,8 +19,11 @@ using testing::ReadFile;
 using testing::RunShell;
 using testing::TempDir;
 
+// The program's command line (under the emulator in a cross build).
 std::string Program(const std::string& name) {
-  return std::string(NPUCONF_TEST_BINARY_DIR) + "/gtest_adapter_" + name;
+  const std::string emulator = NPUCONF_TEST_EMULATOR;
+  return (emulator.empty() ? "" : emulator + " ") + std::string(NPUCONF_TEST_BINARY_DIR) +
+         "/gtest_adapter_" + name;
 }
 
 // The tests a run of `output` reports, by status ("OK", "FAILED", "SKIPPED").

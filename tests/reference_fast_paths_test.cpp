@@ -1,9 +1,10 @@
 // Every fast path of reference/ byte for byte against the oracles of oracles/
 // (and, where the oracle would be slow, against the portable path): per dtype
-// width, tile size, AVX-512 vs portable, aligned vs ragged shapes and buffers,
+// width, tile size, kernel path, aligned vs ragged shapes and buffers,
 // streamed (≥ simd::kStreamMinBytes) vs cached stores, segmented vs not, TP_NORM vs NORM, and
-// both int4 nibble orders. Each test runs once on the portable path and once
-// on the CPU's best path (skipped, with a note, where that is the same).
+// both int4 nibble orders. Each test runs once on every path this build has
+// and this CPU runs (portable, AVX2, AVX-512 on such an x86-64; portable and
+// NEON on aarch64), each failure naming its path.
 #include <gtest/gtest.h>
 
 #include <algorithm>

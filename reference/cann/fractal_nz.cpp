@@ -323,6 +323,177 @@ NPUCONF_AVX512 void UnpackRows32Avx512(const uint8_t* nz, uint8_t* nd, const NzG
 }
 #endif  // NPUCONF_HAVE_AVX512_KERNELS
 
+#if NPUCONF_HAVE_AVX2_KERNELS
+// ---- AVX2 kernels for 32-byte cube rows ------------------------------------------
+//
+// The AVX-512 kernels' order with a 32-byte register: one register is one cube
+// row, so two ND rows of one fractal (one 64-byte NZ line) are two stores and
+// no shuffle at all. Same runs, bands and prefetches as above; streamed stores
+// still fill whole lines (the two halves back to back).
+NPUCONF_AVX2 inline __m256i Load32(const uint8_t* src) {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src));
+}
+template <bool kStream>
+NPUCONF_AVX2 inline void Store32(uint8_t* dst, __m256i v) {
+  if constexpr (kStream) {
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst), v);
+  } else {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst), v);
+  }
+}
+template <bool kStream>
+NPUCONF_AVX2 inline void Finish2() {
+  if constexpr (kStream) _mm_sfence();
+}
+
+// The bytes [0, valid_bytes) of a 32-byte row piece, zero above (valid ≤ 32).
+NPUCONF_AVX2 inline __m256i LoadPiece2(const uint8_t* src, int64_t valid_bytes) {
+  if (valid_bytes >= 32) return Load32(src);
+  alignas(32) uint8_t row[32] = {};
+  std::memcpy(row, src, static_cast<size_t>(valid_bytes));
+  return _mm256_load_si256(reinterpret_cast<const __m256i*>(row));
+}
+
+template <bool kStream>
+NPUCONF_AVX2 void PackFractal2(const uint8_t* src, int64_t k_bytes, int64_t rows,
+                               int64_t valid_bytes, uint8_t* dst) {
+  const __m256i zero = _mm256_setzero_si256();
+  for (int64_t r = 0; r < kNzH0; ++r) {
+    Store32<kStream>(dst + r * 32, r < rows ? LoadPiece2(src + r * k_bytes, valid_bytes) : zero);
+  }
+}
+
+template <bool kStream, int64_t kMaxPairs>
+NPUCONF_AVX2 inline void PackPairs2(const uint8_t* piece, int64_t k_bytes, int64_t c1_stride,
+                                    int64_t pairs, uint8_t* dst, const uint8_t* next) {
+  for (int64_t r = 0; r < kNzH0; r += 2) {
+    if constexpr (kStream && kMaxPairs > 0) {
+      for (int64_t p = 0; p < kMaxPairs; ++p) {
+        _mm_prefetch(reinterpret_cast<const char*>(next + r * k_bytes + 64 * p), _MM_HINT_T0);
+        _mm_prefetch(reinterpret_cast<const char*>(next + (r + 1) * k_bytes + 64 * p), _MM_HINT_T0);
+      }
+    }
+    for (int64_t p = 0; p < (kMaxPairs > 0 ? kMaxPairs : pairs); ++p) {
+      const uint8_t* a = piece + r * k_bytes + 64 * p;
+      const uint8_t* c = a + k_bytes;
+      uint8_t* pair = dst + 2 * p * c1_stride + r * 32;
+      Store32<kStream>(pair, Load32(a));
+      Store32<kStream>(pair + 32, Load32(c));
+      Store32<kStream>(pair + c1_stride, Load32(a + 32));
+      Store32<kStream>(pair + c1_stride + 32, Load32(c + 32));
+    }
+  }
+}
+
+template <bool kStream>
+NPUCONF_AVX2 void PackRows32Avx2(const uint8_t* nd, uint8_t* nz, const NzGeometry& g) {
+  constexpr int64_t kRun = kStream ? kStreamPackPairs : kPairs;
+  const int64_t k_bytes = g.k * g.bits / 8;
+  const int64_t c1_stride = g.n1 * kFractalBytes;
+  const int64_t batch_stride = g.c1 * c1_stride;
+  const int64_t full_c1 = k_bytes / 32;
+  const int64_t tail_bytes = k_bytes - full_c1 * 32;
+  const int64_t full_pairs = full_c1 / 2;
+  for (int64_t b = 0; b < g.batch; ++b) {
+    const uint8_t* src_batch = nd + b * g.n * k_bytes;
+    uint8_t* dst_batch = nz + b * batch_stride;
+    for (int64_t n1 = 0; n1 < g.n1; ++n1) {
+      const int64_t r_begin = n1 * kNzH0;
+      const int64_t rows = std::min<int64_t>(kNzH0, g.n - r_begin);
+      const uint8_t* src = src_batch + r_begin * k_bytes;
+      uint8_t* dst = dst_batch + n1 * kFractalBytes;
+      int64_t c1 = 0;
+      if (rows == kNzH0) {
+        const uint8_t* next_rows = r_begin + 2 * kNzH0 <= g.n ? src + kNzH0 * k_bytes : src;
+        int64_t pair = 0;
+        for (; pair + kRun <= full_pairs; pair += kRun) {
+          const uint8_t* next =
+              pair + 2 * kRun <= full_pairs ? src + (pair + kRun) * 64 : next_rows;
+          PackPairs2<kStream, kRun>(src + pair * 64, k_bytes, c1_stride, kRun,
+                                    dst + 2 * pair * c1_stride, next);
+        }
+        PackPairs2<kStream, 0>(src + pair * 64, k_bytes, c1_stride, full_pairs - pair,
+                               dst + 2 * pair * c1_stride, src);
+        c1 = 2 * full_pairs;
+      }
+      for (; c1 < g.c1; ++c1) {
+        const int64_t valid = c1 < full_c1 ? 32 : tail_bytes;
+        PackFractal2<kStream>(src + c1 * 32, k_bytes, rows, valid, dst + c1 * c1_stride);
+      }
+    }
+  }
+  Finish2<kStream>();
+}
+
+template <bool kStream, int64_t kMaxPairs>
+NPUCONF_AVX2 inline void UnpackPairs2(const uint8_t* src, int64_t k_bytes, int64_t c1_stride,
+                                      int64_t r0, int64_t r1, int64_t pairs, uint8_t* piece) {
+  for (int64_t r = r0; r < r1; r += 2) {
+    for (int64_t p = 0; p < (kMaxPairs > 0 ? kMaxPairs : pairs); ++p) {
+      const uint8_t* pair = src + 2 * p * c1_stride + r * 32;
+      uint8_t* a = piece + r * k_bytes + 64 * p;
+      uint8_t* c = a + k_bytes;
+      const __m256i a_lo = Load32(pair), c_lo = Load32(pair + 32);
+      const __m256i a_hi = Load32(pair + c1_stride), c_hi = Load32(pair + c1_stride + 32);
+      Store32<kStream>(a, a_lo);
+      Store32<kStream>(a + 32, a_hi);
+      Store32<kStream>(c, c_lo);
+      Store32<kStream>(c + 32, c_hi);
+    }
+  }
+}
+
+template <bool kStream>
+NPUCONF_AVX2 void UnpackRows32Avx2(const uint8_t* nz, uint8_t* nd, const NzGeometry& g) {
+  constexpr int64_t kBand = kStream ? kNzH0 : kNzH0 / 2;
+  const int64_t k_bytes = g.k * g.bits / 8;
+  const int64_t c1_stride = g.n1 * kFractalBytes;
+  const int64_t batch_stride = g.c1 * c1_stride;
+  const int64_t full_c1 = k_bytes / 32;
+  const int64_t tail_bytes = k_bytes - full_c1 * 32;
+  const int64_t full_pairs = full_c1 / 2;
+  for (int64_t b = 0; b < g.batch; ++b) {
+    uint8_t* dst_batch = nd + b * g.n * k_bytes;
+    const uint8_t* src_batch = nz + b * batch_stride;
+    for (int64_t n1 = 0; n1 < g.n1; ++n1) {
+      const int64_t r_begin = n1 * kNzH0;
+      const int64_t rows = std::min<int64_t>(kNzH0, g.n - r_begin);
+      const int64_t even_rows = rows - rows % 2;
+      uint8_t* dst = dst_batch + r_begin * k_bytes;
+      const uint8_t* src = src_batch + n1 * kFractalBytes;
+      for (int64_t r0 = 0; r0 < even_rows; r0 += kBand) {
+        const int64_t r1 = std::min(even_rows, r0 + kBand);
+        int64_t pair = 0;
+        for (; pair + kPairs <= full_pairs; pair += kPairs) {
+          UnpackPairs2<kStream, kPairs>(src + 2 * pair * c1_stride, k_bytes, c1_stride, r0, r1,
+                                        kPairs, dst + pair * 64);
+        }
+        UnpackPairs2<kStream, 0>(src + 2 * pair * c1_stride, k_bytes, c1_stride, r0, r1,
+                                 full_pairs - pair, dst + pair * 64);
+      }
+      if (even_rows < rows) {  // the last row of an odd n: cached stores
+        const int64_t r = even_rows;
+        for (int64_t pair = 0; pair < full_pairs; ++pair) {
+          const uint8_t* piece = src + 2 * pair * c1_stride + r * 32;
+          Store32<false>(dst + r * k_bytes + pair * 64, Load32(piece));
+          Store32<false>(dst + r * k_bytes + pair * 64 + 32, Load32(piece + c1_stride));
+        }
+      }
+    }
+    for (int64_t c1 = 2 * full_pairs; c1 < g.c1; ++c1) {
+      const int64_t valid = c1 < full_c1 ? 32 : tail_bytes;
+      const uint8_t* src = src_batch + c1 * c1_stride;
+      for (int64_t r = 0; r < g.n; ++r) {
+        std::memcpy(dst_batch + r * k_bytes + c1 * 32,
+                    src + (r / kNzH0) * kFractalBytes + (r % kNzH0) * 32,
+                    static_cast<size_t>(valid));
+      }
+    }
+  }
+  Finish2<kStream>();
+}
+#endif  // NPUCONF_HAVE_AVX2_KERNELS
+
 // INT4 nibble helpers: element e of a packed stream lives in byte e / 2, the
 // low nibble when e is even (spec cann.md §4.4).
 inline uint8_t GetNibble(const uint8_t* data, int64_t e) {
@@ -415,6 +586,14 @@ void PackNdToNz(const uint8_t* nd, uint8_t* nz, const NzGeometry& g) {
     return PackRows32Avx512<false>(nd, nz, g);
   }
 #endif
+#if NPUCONF_HAVE_AVX2_KERNELS
+  if (row_bytes == 32 && simd::ActiveIsa() == simd::Isa::kAvx2) {
+    if (g.storage_bytes >= kStreamMinBytes && reinterpret_cast<uintptr_t>(nz) % 64 == 0) {
+      return PackRows32Avx2<true>(nd, nz, g);
+    }
+    return PackRows32Avx2<false>(nd, nz, g);
+  }
+#endif
   if (row_bytes == 32) {
 #if defined(__SSE2__)
     if (g.storage_bytes >= kStreamMinBytes && reinterpret_cast<uintptr_t>(nz) % 16 == 0) {
@@ -438,6 +617,16 @@ void UnpackNzToNd(const uint8_t* nz, uint8_t* nd, const NzGeometry& g) {
       return UnpackRows32Avx512<true>(nz, nd, g);
     }
     return UnpackRows32Avx512<false>(nz, nd, g);
+  }
+#endif
+#if NPUCONF_HAVE_AVX2_KERNELS
+  if (row_bytes == 32 && simd::ActiveIsa() == simd::Isa::kAvx2) {
+    const int64_t k_bytes = g.k * g.bits / 8;
+    if (g.nd_bytes >= kStreamMinBytes && k_bytes % 64 == 0 &&
+        reinterpret_cast<uintptr_t>(nd) % 64 == 0) {
+      return UnpackRows32Avx2<true>(nz, nd, g);
+    }
+    return UnpackRows32Avx2<false>(nz, nd, g);
   }
 #endif
   if (row_bytes == 32) return UnpackBytes<32>(nz, nd, g, row_bytes);

@@ -352,13 +352,95 @@ NPUCONF_AVX512 void LookupRowAvx512(const uint8_t* q, NibbleOrder nibbles, const
 }
 #endif
 
+#if NPUCONF_HAVE_AVX2_KERNELS
+// The same bodies built for AVX2 (the compiler vectorises them 8 floats wide).
+template <Rounding kRounding, OutKind kOut>
+NPUCONF_AVX2 void ComputeAvx2(const int32_t* values, const float* scale, const float* zero_point,
+                              int64_t count, OutBits<kOut>* out) {
+  ComputeBody<kRounding, kOut>(values, scale, zero_point, count, out);
+}
+template <Rounding kRounding, OutKind kOut>
+NPUCONF_AVX2 void BuildLutAvx2(const float* scale, const float* zero_point, int64_t cols,
+                               uint16_t* lut) {
+  BuildLutBody<kRounding, kOut>(scale, zero_point, cols, lut);
+}
+template <Rounding kRounding, OutKind kOut>
+NPUCONF_AVX2 void ComputeBroadcastAvx2(const int32_t* values, float scale, float zero_point,
+                                       int64_t count, OutBits<kOut>* out) {
+  ComputeBroadcastBody<kRounding, kOut>(values, scale, zero_point, count, out);
+}
+// int4 from a whole byte on: 32 nibbles per step, split and interleaved in
+// order, sign-extended by (v ^ 8) − 8 and widened to int32. GCC leaves
+// DecodeBody's nibble loop scalar: int4 → fp32 took 0.45× the FMA loop.
+NPUCONF_AVX2 void DecodeAvx2(const uint8_t* q, QType qtype, NibbleOrder nibbles, int64_t e0,
+                             int64_t count, int32_t* values) {
+  if (qtype != QType::kInt4 || e0 % 2 != 0) return DecodeBody(q, qtype, nibbles, e0, count, values);
+  const uint8_t* bytes = q + e0 / 2;
+  const bool high_first = nibbles == NibbleOrder::kHighFirst;
+  const __m128i low_nibbles = _mm_set1_epi8(0x0F), eight = _mm_set1_epi8(8);
+  int64_t i = 0;
+  for (; i + 32 <= count; i += 32) {
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + i / 2));
+    const __m128i lo = _mm_and_si128(b, low_nibbles);
+    const __m128i hi = _mm_and_si128(_mm_srli_epi16(b, 4), low_nibbles);
+    const __m128i even = high_first ? hi : lo, odd = high_first ? lo : hi;
+    const __m128i first = _mm_sub_epi8(_mm_xor_si128(_mm_unpacklo_epi8(even, odd), eight), eight);
+    const __m128i second = _mm_sub_epi8(_mm_xor_si128(_mm_unpackhi_epi8(even, odd), eight), eight);
+    auto* out = reinterpret_cast<__m256i*>(values + i);
+    _mm256_storeu_si256(out, _mm256_cvtepi8_epi32(first));
+    _mm256_storeu_si256(out + 1, _mm256_cvtepi8_epi32(_mm_srli_si128(first, 8)));
+    _mm256_storeu_si256(out + 2, _mm256_cvtepi8_epi32(second));
+    _mm256_storeu_si256(out + 3, _mm256_cvtepi8_epi32(_mm_srli_si128(second, 8)));
+  }
+  DecodeBody(q, qtype, nibbles, e0 + i, count - i, values + i);
+}
+
+// A lane mask of the 16-bit lanes of `nib` that have `bit` set.
+NPUCONF_AVX2 inline __m256i BitMask(__m256i nib, int16_t bit) {
+  const __m256i m = _mm256_set1_epi16(bit);
+  return _mm256_cmpeq_epi16(_mm256_and_si256(nib, m), m);
+}
+
+// LookupRowAvx512 on 16 cols per step: the 16 nibbles widened to 16-bit
+// lanes, each bit turned into a lane mask, the same blend tree (vpblendvb).
+NPUCONF_AVX2 void LookupRowAvx2(const uint8_t* q, NibbleOrder nibbles, const uint16_t* lut,
+                                int64_t cols, uint16_t* out) {
+  const __m128i low_nibbles = _mm_set1_epi8(0x0F);
+  const bool high_first = nibbles == NibbleOrder::kHighFirst;
+  int64_t c = 0;
+  for (; c + 16 <= cols; c += 16) {
+    const __m128i bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(q + c / 2));
+    const __m128i lo = _mm_and_si128(bytes, low_nibbles);
+    const __m128i hi = _mm_and_si128(_mm_srli_epi16(bytes, 4), low_nibbles);
+    const __m128i even = high_first ? hi : lo, odd = high_first ? lo : hi;
+    const __m256i nib = _mm256_cvtepu8_epi16(_mm_unpacklo_epi8(even, odd));
+    const __m256i bit3 = BitMask(nib, 8), bit2 = BitMask(nib, 4);
+    const __m256i bit1 = BitMask(nib, 2), bit0 = BitMask(nib, 1);
+    __m256i t[8];
+    for (int v = 0; v < 8; ++v) {
+      t[v] = _mm256_blendv_epi8(
+          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(lut + v * cols + c)),
+          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(lut + (v + 8) * cols + c)), bit3);
+    }
+    for (int v = 0; v < 4; ++v) t[v] = _mm256_blendv_epi8(t[v], t[v + 4], bit2);
+    for (int v = 0; v < 2; ++v) t[v] = _mm256_blendv_epi8(t[v], t[v + 2], bit1);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + c), _mm256_blendv_epi8(t[0], t[1], bit0));
+  }
+  LookupRowPortable(q, nibbles, 0, lut, cols, out, c);
+}
+#endif
+
+#if NPUCONF_HAVE_AVX512_KERNELS
 bool Avx512() { return simd::ActiveIsa() == simd::Isa::kAvx512; }
+bool Avx2() { return simd::ActiveIsa() == simd::Isa::kAvx2; }
+#endif
 
 template <Rounding kRounding, OutKind kOut>
 void Compute(const int32_t* values, const float* scale, const float* zero_point, int64_t count,
              OutBits<kOut>* out) {
 #if NPUCONF_HAVE_AVX512_KERNELS
   if (Avx512()) return ComputeAvx512<kRounding, kOut>(values, scale, zero_point, count, out);
+  if (Avx2()) return ComputeAvx2<kRounding, kOut>(values, scale, zero_point, count, out);
 #endif
   ComputePortable<kRounding, kOut>(values, scale, zero_point, count, out);
 }
@@ -370,6 +452,7 @@ void ComputeBroadcast(const int32_t* values, float scale, float zero_point, int6
   if (Avx512()) {
     return ComputeBroadcastAvx512<kRounding, kOut>(values, scale, zero_point, count, out);
   }
+  if (Avx2()) return ComputeBroadcastAvx2<kRounding, kOut>(values, scale, zero_point, count, out);
 #endif
   ComputeBroadcastPortable<kRounding, kOut>(values, scale, zero_point, count, out);
 }
@@ -378,6 +461,7 @@ void Decode(const uint8_t* q, QType qtype, NibbleOrder nibbles, int64_t e0, int6
             int32_t* values) {
 #if NPUCONF_HAVE_AVX512_KERNELS
   if (Avx512()) return DecodeAvx512(q, qtype, nibbles, e0, count, values);
+  if (Avx2()) return DecodeAvx2(q, qtype, nibbles, e0, count, values);
 #endif
   DecodePortable(q, qtype, nibbles, e0, count, values);
 }
@@ -443,6 +527,8 @@ void FastRows(const DequantArgs& a, OutBits<kOut>* out) {
 #if NPUCONF_HAVE_AVX512_KERNELS
         if (Avx512()) {
           BuildLutAvx512<kRounding, kOut>(scale, zero_point, g.cols, table.data());
+        } else if (Avx2()) {
+          BuildLutAvx2<kRounding, kOut>(scale, zero_point, g.cols, table.data());
         } else {
           BuildLutPortable<kRounding, kOut>(scale, zero_point, g.cols, table.data());
         }
@@ -455,6 +541,10 @@ void FastRows(const DequantArgs& a, OutBits<kOut>* out) {
 #if NPUCONF_HAVE_AVX512_KERNELS
           if (Avx512() && e0 % 2 == 0) {
             LookupRowAvx512(a.q + e0 / 2, a.nibbles, table.data(), g.cols, y);
+            continue;
+          }
+          if (Avx2() && e0 % 2 == 0) {
+            LookupRowAvx2(a.q + e0 / 2, a.nibbles, table.data(), g.cols, y);
             continue;
           }
 #endif

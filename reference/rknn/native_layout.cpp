@@ -9,6 +9,10 @@
 #include "reference/simd/avx512_blocks.h"
 #include "reference/simd/isa.h"
 
+#if NPUCONF_HAVE_NEON_KERNELS
+#include <arm_neon.h>
+#endif
+
 namespace npuconf::rknn {
 namespace {
 
@@ -24,7 +28,9 @@ std::optional<uint64_t> BytesOf(int64_t elems, int bits) {
 // path); the threshold and its measurement are in isa.h.
 constexpr uint64_t kStreamMinBytes = simd::kStreamMinBytes;
 
+#if NPUCONF_HAVE_AVX512_KERNELS
 bool Aligned64(const void* p) { return reinterpret_cast<uintptr_t>(p) % 64 == 0; }
+#endif
 
 // ---- A / C -------------------------------------------------------------------
 
@@ -464,6 +470,319 @@ NPUCONF_AVX512 void BSegmentAvx512ByElem(uint8_t* norm, uint8_t* native, const B
 }
 #endif
 
+#if NPUCONF_HAVE_AVX2_KERNELS
+// ---- AVX2 kernels for B NORM ↔ NATIVE (subK 32) ----------------------------------
+//
+// The AVX-512 kernels' scheme on 32-byte registers: a block is 32 NORM bytes
+// (int8: 32 n, 16-bit: 16 n) × the 32 rows of one K band, in two groups of
+// NATIVE rows (int8: 16 rows of 32 bytes, 16-bit: 8 rows of 64 bytes; 512
+// bytes each, inside one tile). In-lane transposes (the same unpack sequence
+// as TransposeBytes16x16InLanes) give NATIVE row halves per 128-bit lane;
+// vperm2i128 joins the halves of a row. NATIVE → NORM gathers its lanes by
+// two 16-byte loads (vinserti128 from memory) and runs the same transposes.
+namespace avx2 {
+
+NPUCONF_AVX2 inline __m256i Load(const uint8_t* p) {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+}
+template <bool kStream>
+NPUCONF_AVX2 inline void Store(uint8_t* p, __m256i v) {
+  if constexpr (kStream) {
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v);
+  } else {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
+  }
+}
+NPUCONF_AVX2 inline __m256i LoadLanes(const uint8_t* lane0, const uint8_t* lane1) {
+  return _mm256_inserti128_si256(
+      _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(lane0))),
+      _mm_loadu_si128(reinterpret_cast<const __m128i*>(lane1)), 1);
+}
+inline constexpr int kLanes00 = 0x20;  // [a.lane0, b.lane0]
+inline constexpr int kLanes11 = 0x31;  // [a.lane1, b.lane1]
+
+// In both 128-bit lanes, a 16 × 16 byte transpose (as the AVX-512 one).
+NPUCONF_AVX2 inline void TransposeBytes16x16InLanes(__m256i x[16]) {
+  __m256i t[16], u[16];
+  for (int i = 0; i < 8; ++i) {
+    t[2 * i] = _mm256_unpacklo_epi8(x[2 * i], x[2 * i + 1]);
+    t[2 * i + 1] = _mm256_unpackhi_epi8(x[2 * i], x[2 * i + 1]);
+  }
+  for (int g = 0; g < 4; ++g) {
+    u[4 * g + 0] = _mm256_unpacklo_epi16(t[4 * g], t[4 * g + 2]);
+    u[4 * g + 1] = _mm256_unpackhi_epi16(t[4 * g], t[4 * g + 2]);
+    u[4 * g + 2] = _mm256_unpacklo_epi16(t[4 * g + 1], t[4 * g + 3]);
+    u[4 * g + 3] = _mm256_unpackhi_epi16(t[4 * g + 1], t[4 * g + 3]);
+  }
+  for (int h = 0; h < 2; ++h) {
+    for (int m = 0; m < 4; ++m) {
+      t[8 * h + 2 * m] = _mm256_unpacklo_epi32(u[8 * h + m], u[8 * h + 4 + m]);
+      t[8 * h + 2 * m + 1] = _mm256_unpackhi_epi32(u[8 * h + m], u[8 * h + 4 + m]);
+    }
+  }
+  for (int q = 0; q < 8; ++q) {
+    x[2 * q] = _mm256_unpacklo_epi64(t[q], t[8 + q]);
+    x[2 * q + 1] = _mm256_unpackhi_epi64(t[q], t[8 + q]);
+  }
+}
+
+// In both 128-bit lanes, an 8 × 8 transpose of 16-bit elements.
+NPUCONF_AVX2 inline void TransposeWords8x8InLanes(__m256i x[8]) {
+  __m256i t[8], u[8];
+  for (int i = 0; i < 4; ++i) {
+    t[2 * i] = _mm256_unpacklo_epi16(x[2 * i], x[2 * i + 1]);
+    t[2 * i + 1] = _mm256_unpackhi_epi16(x[2 * i], x[2 * i + 1]);
+  }
+  for (int g = 0; g < 2; ++g) {
+    u[4 * g + 0] = _mm256_unpacklo_epi32(t[4 * g], t[4 * g + 2]);
+    u[4 * g + 1] = _mm256_unpackhi_epi32(t[4 * g], t[4 * g + 2]);
+    u[4 * g + 2] = _mm256_unpacklo_epi32(t[4 * g + 1], t[4 * g + 3]);
+    u[4 * g + 3] = _mm256_unpackhi_epi32(t[4 * g + 1], t[4 * g + 3]);
+  }
+  for (int m = 0; m < 4; ++m) {
+    x[2 * m] = _mm256_unpacklo_epi64(u[m], u[4 + m]);
+    x[2 * m + 1] = _mm256_unpackhi_epi64(u[m], u[4 + m]);
+  }
+}
+
+// NORM `block` (32 rows, stride row_bytes, 32 bytes each) → the NATIVE
+// groups: int8 rows 16l + c at group[l] + 32c, 16-bit rows 8l + c at
+// group[l] + 64c.
+template <int kElemBytes, bool kStream>
+NPUCONF_AVX2 void NormBlockToNative(const uint8_t* block, int64_t row_bytes,
+                                    uint8_t* const group[2]) {
+  if constexpr (kElemBytes == 1) {
+    alignas(32) uint8_t first[16 * 32];
+    __m256i y[16];
+    for (int i = 0; i < 16; ++i) y[i] = Load(block + i * row_bytes);
+    TransposeBytes16x16InLanes(y);  // y[c].lane(l): NATIVE row 16l + c, k 0…15
+    for (int c = 0; c < 16; ++c) Store<false>(first + 32 * c, y[c]);
+    for (int i = 0; i < 16; ++i) y[i] = Load(block + (16 + i) * row_bytes);
+    TransposeBytes16x16InLanes(y);  // k 16…31
+    for (int c = 0; c < 16; ++c) {
+      const __m256i lo = Load(first + 32 * c);
+      Store<kStream>(group[0] + 32 * c, _mm256_permute2x128_si256(lo, y[c], kLanes00));
+      Store<kStream>(group[1] + 32 * c, _mm256_permute2x128_si256(lo, y[c], kLanes11));
+    }
+  } else {
+    alignas(32) uint8_t quarters[4][8 * 32];  // [k quarter q][c]: rows 8l + c, k 8q…8q+7
+    for (int q = 0; q < 4; ++q) {
+      __m256i x[8];
+      for (int i = 0; i < 8; ++i) x[i] = Load(block + (8 * q + i) * row_bytes);
+      TransposeWords8x8InLanes(x);
+      for (int c = 0; c < 8; ++c) Store<false>(quarters[q] + 32 * c, x[c]);
+    }
+    for (int c = 0; c < 8; ++c) {
+      const __m256i q0 = Load(quarters[0] + 32 * c), q1 = Load(quarters[1] + 32 * c);
+      const __m256i q2 = Load(quarters[2] + 32 * c), q3 = Load(quarters[3] + 32 * c);
+      Store<kStream>(group[0] + 64 * c, _mm256_permute2x128_si256(q0, q1, kLanes00));
+      Store<kStream>(group[0] + 64 * c + 32, _mm256_permute2x128_si256(q2, q3, kLanes00));
+      Store<kStream>(group[1] + 64 * c, _mm256_permute2x128_si256(q0, q1, kLanes11));
+      Store<kStream>(group[1] + 64 * c + 32, _mm256_permute2x128_si256(q2, q3, kLanes11));
+    }
+  }
+}
+
+// The inverse: the NATIVE groups → NORM `block`.
+template <int kElemBytes, bool kStream>
+NPUCONF_AVX2 void NativeBlockToNorm(const uint8_t* const group[2], uint8_t* block,
+                                    int64_t row_bytes) {
+  if constexpr (kElemBytes == 1) {
+    for (int h = 0; h < 2; ++h) {  // NORM rows 16h…16h+15
+      __m256i x[16];
+      for (int j = 0; j < 16; ++j) {
+        const int64_t at = 32 * j + 16 * h;
+        x[j] = LoadLanes(group[0] + at, group[1] + at);
+      }
+      TransposeBytes16x16InLanes(x);
+      for (int i = 0; i < 16; ++i) Store<kStream>(block + (16 * h + i) * row_bytes, x[i]);
+    }
+  } else {
+    for (int q = 0; q < 4; ++q) {  // NORM rows 8q…8q+7
+      __m256i x[8];
+      for (int j = 0; j < 8; ++j) {
+        const int64_t at = 64 * j + 16 * q;
+        x[j] = LoadLanes(group[0] + at, group[1] + at);
+      }
+      TransposeWords8x8InLanes(x);
+      for (int i = 0; i < 8; ++i) Store<kStream>(block + (8 * q + i) * row_bytes, x[i]);
+    }
+  }
+}
+
+}  // namespace avx2
+
+// Covers, in every full K band of the segment, the NORM columns [0, n_done)
+// (whole tiles); the portable path does the rest (as BSegmentAvx512).
+template <int kElemBytes, bool kToNative, bool kStream>
+NPUCONF_AVX2 void BSegmentAvx2(uint8_t* norm, uint8_t* native, const BNativeGeometry& g,
+                               const BSegment& s, int64_t* n_done) {
+  constexpr int64_t kBlockN = 32 / kElemBytes;
+  constexpr int64_t kGroupRows = kBlockN / 2;
+  const int64_t unit = std::lcm(kBlockN, g.sub_n);
+  const int64_t n_end = g.n / unit * unit;
+  const int64_t row_bytes = g.n * kElemBytes;
+  const int64_t tile_bytes = g.sub_n * g.sub_k * kElemBytes;
+  const int64_t full_k1 = s.k_rows / g.sub_k;
+  for (int64_t k1 = 0; k1 < full_k1; ++k1) {
+    uint8_t* band = norm + (s.k_begin + k1 * g.sub_k) * row_bytes;
+    for (int64_t n0 = 0; n0 < n_end; n0 += kBlockN) {
+      uint8_t* group[2];
+      for (int l = 0; l < 2; ++l) {
+        const int64_t n = n0 + l * kGroupRows;
+        group[l] = native + ((n / g.sub_n) * s.k1 + k1) * tile_bytes +
+                   (n % g.sub_n) * g.sub_k * kElemBytes;
+      }
+      if constexpr (kToNative) {
+        avx2::NormBlockToNative<kElemBytes, kStream>(band + n0 * kElemBytes, row_bytes, group);
+      } else {
+        avx2::NativeBlockToNorm<kElemBytes, kStream>(group, band + n0 * kElemBytes, row_bytes);
+      }
+    }
+  }
+  if constexpr (kStream) _mm_sfence();
+  *n_done = n_end;
+}
+
+template <bool kToNative, bool kStream>
+NPUCONF_AVX2 void BSegmentAvx2ByElem(uint8_t* norm, uint8_t* native, const BNativeGeometry& g,
+                                     const BSegment& s, int elem_bytes, int64_t* n_done) {
+  if (elem_bytes == 1) return BSegmentAvx2<1, kToNative, kStream>(norm, native, g, s, n_done);
+  return BSegmentAvx2<2, kToNative, kStream>(norm, native, g, s, n_done);
+}
+#endif  // NPUCONF_HAVE_AVX2_KERNELS
+
+#if NPUCONF_HAVE_NEON_KERNELS
+// ---- NEON kernels for B NORM ↔ NATIVE (subK 32) ----------------------------------
+//
+// The portable path moves B element by element (FullTile): 7.5× memcpy on
+// x86-64, and no compiler turns it into vector transposes. Here a block is
+// 16 (int8) or 8 (16-bit) NORM columns × the 32 rows of one K band: 16 × 16
+// byte (8 × 8 halfword) transposes in registers (TRN1 / TRN2 at each element
+// width), whose rows are NATIVE rows of one tile, stored whole (32 or 64
+// bytes). The same transposes undo it. Exact bytes are tested under qemu
+// (reference_fast_paths_test); speed on a real aarch64 was not measured.
+
+// 16 × 16 bytes: on return byte j of x[i] is the old byte i of x[j].
+inline void TransposeBytes16x16(uint8x16_t x[16]) {
+  uint8x16_t t[16];
+  for (int i = 0; i < 16; i += 2) {
+    t[i] = vtrn1q_u8(x[i], x[i + 1]);
+    t[i + 1] = vtrn2q_u8(x[i], x[i + 1]);
+  }
+  uint16x8_t u[16];
+  for (int g = 0; g < 16; g += 4) {
+    for (int j = 0; j < 2; ++j) {
+      u[g + j] = vtrn1q_u16(vreinterpretq_u16_u8(t[g + j]), vreinterpretq_u16_u8(t[g + j + 2]));
+      u[g + j + 2] = vtrn2q_u16(vreinterpretq_u16_u8(t[g + j]), vreinterpretq_u16_u8(t[g + j + 2]));
+    }
+  }
+  uint32x4_t v[16];
+  for (int g = 0; g < 16; g += 8) {
+    for (int j = 0; j < 4; ++j) {
+      v[g + j] = vtrn1q_u32(vreinterpretq_u32_u16(u[g + j]), vreinterpretq_u32_u16(u[g + j + 4]));
+      v[g + j + 4] =
+          vtrn2q_u32(vreinterpretq_u32_u16(u[g + j]), vreinterpretq_u32_u16(u[g + j + 4]));
+    }
+  }
+  for (int j = 0; j < 8; ++j) {
+    const uint64x2_t a = vreinterpretq_u64_u32(v[j]), b = vreinterpretq_u64_u32(v[j + 8]);
+    x[j] = vreinterpretq_u8_u64(vtrn1q_u64(a, b));
+    x[j + 8] = vreinterpretq_u8_u64(vtrn2q_u64(a, b));
+  }
+}
+
+// 8 × 8 halfwords: on return element j of x[i] is the old element i of x[j].
+inline void TransposeHalves8x8(uint16x8_t x[8]) {
+  uint16x8_t t[8];
+  for (int i = 0; i < 8; i += 2) {
+    t[i] = vtrn1q_u16(x[i], x[i + 1]);
+    t[i + 1] = vtrn2q_u16(x[i], x[i + 1]);
+  }
+  uint32x4_t u[8];
+  for (int g = 0; g < 8; g += 4) {
+    for (int j = 0; j < 2; ++j) {
+      u[g + j] = vtrn1q_u32(vreinterpretq_u32_u16(t[g + j]), vreinterpretq_u32_u16(t[g + j + 2]));
+      u[g + j + 2] =
+          vtrn2q_u32(vreinterpretq_u32_u16(t[g + j]), vreinterpretq_u32_u16(t[g + j + 2]));
+    }
+  }
+  for (int j = 0; j < 4; ++j) {
+    const uint64x2_t a = vreinterpretq_u64_u32(u[j]), b = vreinterpretq_u64_u32(u[j + 4]);
+    x[j] = vreinterpretq_u16_u64(vtrn1q_u64(a, b));
+    x[j + 4] = vreinterpretq_u16_u64(vtrn2q_u64(a, b));
+  }
+}
+
+// One block: NORM `band` (32 rows, row stride row_bytes) at columns n0… ↔ the
+// NATIVE rows at `rows` (each subK = 32 elements; kBlockN of them, contiguous
+// inside one tile).
+template <int kElemBytes, bool kToNative>
+inline void BBlockNeon(uint8_t* band, int64_t row_bytes, uint8_t* rows) {
+  constexpr int64_t kNativeRowBytes = 32 * kElemBytes;
+  if constexpr (kElemBytes == 1) {
+    for (int h = 0; h < 2; ++h) {  // K rows 16h…16h+15
+      uint8x16_t x[16];
+      for (int i = 0; i < 16; ++i) {
+        x[i] = kToNative ? vld1q_u8(band + (16 * h + i) * row_bytes)
+                         : vld1q_u8(rows + i * kNativeRowBytes + 16 * h);
+      }
+      TransposeBytes16x16(x);
+      for (int i = 0; i < 16; ++i) {
+        if constexpr (kToNative) {
+          vst1q_u8(rows + i * kNativeRowBytes + 16 * h, x[i]);
+        } else {
+          vst1q_u8(band + (16 * h + i) * row_bytes, x[i]);
+        }
+      }
+    }
+  } else {
+    for (int q = 0; q < 4; ++q) {  // K rows 8q…8q+7
+      uint16x8_t x[8];
+      for (int i = 0; i < 8; ++i) {
+        x[i] =
+            kToNative
+                ? vld1q_u16(reinterpret_cast<const uint16_t*>(band + (8 * q + i) * row_bytes))
+                : vld1q_u16(reinterpret_cast<const uint16_t*>(rows + i * kNativeRowBytes + 16 * q));
+      }
+      TransposeHalves8x8(x);
+      for (int i = 0; i < 8; ++i) {
+        if constexpr (kToNative) {
+          vst1q_u16(reinterpret_cast<uint16_t*>(rows + i * kNativeRowBytes + 16 * q), x[i]);
+        } else {
+          vst1q_u16(reinterpret_cast<uint16_t*>(band + (8 * q + i) * row_bytes), x[i]);
+        }
+      }
+    }
+  }
+}
+
+// Covers, in every full K band of the segment, the NORM columns [0, n_done)
+// (whole tiles); the portable path does the rest (as BSegmentAvx512).
+template <int kElemBytes, bool kToNative>
+void BSegmentNeon(uint8_t* norm, uint8_t* native, const BNativeGeometry& g, const BSegment& s,
+                  int64_t* n_done) {
+  constexpr int64_t kBlockN = 16 / kElemBytes;
+  const int64_t n_end = g.n / g.sub_n * g.sub_n;  // sub_n is a multiple of kBlockN
+  const int64_t row_bytes = g.n * kElemBytes;
+  const int64_t tile_bytes = g.sub_n * g.sub_k * kElemBytes;
+  const int64_t full_k1 = s.k_rows / g.sub_k;
+  for (int64_t k1 = 0; k1 < full_k1; ++k1) {
+    uint8_t* band = norm + (s.k_begin + k1 * g.sub_k) * row_bytes;
+    for (int64_t n0 = 0; n0 < n_end; n0 += kBlockN) {
+      uint8_t* rows = native + ((n0 / g.sub_n) * s.k1 + k1) * tile_bytes +
+                      (n0 % g.sub_n) * g.sub_k * kElemBytes;
+      BBlockNeon<kElemBytes, kToNative>(band + n0 * kElemBytes, row_bytes, rows);
+    }
+  }
+  *n_done = n_end;
+}
+
+bool BNeonApplies(const BNativeGeometry& g, int elem_bytes) {
+  return g.sub_k == 32 && (elem_bytes == 1 || elem_bytes == 2) && g.sub_n % (16 / elem_bytes) == 0;
+}
+#endif  // NPUCONF_HAVE_NEON_KERNELS
+
 // One NORM segment ↔ its NATIVE block, `block` = the segment's NATIVE bytes.
 template <typename T>
 void NormSegment(T* norm, T* block, const BNativeGeometry& g, const BSegment& s, bool to_native,
@@ -632,6 +951,28 @@ void BBytes(const uint8_t* plain, uint8_t* native, const BNativeGeometry& g, boo
       } else {
         to_native ? BSegmentAvx512ByElem<true, false>(norm, block, g, s, elem_bytes, &n_done)
                   : BSegmentAvx512ByElem<false, false>(norm, block, g, s, elem_bytes, &n_done);
+      }
+    }
+#endif
+#if NPUCONF_HAVE_AVX2_KERNELS
+    if (simd::ActiveIsa() == simd::Isa::kAvx2 && BBlocksApply(g, elem_bytes)) {
+      if (stream && Aligned64(block)) {
+        to_native ? BSegmentAvx2ByElem<true, true>(norm, block, g, s, elem_bytes, &n_done)
+                  : BSegmentAvx2ByElem<false, true>(norm, block, g, s, elem_bytes, &n_done);
+      } else {
+        to_native ? BSegmentAvx2ByElem<true, false>(norm, block, g, s, elem_bytes, &n_done)
+                  : BSegmentAvx2ByElem<false, false>(norm, block, g, s, elem_bytes, &n_done);
+      }
+    }
+#endif
+#if NPUCONF_HAVE_NEON_KERNELS
+    if (simd::ActiveIsa() == simd::Isa::kNeon && BNeonApplies(g, elem_bytes)) {
+      if (elem_bytes == 1) {
+        to_native ? BSegmentNeon<1, true>(norm, block, g, s, &n_done)
+                  : BSegmentNeon<1, false>(norm, block, g, s, &n_done);
+      } else {
+        to_native ? BSegmentNeon<2, true>(norm, block, g, s, &n_done)
+                  : BSegmentNeon<2, false>(norm, block, g, s, &n_done);
       }
     }
 #endif
