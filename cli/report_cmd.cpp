@@ -226,7 +226,8 @@ int RunReportCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   app.require_subcommand(1);
   app.footer(
       "Exit codes: merge: as `run` (0, 1, 4), and 2 for a missing, repeated or foreign shard "
-      "(the merged report is then written, marked incomplete); diff: 1 when a result that was "
+      "(the merged report is then written, marked incomplete); diff: 1 when the new run did not "
+      "finish or a result that was "
       "not failing fails now, 2 for unreadable reports, else 0.");
   std::string out_dir = "npuconf-report", waivers_path, diff_out;
   bool strict = false;
@@ -248,10 +249,21 @@ int RunReportCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     return code;
   try {
     if (*diff) {
-      const report::RunReport old_run = ReadReport(old_dir, nullptr);
-      const report::RunReport new_run = ReadReport(new_dir, nullptr);
+      bool old_complete = true, new_complete = true;
+      const report::RunReport old_run = ReadReport(old_dir, &old_complete);
+      const report::RunReport new_run = ReadReport(new_dir, &new_complete);
       bool regressed = false;
-      const std::string md = DiffReports(old_run, new_run, &regressed);
+      std::string md = DiffReports(old_run, new_run, &regressed);
+      // A run that did not finish cannot show that nothing broke: what it
+      // never reached is listed as gone, and the diff fails.
+      if (!new_complete) {
+        md = "**The new run did not finish** (report.json \"complete\": false): its " +
+             std::to_string(new_run.results.size()) +
+             " results are compared; the rest are listed as no longer reported.\n\n" + md;
+        regressed = true;
+      }
+      if (!old_complete)
+        md = "The old run did not finish (report.json \"complete\": false).\n\n" + md;
       out << md;
       if (!diff_out.empty()) {
         if (std::string error = report::WriteFileAtomically(diff_out, md); !error.empty()) {

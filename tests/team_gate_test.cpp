@@ -233,6 +233,17 @@ TEST(Diff, ListsTheNewFailuresOfAMutantAndExitsOne) {
   EXPECT_NE(claims.output.find("### Claims gained"), std::string::npos) << claims.output;
   EXPECT_EQ(RunNpuconf("report diff " + dir.path() + "/nothing " + dir.path() + "/good").exit_code,
             2);
+  // A new run that did not finish is no "nothing broke" (a tester's diff
+  // against a run killed half-way said 0 new failures, exit 0).
+  std::filesystem::create_directories(dir.path() + "/cut");
+  auto cut = testing::ReadJson(dir.path() + "/good/report.json");
+  cut["complete"] = false;
+  cut["results"] = nlohmann::json::array({cut["results"][0]});
+  std::ofstream(dir.path() + "/cut/report.json") << cut.dump();
+  const auto unfinished = RunNpuconf("report diff " + dir.path() + "/good " + dir.path() + "/cut");
+  EXPECT_EQ(unfinished.exit_code, 1) << unfinished.output;
+  EXPECT_NE(unfinished.output.find("The new run did not finish"), std::string::npos)
+      << unfinished.output;
 }
 
 }  // namespace
