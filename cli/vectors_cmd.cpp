@@ -158,7 +158,7 @@ double EstimatedElems(const Case& c) {
 // the disagreement with the reference.
 std::string MakeVectorCase(const Suite& suite, const Routine& routine, const Profile& profile,
                            const Case& c, const std::map<std::string, std::string>& readings,
-                           uint64_t max_bytes, const Port& reference, vectors::VectorCase* out,
+                           uint64_t max_bytes, const Port* reference, vectors::VectorCase* out,
                            std::string* skip) {
   const ChoicePort choices(readings);
   const std::vector<const Profile*> run_profiles = {&profile};
@@ -210,11 +210,13 @@ std::string MakeVectorCase(const Suite& suite, const Routine& routine, const Pro
     *skip = std::to_string(bytes) + " bytes, more than " + std::to_string(max_bytes);
     return "";
   }
-  const Answer answer = reference.Call(inv);
-  const Verdict verdict = CompareAnswer(v, inv, answer, *routine.spec);
-  if (verdict.failed()) {
-    return "the oracle and the reference disagree on " + c.ToText() + ": reference " +
-           verdict.message;
+  if (reference) {
+    const Answer answer = reference->Call(inv);
+    const Verdict verdict = CompareAnswer(v, inv, answer, *routine.spec);
+    if (verdict.failed()) {
+      return "the oracle and the reference disagree on " + c.ToText() + ": reference " +
+             verdict.message;
+    }
   }
   *out = std::move(v);
   return "";
@@ -440,7 +442,7 @@ int Generate(const GenerateOptions& o, std::ostream& out, std::ostream& err) {
           std::string skip;
           const std::string error = MakeVectorCase(
               suite, routine, profile, s.c, readings,
-              o.from.empty() ? kMaxGeneratedCaseBytes : UINT64_MAX, *reference, &v, &skip);
+              o.from.empty() ? kMaxGeneratedCaseBytes : UINT64_MAX, reference.get(), &v, &skip);
           if (!error.empty()) {
             err << "npuconf: " << id << " on " << profile.name << ": " << error << "\n";
             return kExitNonConformant;
@@ -479,7 +481,7 @@ int Generate(const GenerateOptions& o, std::ostream& out, std::ostream& err) {
             std::string skip;
             if (const std::string error =
                     MakeVectorCase(suite, routine, profile, s.c, readings, kMaxCoverageCaseBytes,
-                                   *reference, &v, &skip);
+                                   reference.get(), &v, &skip);
                 !error.empty()) {
               err << "npuconf: " << id << " on " << profile.name << ": " << error << "\n";
               return kExitNonConformant;
@@ -901,6 +903,7 @@ int RunVectorsCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
 void WriteFailureVectors(const report::RunReport& report, const std::string& out_dir) {
   const Suite& suite = BuiltinSuite();
   const auto reference = MakeReferencePort();
+  const PortClaims claims = PortClaims::Parse(report.port_claims);
   for (const report::PropertyResult& r : report.results) {
     if (r.outcome != report::Outcome::kFail || !r.counterexample_case.is_object()) continue;
     Case c;
@@ -914,14 +917,23 @@ void WriteFailureVectors(const report::RunReport& report, const std::string& out
                 << " has no expected function\n";
       continue;
     }
-    auto readings = ProfileReadings(*profile, RoutineChoices(suite, c.routine));
+    // The vector holds what the port was judged against: the profile as its
+    // claims make it (a claimed C0 re-derives the facts) and the readings used.
+    const std::optional<Profile> as_claimed = ProfileAsClaimed(*profile, claims);
+    const Profile& judged = as_claimed ? *as_claimed : *profile;
+    const auto defaults = ProfileReadings(*profile, RoutineChoices(suite, c.routine));
+    auto readings = defaults;
     for (const auto& used : r.choices) {
       if (readings.count(used.name)) readings[used.name] = used.value;
     }
+    // The reference implements the profiles' readings: it cross-checks the
+    // oracle there only.
+    const bool reference_readings = !as_claimed && readings == defaults;
     vectors::VectorCase v;
     std::string skip;
-    const std::string error = MakeVectorCase(suite, *routine, *profile, c, readings,
-                                             kMaxFailureCaseBytes, *reference, &v, &skip);
+    const std::string error =
+        MakeVectorCase(suite, *routine, judged, c, readings, kMaxFailureCaseBytes,
+                       reference_readings ? reference.get() : nullptr, &v, &skip);
     if (!error.empty() || !skip.empty()) {
       std::cerr << "npuconf: no failure vector for " << where << ": " << error << skip << "\n";
       continue;

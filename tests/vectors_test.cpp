@@ -13,6 +13,8 @@
 #include <set>
 
 #include "cli/families.h"
+#include "cli/vectors_cmd.h"
+#include "conformance/harness/runner.h"
 #include "core/codec.h"
 #include "test_util.h"
 
@@ -301,6 +303,33 @@ TEST(Vectors, CheckExitCodesFollowRun) {
 
 // A failing run writes its shrunk counterexample as a vector; the vector fails
 // the same port without RapidCheck and passes the reference.
+// Under a claimed reading the failure vector holds what the port was judged
+// against: a port claiming choice:cann.nz.fp32_c0=16 that writes C0 8 (the
+// reference's reading) fails FLOAT cases, and its vector expects C0 16 (a
+// tester found no vector at all under claimed readings).
+TEST(FailureVectorUnderAClaim, ExpectsTheClaimedReading) {
+  std::vector<std::string> claims = {"cann.nd_to_nz:ascend910b:dtype=FLOAT",
+                                     "choice:cann.nz.fp32_c0=16"};
+  const auto port = MakeReferencePort(claims);
+  RunOptions options;
+  options.profiles = {"ascend910b"};
+  options.property_glob = "cann.nd_to_nz.matches_oracle";
+  options.real_shapes = false;
+  options.cases = 10;
+  const auto report = RunSuite(BuiltinSuite(), *port, options);
+  ASSERT_EQ(report.results.size(), 1u);
+  ASSERT_EQ(report.results[0].outcome, report::Outcome::kFail) << report.results[0].message;
+  TempDir out("vectors-claimed");
+  WriteFailureVectors(report, out.path());
+  const std::string file = out.path() + "/failures/cann.nd_to_nz.matches_oracle@ascend910b.json";
+  ASSERT_TRUE(std::filesystem::exists(file));
+  const auto doc = ReadJson(file);
+  const auto& v = doc.at("cases").at(0);
+  EXPECT_EQ(v.at("choices").at("cann.nz.fp32_c0"), "16") << v.dump().substr(0, 2000);
+  const auto& nz = v.at("expected").at("outputs").at("nz");
+  EXPECT_EQ(nz.at("reported_dims").back(), 16) << nz.dump().substr(0, 500);
+}
+
 class FailureVector : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(FailureVector, ReplaysTheFailureAndPassesOnReference) {
