@@ -98,8 +98,10 @@ const std::vector<RoutineSpec>& Specs() {
        .vendor = "cann",
        .source = "spec cann.md §2.5 (int4 nibbles §4.4)",
        .summary = "ND [..., n, k] to FRACTAL_NZ [..., C1, N1, 16, C0], padding 0",
-       .params = {ShapeParam("the ND shape [..., n, k]; a rank-1 [k] is one row, n = 1 (spec cann.md §2.5: NZ [C1, 1, 16, C0])", false), DTypeParam("the element type"),
-                  C0Param(), SeedParam()},
+       .params = {ShapeParam("the ND shape [..., n, k]; a rank-1 [k] is one row, n = 1 (spec "
+                             "cann.md §2.5: NZ [C1, 1, 16, C0])",
+                             false),
+                  DTypeParam("the element type"), C0Param(), SeedParam()},
        .inputs =
            {{.name = "nd", .dtype = "the dtype param", .shape = "[shape]", .doc = "random data"}},
        .outputs = {{.name = "nz",
@@ -111,8 +113,10 @@ const std::vector<RoutineSpec>& Specs() {
        .vendor = "cann",
        .source = "spec cann.md §2.5 (int4 nibbles §4.4)",
        .summary = "FRACTAL_NZ back to ND, the padding of the input ignored",
-       .params = {ShapeParam("the ND shape [..., n, k]; a rank-1 [k] is one row, n = 1 (spec cann.md §2.5: NZ [C1, 1, 16, C0])", false), DTypeParam("the element type"),
-                  C0Param(), SeedParam()},
+       .params = {ShapeParam("the ND shape [..., n, k]; a rank-1 [k] is one row, n = 1 (spec "
+                             "cann.md §2.5: NZ [C1, 1, 16, C0])",
+                             false),
+                  DTypeParam("the element type"), C0Param(), SeedParam()},
        .inputs = {{.name = "nz",
                    .dtype = "the dtype param",
                    .shape = "[B..., C1, N1, 16, C0]",
