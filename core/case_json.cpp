@@ -182,6 +182,7 @@ nlohmann::json ToJson(const Invocation& invocation) {
 }
 
 std::string InvocationFromJson(const nlohmann::json& doc, Invocation* out) {
+  if (!doc.is_object()) return "an invocation must be a JSON object, got " + Describe(doc);
   nlohmann::json case_doc = doc;
   case_doc.erase("outputs");
   Invocation inv;
