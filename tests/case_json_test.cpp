@@ -223,6 +223,16 @@ TEST(JsonText, NestingPastKMaxJsonDepthIsRefusedNamingTheDepth) {
   EXPECT_NE(error.find("parse error at line 1, column 3"), std::string::npos) << error;
 }
 
+// Found by fuzz/case_json_fuzz.cpp: nlohmann's lexer ends the input at a NUL
+// byte, so whatever followed one was never read.
+TEST(JsonText, ANulByteIsNotTheEndOfTheText) {
+  std::string error;
+  EXPECT_FALSE(ParseJsonText(std::string_view("{\"a\": 1}\0{{{", 12), &error));
+  EXPECT_EQ(error, "a NUL byte at byte 8 (JSON text holds none)");
+  EXPECT_FALSE(ParseJsonText(std::string_view("\"a\0b\"", 5), &error));
+  EXPECT_TRUE(ParseJsonText(R"("a\u0000b")", &error)) << error;
+}
+
 TEST(JsonText, CborNestingPastKMaxJsonDepthIsRefusedNamingTheDepth) {
   // 0x81: an array of one element; a million of them would recurse a million
   // frames deep in nlohmann's CBOR reader.
