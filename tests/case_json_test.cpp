@@ -73,6 +73,14 @@ TEST(CaseJson, BadDocumentsNameThePathAndValue) {
   const std::string bad_hash =
       R"(,"inputs":{"nd":{"dtype":"FLOAT16","shape":[1],"data":"AAA=","sha256":"00"}}})";
   EXPECT_NE(error_of("{" + head + bad_hash).find("sha256"), std::string::npos);
+  // Found by fuzz/case_json_fuzz.cpp: a key of the wrong type threw nlohmann's
+  // type_error, which ended `npuconf case --from` on std::terminate.
+  EXPECT_EQ(error_of(R"({"schema":{"a":1},"schema_version":1})"),
+            "schema: expected \"npuconf-case\"");
+  EXPECT_EQ(
+      error_of("{" + head +
+               R"(,"inputs":{"nd":{"dtype":"INT8","shape":[1],"data":"AA==","encoding":7}}})"),
+      "inputs.nd.encoding: 7 (only \"base64\")");
 }
 
 TEST(CaseJson, InvocationRoundTrips) {
