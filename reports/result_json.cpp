@@ -208,6 +208,12 @@ RunReport RunReportFromJson(const nlohmann::json& doc) {
   if (auto it = doc.find("shard"); it != doc.end()) {
     Read(*it, "index", &run.shard_index);
     Read(*it, "count", &run.shard_count);
+    if (run.shard_count < 1 || run.shard_count > kMaxShards || run.shard_index < 1 ||
+        run.shard_index > run.shard_count) {
+      throw std::runtime_error(
+          "shard " + std::to_string(run.shard_index) + "/" + std::to_string(run.shard_count) +
+          " is not K/N with 1 <= K <= N <= kMaxShards (" + std::to_string(kMaxShards) + ")");
+    }
     Read(*it, "units_total", &run.units_total);
     Read(*it, "selection", &run.selection);
   }
