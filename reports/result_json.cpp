@@ -66,7 +66,8 @@ void Read(const nlohmann::json& item, const char* key, T* out, bool optional = f
     throw std::runtime_error(std::string("result item has no '") + key + "'");
   }
   if (!IntegersFit<T>(*it)) {
-    std::string text = it->dump();
+    // A worker's CBOR strings are not checked for UTF-8: dumped, they are repaired.
+    std::string text = it->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     if (text.size() > 80) text = text.substr(0, 77) + "...";
     throw std::runtime_error(std::string("result item field '") + key + "': " + text +
                              " holds a number that is no integer of the field's range");
@@ -172,7 +173,9 @@ RunReport RunReportFromJson(const nlohmann::json& doc) {
   if (!doc.contains("schema_version") || doc["schema_version"] != kSchemaVersion) {
     throw std::runtime_error(
         "report.json schema_version " +
-        (doc.contains("schema_version") ? doc["schema_version"].dump() : std::string("missing")) +
+        (doc.contains("schema_version")
+             ? doc["schema_version"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+             : std::string("missing")) +
         ", this npuconf reads " + std::to_string(kSchemaVersion));
   }
   RunReport run;

@@ -163,6 +163,18 @@ TEST(ResultJson, ANumberThatIsNoIntegerOfTheFieldIsRefusedNamingTheField) {
             "result item field 'coverage_hits': {\"cann.nd_to_nz\":{\"aligned\":1.92234e+19}} "
             "holds a number that is no integer of the field's range");
   EXPECT_EQ(error_of("seconds", 2), "read");
+  // CBOR strings are not checked for UTF-8: the message quoting one repairs it
+  // (dumping it as it is threw nlohmann's type_error 316).
+  nlohmann::json bad = item;
+  bad["coverage_hits"] = {{"\xff", {{"a", 1.5}}}};
+  try {
+    report::ResultFromCbor(nlohmann::json::to_cbor(bad));
+    ADD_FAILURE() << "read";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "result item field 'coverage_hits': {\"\xef\xbf\xbd\":{\"a\":1.5}} holds a number "
+              "that is no integer of the field's range");
+  }
 }
 
 // results[] of a report.json without the timing fields.
