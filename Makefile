@@ -8,14 +8,15 @@ REPORT ?= npuconf-report
 # Debian packages the build needs (see README).
 PACKAGES := cmake g++ make librapidcheck-dev libgtest-dev libgmock-dev libeigen3-dev \
             nlohmann-json3-dev libcli11-dev libbenchmark-dev libssl-dev libxxhash-dev libdnnl-dev \
-            python3-jsonschema python3-numpy clang-format chromium
+            python3-jsonschema python3-numpy python3-yaml clang-format chromium dpkg-dev file
 
 # `make fuzz`: each libFuzzer target of fuzz/ for FUZZ_SECONDS (README, "Fuzzing").
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_PACKAGES := clang libclang-rt-14-dev
 
-.PHONY: deps fuzz-deps build run test sanitize fuzz bench format format-check clean
+.PHONY: deps fuzz-deps configure build build-npuconf run test package sanitize fuzz bench format \
+        format-check clean
 
 # Installs whichever package is missing (non-interactive apt-get; needs root).
 deps:
@@ -32,18 +33,30 @@ deps:
 fuzz-deps:
 	@$(MAKE) --no-print-directory deps PACKAGES="$(FUZZ_PACKAGES)"
 
-build: deps
+configure: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+
+# Everything: the npuconf program, the tests, the benchmarks, the examples.
+build: configure
 	cmake --build $(BUILD) -j$(JOBS)
+
+# Only what the main job runs: the npuconf program and its libraries.
+build-npuconf: configure
+	cmake --build $(BUILD) -j$(JOBS) --target npuconf
 
 # The main job: every property, every profile, real model shapes, on the
 # built-in reference port; reports in $(REPORT)/.
-run: build
+run: build-npuconf
 	./$(BUILD)/npuconf run --port reference --out $(REPORT)
 	./$(BUILD)/npuconf vectors check vectors/corpus --port reference --out $(REPORT)/corpus
 
 test: build format-check
 	ctest --test-dir $(BUILD) -j$(JOBS) --output-on-failure
+
+# The Debian package $(BUILD)/npuconf_<version>_<arch>.deb (CPack; Depends from
+# dpkg-shlibdeps). Installing needs only npuconf built, not the tests.
+package: build-npuconf
+	cd $(BUILD) && cpack -G DEB
 
 sanitize: deps
 	cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPUCONF_SANITIZE=ON -DNPUCONF_BUILD_BENCH=OFF

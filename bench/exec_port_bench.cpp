@@ -2,7 +2,7 @@
 // case, beside the in-process reference port: what one JSON-lines round trip
 // costs. BM_ExecPortEcho uses the C port tests/ports/exec/echo_port.c (it parses
 // nothing but the id), BM_ExecPortPython the Python example port
-// (examples/python_port/npuconf_port.py). items_per_second is cases per
+// (examples/python_port/cann_port.py). items_per_second is cases per
 // second of wall time (the port runs in another process).
 #include <benchmark/benchmark.h>
 
@@ -45,7 +45,7 @@ void BM_ExecPortEcho(benchmark::State& state) {
 }
 void BM_ExecPortPython(benchmark::State& state) {
   AnswerCases(state, std::string("exec:/usr/bin/python3 ") + NPUCONF_SOURCE_DIR +
-                         "/examples/python_port/npuconf_port.py");
+                         "/examples/python_port/cann_port.py");
 }
 BENCHMARK(BM_InProcessReference)->UseRealTime();
 BENCHMARK(BM_ExecPortEcho)->UseRealTime();

@@ -14,15 +14,18 @@
 #include "cli/open_port.h"
 #include "cli/options.h"
 #include "cli/report_cmd.h"
+#include "cli/selftest_cmd.h"
 #include "cli/vectors_cmd.h"
 #include "conformance/harness/determinism.h"
 #include "conformance/harness/runner.h"
 #include "conformance/harness/waivers.h"
 #include "conformance/ports/claims.h"
 #include "core/case_json.h"
+#include "core/interrupt.h"
 #include "core/json_text.h"
 #include "core/real_shapes.h"
 #include "core/status.h"
+#include "reference/simd/isa.h"
 #include "reports/matrix.h"
 #include "reports/report_writer.h"
 
@@ -267,8 +270,15 @@ int List(const std::string& what, bool json, const std::vector<std::string>& pro
 }  // namespace
 
 int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
+  // A forced kernel path the CPU lacks (or no path at all) stops every command
+  // before it runs: a run or a benchmark on another path than asked is no answer.
+  if (const std::string error = simd::IsaEnvironmentError(); !error.empty()) {
+    err << "npuconf: " << error << "\n";
+    return kExitBadUsage;
+  }
   if (argc > 1 && std::string(argv[1]) == "vectors") return RunVectorsCli(argc, argv, out, err);
   if (argc > 1 && std::string(argv[1]) == "report") return RunReportCli(argc, argv, out, err);
+  if (argc > 1 && std::string(argv[1]) == "selftest") return RunSelftestCli(argc, argv, out, err);
   CLI::App app{"npuconf: conformance suite for NPU tensor layout, size and dequant routines"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string(NPUCONF_SUITE_VERSION));
@@ -276,12 +286,17 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       "Exit codes:\n"
       "  0  conformant: every checked property held\n"
       "  1  non-conformant: a property failed, gave up or checked nothing it claims\n"
-      "  2  bad usage or bad input (option, case, claims, --out, a case over --max-case-bytes)\n"
+      "  2  bad usage or bad input (option, case, claims, --out unwritable, full or held by "
+      "another\n"
+      "     run, a case over --max-case-bytes)\n"
       "  3  the port could not be loaded\n"
       "  4  nothing was checked: no claimed, applicable case on the selected profiles and\n"
       "     routines (check: the case lies outside the port's claims or the profile)\n"
+      "  130, 143, 129  run stopped by SIGINT, SIGTERM, SIGHUP: workers and ports ended, the\n"
+      "     reports so far kept (\"complete\": false)\n"
       "Also: npuconf vectors generate|check|verify (test vectors, docs/vector-format.md);\n"
-      "      npuconf report merge|diff (shards of one run; two runs compared)");
+      "      npuconf report merge|diff (shards of one run; two runs compared);\n"
+      "      npuconf selftest (which built-in mutants the properties kill; 1 when one survives)");
 
   std::string port_arg = "reference";
   PortOptions port_options;
@@ -323,8 +338,11 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   run->add_option("--rc-reproduce", options.rc_reproduce,
                   "Replay a RapidCheck reproduce string from a report (with --property)");
   run->add_flag("--quiet", quiet, "No progress line or summary table (the verdict still)");
-  std::string waivers_path, shard_text;
+  std::string waivers_path, shard_text, selftest_path;
   bool strict_waivers = false;
+  run->add_option("--selftest", selftest_path,
+                  "A selftest.json (npuconf selftest --out DIR): the reports quote how many known "
+                  "faults in the claimed routines this run's properties kill");
   run->add_option("--waivers", waivers_path,
                   "Known failures that do not fail the run, each with a reason and an expiry "
                   "date (JSON, docs/waivers.md)");
@@ -400,7 +418,8 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       ->capture_default_str();
   add_budget(check);
 
-  if (std::string error = CheckSubcommand(argc, argv, {"run", "list", "case", "check"});
+  if (std::string error = CheckSubcommand(
+          argc, argv, {"run", "list", "case", "check", "vectors", "report", "selftest"});
       !error.empty()) {
     err << "npuconf: " << error << "\n";
     return kExitBadUsage;
@@ -411,7 +430,9 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     out << app.help();
     return kExitConformant;
   } catch (const CLI::CallForVersion&) {
-    out << NPUCONF_SUITE_VERSION << "\n";
+    // The kernel path is part of what ran: a bench or a report is read with it.
+    out << NPUCONF_SUITE_VERSION << " (reference kernels: " << simd::IsaName(simd::ActiveIsa())
+        << "; this CPU runs " << simd::SupportedIsaNames() << "; NPUCONF_ISA forces one)\n";
     return kExitConformant;
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) {
@@ -426,6 +447,10 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   // A run removes the reports of an earlier run before anything can fail (a
   // bad claim, profile or port), so a stale green report never outlives it.
   if (*run && std::filesystem::is_directory(out_dir)) {
+    if (std::string error = report::LockReportDir(out_dir); !error.empty()) {
+      err << "npuconf: " << error << "\n";
+      return kExitBadUsage;
+    }
     if (std::string error = report::RemoveStaleReports(out_dir); !error.empty()) {
       err << "npuconf: " << error << "\n";
       return kExitBadUsage;
@@ -577,6 +602,13 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       err << "npuconf: --strict-waivers needs --waivers FILE\n";
       return kExitBadUsage;
     }
+    Selftest selftest;
+    if (!selftest_path.empty()) {
+      if (std::string error = ReadSelftest(selftest_path, &selftest); !error.empty()) {
+        err << "npuconf: --selftest: " << error << "\n";
+        return kExitBadUsage;
+      }
+    }
     if (!shard_text.empty()) {
       int k = 0, n = 0;
       char slash = 0, extra = 0;
@@ -596,6 +628,10 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       std::filesystem::create_directories(out_dir, ec);
       if (ec) {
         err << "npuconf: cannot create --out '" << out_dir << "': " << ec.message() << "\n";
+        return kExitBadUsage;
+      }
+      if (std::string error = report::LockReportDir(out_dir); !error.empty()) {
+        err << "npuconf: " << error << "\n";
         return kExitBadUsage;
       }
       const std::string probe = out_dir + "/.npuconf-write-test";
@@ -634,12 +670,15 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     }
     std::string command = "npuconf";
     for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
+    interrupt::Install(": the reports in " + out_dir +
+                       " hold the results so far (report.json \"complete\": false)\n");
     // Reports are rewritten after every result, so a runner that dies leaves
     // the results so far, marked incomplete.
     std::string partial_error;
     options.on_result = [&](const report::RunReport& so_far) {
       report::RunReport partial = so_far;
       partial.command = command;
+      partial.isa = simd::IsaName(simd::ActiveIsa());
       if (std::string error = report::WriteReportsAtomically(partial, out_dir, false);
           !error.empty() && partial_error.empty()) {
         partial_error = error;
@@ -651,6 +690,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       // leaves a report.json that says so.
       report::RunReport empty;
       empty.suite_version = NPUCONF_SUITE_VERSION;
+      empty.isa = simd::IsaName(simd::ActiveIsa());
       empty.port_name = port.name();
       empty.port_version = port.version();
       empty.seed = options.seed;
@@ -670,6 +710,8 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
                                         " --port " + ShellWord(options.port_arg) + " ");
     report::RunReport result = RunSuite(BuiltinSuite(), port, options);
     result.command = command;
+    result.isa = simd::IsaName(simd::ActiveIsa());
+    if (!selftest_path.empty()) result.kill_rate = QuoteKillRate(selftest, result);
     // --quiet leaves out the progress line and the table, never the verdict.
     if (!quiet) {
       out << report::SummaryTable(result);

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "conformance/cann/family.h"
+#include "conformance/harness/runner.h"
 #include "conformance/quant/family.h"
 #include "conformance/rknn/family.h"
 #include "reference/cann/cann_port.h"
@@ -87,6 +88,13 @@ const Mutant* FindMutant(const std::string& name) {
   return nullptr;
 }
 
+bool MutantChanges(const Mutant& mutant, const std::string& routine) {
+  for (const std::string& glob : mutant.routines) {
+    if (GlobMatch(glob, routine)) return true;
+  }
+  return false;
+}
+
 std::unique_ptr<Port> MakeMutantPort(const Mutant& mutant) {
   return MakeMutantPort(mutant, ReferenceClaims());
 }
@@ -94,11 +102,8 @@ std::unique_ptr<Port> MakeMutantPort(const Mutant& mutant) {
 std::unique_ptr<Port> MakeMutantPort(const Mutant& mutant, std::vector<std::string> claims) {
   auto call = [&mutant](const npuconf_case* c, int64_t* status, char* message,
                         uint64_t message_bytes) {
-    for (const auto& routine : mutant.family->routines) {
-      if (c && c->routine && std::strcmp(routine.id, c->routine) == 0) {
-        return mutant.call(c, status, message, message_bytes);
-      }
-    }
+    if (c && c->routine && MutantChanges(mutant, c->routine))
+      return mutant.call(c, status, message, message_bytes);
     return ReferenceCall(c, status, message, message_bytes);
   };
   return std::make_unique<InProcessPort>("mutant:" + mutant.name,

@@ -38,7 +38,10 @@ std::unique_ptr<Port> MakeReferencePort(std::vector<std::string> claims);
 
 const std::vector<Mutant>& Mutants();
 const Mutant* FindMutant(const std::string& name);
-// The reference port with the mutant answering its family's routines.
+// Whether `routine` is among the routines the mutant's bug is in (Mutant::routines).
+bool MutantChanges(const Mutant& mutant, const std::string& routine);
+// The reference port with the mutant answering the routines its bug is in
+// (MutantChanges) and the reference every other routine.
 std::unique_ptr<Port> MakeMutantPort(const Mutant& mutant);
 // The same, making `claims` instead of the reference's.
 std::unique_ptr<Port> MakeMutantPort(const Mutant& mutant, std::vector<std::string> claims);

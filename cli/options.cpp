@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "cli/families.h"
+#include "core/status.h"
 #include "rapidcheck/detail/Configuration.h"
 
 namespace npuconf {
@@ -76,6 +77,21 @@ std::string JoinGlobs(const std::vector<std::string>& globs) {
   std::string out;
   for (const auto& glob : globs) out += (out.empty() ? "" : ",") + glob;
   return out.empty() ? "*" : out;
+}
+
+int ParseSubcommand(CLI::App& app, int argc, char** argv, const std::string& program,
+                    std::ostream& out, std::ostream& err) {
+  try {
+    app.parse(argc - 1, argv + 1);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) {
+      app.exit(e, out, err);
+      return kExitConformant;
+    }
+    err << program << ": " << e.what() << "\n";
+    return kExitBadUsage;
+  }
+  return -1;
 }
 
 }  // namespace npuconf

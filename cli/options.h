@@ -14,6 +14,12 @@ CLI::Validator IntegerIn(int64_t lo, int64_t hi);
 // Any uint64 in decimal digits: no sign, no wrap-around.
 CLI::Validator Unsigned64();
 
+// Parses a subcommand's own arguments (argv[1] is its name): -1 when the
+// command goes on, else its exit code — 0 after --help, 2 (naming `program`
+// and the fault) for bad usage.
+int ParseSubcommand(CLI::App& app, int argc, char** argv, const std::string& program,
+                    std::ostream& out, std::ostream& err);
+
 // Empty, or why `text` is not a usable RapidCheck reproduce string (from
 // report.json's rapidcheck_reproduce): malformed, without a reproduce entry,
 // or naming a property or profile npuconf does not have.

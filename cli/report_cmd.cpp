@@ -10,6 +10,8 @@
 #include <sstream>
 
 #include "cli/families.h"
+#include "cli/options.h"
+#include "cli/selftest_cmd.h"
 #include "conformance/harness/coverage.h"
 #include "conformance/harness/waivers.h"
 #include "conformance/ports/claims.h"
@@ -92,6 +94,12 @@ report::RunReport MergeShards(const std::vector<report::RunReport>& shards,
     }
   }
   merged.suite_version = first.suite_version;
+  // Shards may run on hosts of different kernel paths: the merge names each once.
+  std::vector<std::string> isas;
+  for (const auto& r : shards) {
+    if (std::find(isas.begin(), isas.end(), r.isa) == isas.end()) isas.push_back(r.isa);
+  }
+  for (const auto& isa : isas) merged.isa += (merged.isa.empty() ? "" : "+") + isa;
   merged.port_name = first.port_name;
   merged.port_version = first.port_version;
   merged.port_claims = first.port_claims;
@@ -236,16 +244,8 @@ int RunReportCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       ->required();
   diff->add_option("new", new_dir, "The later run's --out directory (or report.json)")->required();
   diff->add_option("--out", diff_out, "Also write the Markdown to this file (a PR comment)");
-  try {
-    app.parse(argc - 1, argv + 1);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) {
-      app.exit(e, out, err);
-      return kExitConformant;
-    }
-    err << "npuconf report: " << e.what() << "\n";
-    return kExitBadUsage;
-  }
+  if (const int code = ParseSubcommand(app, argc, argv, "npuconf report", out, err); code >= 0)
+    return code;
   try {
     if (*diff) {
       const report::RunReport old_run = ReadReport(old_dir, nullptr);
@@ -269,6 +269,16 @@ int RunReportCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       if (!complete) problems.push_back(dir + " is the report of a shard that did not finish");
     }
     report::RunReport merged = MergeShards(shards, shard_dirs, &problems);
+    // The shards quoted one selftest on their own results; the merged run quotes it on all.
+    if (!shards.empty() && shards.front().kill_rate.measured) {
+      Selftest selftest;
+      if (ReadSelftest(shards.front().kill_rate.file, &selftest).empty()) {
+        merged.kill_rate = QuoteKillRate(selftest, merged);
+      } else {
+        problems.push_back("the shards' --selftest file " + shards.front().kill_rate.file +
+                           " cannot be read again to quote it on the merged results");
+      }
+    }
     merged.command = "npuconf report merge";
     for (int i = 2; i < argc; ++i) merged.command += std::string(" ") + argv[i];
     if (!waivers_path.empty()) {

@@ -61,4 +61,93 @@ std::string WriteNpy(const std::string& path, DType dtype, const Shape& shape,
   return "";
 }
 
+namespace {
+
+// The text after `key` (a quoted dict key) and its colon, spaces skipped, or npos.
+size_t ValueOf(const std::string& header, const std::string& key) {
+  const size_t at = header.find("'" + key + "'");
+  if (at == std::string::npos) return at;
+  size_t i = header.find(':', at + key.size() + 2);
+  if (i == std::string::npos) return i;
+  ++i;
+  while (i < header.size() && header[i] == ' ') ++i;
+  return i;
+}
+
+}  // namespace
+
+std::string ParseNpy(std::span<const uint8_t> file, NpyArray* out) {
+  static const uint8_t kMagic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
+  if (file.size() < 10 || std::memcmp(file.data(), kMagic, 6) != 0)
+    return "not a .npy file (no \\x93NUMPY magic string)";
+  if (file[6] != 1 || file[7] != 0) {
+    return "format version " + std::to_string(file[6]) + "." + std::to_string(file[7]) +
+           " (npuconf writes and reads 1.0)";
+  }
+  const size_t length = file[8] | (static_cast<size_t>(file[9]) << 8);
+  if (length > kMaxNpyHeaderBytes) {
+    return "header of " + std::to_string(length) + " bytes (at most " +
+           std::to_string(kMaxNpyHeaderBytes) + ")";
+  }
+  if (10 + length > file.size())
+    return "header of " + std::to_string(length) + " bytes runs past the end of the file";
+  const std::string header(reinterpret_cast<const char*>(file.data()) + 10, length);
+  const std::string shown = "'" + header.substr(0, header.find_last_not_of(" \n") + 1) + "'";
+  size_t i = ValueOf(header, "descr");
+  if (i == std::string::npos || i >= header.size() || header[i] != '\'')
+    return "header " + shown + " has no 'descr' string";
+  const size_t end = header.find('\'', i + 1);
+  if (end == std::string::npos) return "header " + shown + ": 'descr' is not closed";
+  out->descr = header.substr(i + 1, end - i - 1);
+  i = ValueOf(header, "fortran_order");
+  if (i == std::string::npos) return "header " + shown + " has no 'fortran_order'";
+  if (header.compare(i, 5, "False") == 0) {
+    out->fortran_order = false;
+  } else if (header.compare(i, 4, "True") == 0) {
+    out->fortran_order = true;
+  } else {
+    return "header " + shown + ": 'fortran_order' is neither True nor False";
+  }
+  i = ValueOf(header, "shape");
+  if (i == std::string::npos || i >= header.size() || header[i] != '(')
+    return "header " + shown + " has no 'shape' tuple";
+  const size_t close = header.find(')', i);
+  if (close == std::string::npos) return "header " + shown + ": 'shape' is not closed";
+  out->shape.clear();
+  std::string dim;
+  for (size_t j = i + 1; j <= close; ++j) {
+    const char ch = header[j];
+    if (ch >= '0' && ch <= '9') {
+      dim += ch;
+      if (dim.size() > 18) return "header " + shown + ": a dim of 'shape' is past 2^62";
+    } else if (ch == ',' || ch == ')') {
+      // "(3,)" and "()" close on an empty dim; "(,)" and "(3,,4)" hold one.
+      if (dim.empty() && ch == ',') return "header " + shown + ": 'shape' has an empty dim";
+      if (!dim.empty()) out->shape.push_back(std::stoll(dim));
+      dim.clear();
+    } else if (ch != ' ') {
+      return "header " + shown + ": 'shape' holds '" + std::string(1, ch) + "'";
+    }
+  }
+  out->data.assign(file.begin() + 10 + static_cast<std::ptrdiff_t>(length), file.end());
+  return "";
+}
+
+std::string ReadNpy(const std::string& path, uint64_t max_bytes, NpyArray* out) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) return "cannot read " + path + ": " + std::strerror(errno);
+  const std::streamoff size = in.tellg();
+  if (size < 0) return "cannot read " + path;
+  if (static_cast<uint64_t>(size) > max_bytes) {
+    return path + ": " + std::to_string(size) + " bytes, more than the " +
+           std::to_string(max_bytes) + " its vector allows";
+  }
+  std::vector<uint8_t> bytes(static_cast<size_t>(size));
+  in.seekg(0);
+  in.read(reinterpret_cast<char*>(bytes.data()), size);
+  if (!in) return "cannot read " + path;
+  if (std::string error = ParseNpy(bytes, out); !error.empty()) return path + ": " + error;
+  return "";
+}
+
 }  // namespace npuconf

@@ -4,6 +4,7 @@
 
 #include <span>
 #include <string>
+#include <vector>
 
 #include "core/dtype.h"
 #include "core/shape.h"
@@ -20,5 +21,25 @@ std::string NpyDType(DType dtype);
 // pass the packed byte count as the shape). Returns "" or why it failed.
 std::string WriteNpy(const std::string& path, DType dtype, const Shape& shape,
                      std::span<const uint8_t> bytes);
+
+// A .npy file read back (`vectors verify` compares it with its vector JSON).
+struct NpyArray {
+  std::string descr;  // "<f2", "|u1", ...
+  bool fortran_order = false;
+  Shape shape;
+  std::vector<uint8_t> data;  // every byte after the header
+};
+
+// The largest header ReadNpy accepts (format 1.0 allows 65535 bytes; ours are
+// one 64-byte line).
+inline constexpr size_t kMaxNpyHeaderBytes = 4096;
+
+// Reads a format 1.0 .npy file of at most `max_bytes`. Returns "" or what is
+// wrong, naming the value: a missing magic string, another version, a header
+// over kMaxNpyHeaderBytes, a header that is not {'descr': ..., 'fortran_order':
+// ..., 'shape': (...)}, a dim that is negative or past 2^62.
+std::string ReadNpy(const std::string& path, uint64_t max_bytes, NpyArray* out);
+// The same on the bytes of a file (the fuzz target's entry).
+std::string ParseNpy(std::span<const uint8_t> file, NpyArray* out);
 
 }  // namespace npuconf

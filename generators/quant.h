@@ -61,9 +61,15 @@ inline rc::Gen<int64_t> InvalidAntiquantGroupSize(int64_t k) {
                                    ((k + 31) / 32) * 32 + 1);
 }
 
-// RKNN group sizes dividing K (spec rknn.md §5.3: 32 is the only one seen).
+// RKNN group sizes, K is then drawn as whole groups (spec rknn.md §5.3: 32 is
+// the only one seen; the reading divides_k admits any positive divisor of K):
+// 32 most often, other powers of two, and sizes that are none (48, 96, 24, 3,
+// or any up to 160), so a group index taken by a shift is caught.
 inline rc::Gen<int64_t> RknnGroupSize() {
-  return rc::gen::weightedElement<int64_t>({{4, 32}, {1, 64}, {1, 128}, {1, 16}, {1, 8}});
+  return rc::gen::weightedOneOf<int64_t>({{4, rc::gen::just<int64_t>(32)},
+                                          {3, rc::gen::element<int64_t>(8, 16, 64, 128)},
+                                          {2, rc::gen::element<int64_t>(48, 96, 24, 3)},
+                                          {1, rc::gen::inRange<int64_t>(1, 161)}});
 }
 
 }  // namespace npuconf::gen

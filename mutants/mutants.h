@@ -1,8 +1,9 @@
 // Deliberately wrong ports: each is the reference port with one realistic bug in
-// one family, selectable as `--port mutant:NAME` (cli/ assembles the port: the
-// mutant answers its family's routines, the reference answers the rest). The
-// suite's own tests require every one of them to fail the run on the property
-// that names it.
+// some routines of one family (Mutant::routines), selectable as `--port
+// mutant:NAME` (cli/ assembles the port: the mutant answers those routines, the
+// reference answers the rest). The suite's own tests require every one of them
+// to fail the run on the property that names it; `npuconf selftest` shows
+// which properties kill each, under how many seeds.
 #pragma once
 
 #include <cstdint>
@@ -23,8 +24,12 @@ struct Mutant {
   std::string bug;                          // what is wrong, in a sentence
   std::string caught_by;                    // the property expected to catch it
   std::string profile;                      // a profile on which it shows
-  const ReferenceFamily* family = nullptr;  // the routines `call` answers
+  const ReferenceFamily* family = nullptr;  // its family's reference
   PortCallPtr call = nullptr;
+  // Globs of the routines the bug is in: `call` answers these, the reference
+  // every other routine, so the mutant is wrong nowhere else and `npuconf
+  // selftest` runs it against the properties that call these routines only.
+  std::vector<std::string> routines;
 };
 
 // Each family's mutants (mutants/<family>_mutants.cpp), listed in cli/families.cpp.

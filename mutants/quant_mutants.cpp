@@ -1,6 +1,7 @@
 // Deliberately wrong dequant ports: the reference answers first (so statuses and
 // validation stay right), then a plain element loop with one bug rewrites the
 // output. Each names the property that catches it (tests/mutants_test.cpp).
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -27,6 +28,7 @@ enum class Bug {
   kRknnGroupBoundaryOffByOne,
   kRknnNonzeroZpAccepted,
   kRknnStaleGroupCache,
+  kRknnGroupIndexShift,
 };
 
 Shape DimsOf(const npuconf_tensor* t) { return t ? Shape(t->dims, t->dims + t->rank) : Shape{}; }
@@ -144,6 +146,10 @@ void RknnBuggy(const CaseView& view, Bug bug) {
       const int32_t qv = int4 ? Nibble(q, e, even_high, true) : static_cast<int8_t>(q[e]);
       int64_t g = r / gs;
       if (bug == Bug::kRknnGroupBoundaryOffByOne) g = std::min((r + 1) / gs, groups - 1);
+      // r / gs as a shift by the group size's lowest set bit: right for every
+      // power of two, wrong (and clamped into range) for 48 or 96.
+      if (bug == Bug::kRknnGroupIndexShift)
+        g = std::min<int64_t>(r >> std::countr_zero(static_cast<uint64_t>(gs)), groups - 1);
       // The order swapped: n·(K/gs) + g where the profile says g·N + n.
       const int64_t p = bug == Bug::kRknnGroupOrderSwapped ? c * groups + g : g * n + c;
       out[e] = static_cast<float>(static_cast<int64_t>(qv) - zp[p]) * scale[p];
@@ -230,6 +236,7 @@ int32_t MutantCall(const npuconf_case* c, int64_t* status, char* message, uint64
       break;
     case Bug::kRknnGroupOrderSwapped:
     case Bug::kRknnGroupBoundaryOffByOne:
+    case Bug::kRknnGroupIndexShift:
       if (routine == "rknn.dequant_b") RknnBuggy(view, kBug);
       break;
     case Bug::kRknnNonzeroZpAccepted:
@@ -247,42 +254,83 @@ void AddQuantMutants(std::vector<Mutant>* out) {
   const std::vector<Mutant> mutants = {
       {"gather-one-rounding",
        "GatherDequantInt8 rounds (q - zp) * s once instead of after each fp16 op",
-       "cann.gather_dequant_int8.documented_cases", "ascend910b", &quant::QuantReference(),
-       &MutantCall<Bug::kGatherOneRounding>},
-      {"gather-fp32-output", "GatherDequantInt8 writes the fp32 result where y is FLOAT16",
-       "cann.gather_dequant_int8.matches_oracle", "ascend910b", &quant::QuantReference(),
-       &MutantCall<Bug::kGatherFp32Output>},
+       "cann.gather_dequant_int8.documented_cases",
+       "ascend910b",
+       &quant::QuantReference(),
+       &MutantCall<Bug::kGatherOneRounding>,
+       {"cann.gather_dequant_int8"}},
+      {"gather-fp32-output",
+       "GatherDequantInt8 writes the fp32 result where y is FLOAT16",
+       "cann.gather_dequant_int8.matches_oracle",
+       "ascend910b",
+       &quant::QuantReference(),
+       &MutantCall<Bug::kGatherFp32Output>,
+       {"cann.gather_dequant_int8"}},
       {"antiquant-offset-subtracted",
        "antiquant subtracts antiquantOffset (the zero-point sign) instead of adding it",
-       "cann.antiquant.matches_oracle", "ascend910b", &quant::QuantReference(),
-       &MutantCall<Bug::kAntiquantOffsetSubtracted>},
-      {"antiquant-int4-high-nibble", "antiquant reads the even INT4 element from the high nibble",
-       "cann.antiquant.matches_oracle", "ascend910b", &quant::QuantReference(),
-       &MutantCall<Bug::kAntiquantInt4HighNibble>},
-      {"antiquant-int4-unsigned", "antiquant reads INT4 nibbles as unsigned 0..15",
-       "cann.antiquant.matches_oracle", "ascend910b", &quant::QuantReference(),
-       &MutantCall<Bug::kAntiquantInt4Unsigned>},
+       "cann.antiquant.matches_oracle",
+       "ascend910b",
+       &quant::QuantReference(),
+       &MutantCall<Bug::kAntiquantOffsetSubtracted>,
+       {"cann.antiquant"}},
+      {"antiquant-int4-high-nibble",
+       "antiquant reads the even INT4 element from the high nibble",
+       "cann.antiquant.matches_oracle",
+       "ascend910b",
+       &quant::QuantReference(),
+       &MutantCall<Bug::kAntiquantInt4HighNibble>,
+       {"cann.antiquant"}},
+      {"antiquant-int4-unsigned",
+       "antiquant reads INT4 nibbles as unsigned 0..15",
+       "cann.antiquant.matches_oracle",
+       "ascend910b",
+       &quant::QuantReference(),
+       &MutantCall<Bug::kAntiquantInt4Unsigned>,
+       {"cann.antiquant"}},
       {"antiquant-neighbour-group-scale",
        "antiquant counts floor(k/gs) groups: the short last group uses its neighbour's scale",
-       "cann.antiquant.matches_oracle", "ascend910b", &quant::QuantReference(),
-       &MutantCall<Bug::kAntiquantNeighbourGroupScale>},
+       "cann.antiquant.matches_oracle",
+       "ascend910b",
+       &quant::QuantReference(),
+       &MutantCall<Bug::kAntiquantNeighbourGroupScale>,
+       {"cann.antiquant"}},
       {"rknn-group-order-swapped",
        "RKNN per-group params read n*(K/gs)+g where the profile's order is g*N+n",
-       "rknn.dequant_b.matches_oracle", "rk3588", &quant::QuantReference(),
-       &MutantCall<Bug::kRknnGroupOrderSwapped>},
+       "rknn.dequant_b.matches_oracle",
+       "rk3588",
+       &quant::QuantReference(),
+       &MutantCall<Bug::kRknnGroupOrderSwapped>,
+       {"rknn.dequant_b"}},
       {"rknn-group-boundary-off-by-one",
        "RKNN per-group: the last row of each group takes the next group's param",
-       "rknn.dequant_b.group_isolation", "rk3588", &quant::QuantReference(),
-       &MutantCall<Bug::kRknnGroupBoundaryOffByOne>},
+       "rknn.dequant_b.group_isolation",
+       "rk3588",
+       &quant::QuantReference(),
+       &MutantCall<Bug::kRknnGroupBoundaryOffByOne>,
+       {"rknn.dequant_b"}},
       {"rknn-nonzero-zp-accepted",
        "RKNN B accepts a non-zero zero point (runtime 2.3.2 rejects it)",
-       "rknn.dequant_b.rejects_invalid", "rk3588", &quant::QuantReference(),
-       &MutantCall<Bug::kRknnNonzeroZpAccepted>},
+       "rknn.dequant_b.rejects_invalid",
+       "rk3588",
+       &quant::QuantReference(),
+       &MutantCall<Bug::kRknnNonzeroZpAccepted>,
+       {"rknn.dequant_b"}},
       {"rknn-stale-group-cache",
        "RKNN per-group: a weight seen before is served from a cache whose refresh for new "
        "scales stops one row short of each group's end",
-       "rknn.dequant_b.group_isolation", "rk3588", &quant::QuantReference(),
-       &MutantCall<Bug::kRknnStaleGroupCache>},
+       "rknn.dequant_b.group_isolation",
+       "rk3588",
+       &quant::QuantReference(),
+       &MutantCall<Bug::kRknnStaleGroupCache>,
+       {"rknn.dequant_b"}},
+      {"rknn-group-index-shift",
+       "RKNN per-group: the group of row r is r >> log2(group_size), right only for powers of "
+       "two (divides_k admits 48, §5.3)",
+       "rknn.dequant_b.matches_oracle",
+       "rk3588",
+       &quant::QuantReference(),
+       &MutantCall<Bug::kRknnGroupIndexShift>,
+       {"rknn.dequant_b"}},
   };
   out->insert(out->end(), mutants.begin(), mutants.end());
 }

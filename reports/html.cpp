@@ -226,13 +226,16 @@ std::string ToHtml(const RunReport& report, const nlohmann::json& json) {
       << HtmlEscape(ToString(verdict)) << ": <code>" << HtmlEscape(report.port_name) << "</code> "
       << HtmlEscape(report.port_version) << "</h1>" << report.results.size()
       << " results: " << HtmlEscape(CountsLine(report)) << "</div>";
-  out << "<p class=\"legend\">npuconf " << HtmlEscape(report.suite_version) << ", seed "
-      << report.seed << ", " << report.cases << " random cases per property";
+  out << "<p class=\"legend\">npuconf " << HtmlEscape(report.suite_version);
+  if (!report.isa.empty()) out << " (reference kernels: " << HtmlEscape(report.isa) << ")";
+  out << ", seed " << report.seed << ", " << report.cases << " random cases per property";
   if (!report.command.empty()) out << ", <code>" << HtmlEscape(report.command) << "</code>";
   out << "</p>\n";
   const auto code = [](const std::string& s) { return "<code>" + HtmlEscape(s) + "</code>"; };
   if (const std::string line = TooLargeOf(report).Text(code, HtmlEscape); !line.empty())
     out << "<p class=\"legend\">Not run: " << line << "</p>\n";
+  out << "<p class=\"legend\" id=\"kill-rate\">" << HtmlEscape(KillRateText(report.kill_rate))
+      << "</p>\n";
 
   // Filters.
   out << "<div class=\"filters\">Filter: <input id=\"filter-text\" type=\"search\" size=\"28\" "

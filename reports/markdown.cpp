@@ -89,12 +89,14 @@ std::string ToMarkdown(const RunReport& report) {
       << MdCode(report.port_name);
   if (!report.port_version.empty()) out << " " << MdEscape(report.port_version);
   out << " — " << report.results.size() << " results: " << CountsLine(report) << "\n\n";
-  out << "npuconf " << MdEscape(report.suite_version) << ", seed " << report.seed << ", "
-      << report.cases << " random cases per property";
+  out << "npuconf " << MdEscape(report.suite_version);
+  if (!report.isa.empty()) out << " (reference kernels: " << MdEscape(report.isa) << ")";
+  out << ", seed " << report.seed << ", " << report.cases << " random cases per property";
   if (!report.command.empty()) out << ", " << MdCode(report.command);
   out << "\n";
   if (const std::string line = TooLargeOf(report).Text(MdCode, MdEscape); !line.empty())
     out << "\nNot run: " << line << "\n";
+  out << "\n" << MdEscape(KillRateText(report.kill_rate)) << "\n";
   out << "\nClaims of the port:";
   for (const auto& claim : report.port_claims) out << " " << MdCode(claim);
   out << (report.port_claims.empty() ? " none\n" : "\n");

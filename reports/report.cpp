@@ -70,6 +70,7 @@ nlohmann::json ToJson(const RunReport& report) {
   doc["schema"] = "npuconf-report";
   doc["schema_version"] = kSchemaVersion;
   doc["suite_version"] = report.suite_version;
+  doc["isa"] = report.isa;
   doc["port"] = {
       {"name", report.port_name}, {"version", report.port_version}, {"claims", report.port_claims}};
   doc["profiles"] = report.profiles;
@@ -155,7 +156,31 @@ nlohmann::json ToJson(const RunReport& report) {
     for (const auto& w : report.stale_waivers) stale.push_back(WaiverNoteToJson(w));
     doc["waivers"] = {{"file", report.waivers_file}, {"stale", stale}};
   }
+  const KillRate& k = report.kill_rate;
+  doc["kill_rate"] = {{"measured", k.measured}, {"text", KillRateText(k)}};
+  if (k.measured) {
+    doc["kill_rate"].update({{"killed", k.killed},
+                             {"known", k.known},
+                             {"survivors", k.survivors},
+                             {"basis", k.basis},
+                             {"file", k.file}});
+  }
   return doc;
+}
+
+std::string KillRateText(const KillRate& rate) {
+  if (!rate.measured) {
+    return "Gate strength not measured: npuconf selftest --out DIR, then npuconf run --selftest "
+           "DIR/selftest.json";
+  }
+  std::string text = "This run's properties kill " + std::to_string(rate.killed) + " of " +
+                     std::to_string(rate.known) +
+                     " known faults (built-in mutants) in the routines the port claims";
+  if (!rate.survivors.empty()) {
+    text += "; not killed:";
+    for (const auto& name : rate.survivors) text += " " + name;
+  }
+  return text + " (" + rate.basis + ")";
 }
 
 std::string ToJunitXml(const RunReport& report, bool complete) {

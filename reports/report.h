@@ -124,8 +124,25 @@ struct CoverageRow {
   std::string status = "hit";
 };
 
+// How strong the run's gate is, quoted from `npuconf selftest` (cli/selftest_cmd.h,
+// `run --selftest FILE`): of the `known` built-in mutants whose routines the
+// port claims, `killed` fail a property of this run.
+struct KillRate {
+  bool measured = false;  // false: no --selftest file was given
+  int killed = 0, known = 0;
+  std::vector<std::string> survivors;  // the mutants no property of the run killed
+  std::string basis;                   // the selftest's version, seed, cases and file
+  std::string file;
+};
+
+// The sentence every report states about `rate` (plain text).
+std::string KillRateText(const KillRate& rate);
+
 struct RunReport {
   std::string suite_version;
+  // The kernel path (simd::IsaName) of npuconf's built-in reference port in
+  // this run: "avx512", "avx2", "neon", "portable" ("" in an older report).
+  std::string isa;
   std::string port_name;
   std::string port_version;
   std::vector<std::string> port_claims;  // as the port states them
@@ -150,6 +167,7 @@ struct RunReport {
   // --waivers: the file, and the entries that matched no failure.
   std::string waivers_file;
   std::vector<WaiverNote> stale_waivers;
+  KillRate kill_rate;
 };
 
 nlohmann::json ToJson(const RunReport& report);

@@ -1,6 +1,7 @@
 #include "reports/report_writer.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -9,6 +10,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "core/interrupt.h"
 #include "core/status.h"
 #include "reports/matrix.h"
 
@@ -24,8 +26,32 @@ std::string RemoveStaleReports(const std::string& dir) {
   return {};
 }
 
+std::string LockReportDir(const std::string& dir) {
+  static std::string locked;  // the directory this process holds (one per run)
+  if (!locked.empty() && locked == dir) return {};
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return "cannot open --out '" + dir + "' to lock it: " + std::strerror(errno);
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    const int error = errno;
+    ::close(fd);
+    if (error == EWOULDBLOCK) {
+      return "another npuconf run is writing its reports into --out '" + dir +
+             "' (it holds the directory's lock); wait for it to end or give another --out";
+    }
+    return "cannot lock --out '" + dir + "': " + std::strerror(error);
+  }
+  locked = dir;  // the descriptor stays open: the lock lasts the run
+  return {};
+}
+
 std::string WriteFileAtomically(const std::string& path, const std::string& text) {
   const std::string temp = path + ".tmp";
+  // A signal mid-write removes the temporary (core/interrupt.h); `path` keeps its last whole text.
+  interrupt::AddFile(temp);
+  struct Forget {
+    const std::string& temp;
+    ~Forget() { interrupt::RemoveFile(temp); }
+  } forget{temp};
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return "cannot write '" + temp + "': " + std::strerror(errno);
   const char* data = text.data();

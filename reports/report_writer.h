@@ -16,6 +16,12 @@ namespace npuconf::report {
 // no error).
 std::string RemoveStaleReports(const std::string& dir);
 
+// Takes the exclusive lock of report directory `dir` (flock on the directory,
+// held until the process and the workers it forks end; no file is left), so a
+// second run on the same --out stops before it removes or writes anything.
+// "" or why not, naming the directory.
+std::string LockReportDir(const std::string& dir);
+
 // Writes `text` to `path` through `path`.tmp and rename(2): readers see the
 // old file or the new one, never half of one. Returns the error, empty on
 // success.

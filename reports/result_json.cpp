@@ -180,6 +180,7 @@ RunReport RunReportFromJson(const nlohmann::json& doc) {
   }
   RunReport run;
   Read(doc, "suite_version", &run.suite_version);
+  Read(doc, "isa", &run.isa, true);
   nlohmann::json port;
   Read(doc, "port", &port);
   Read(port, "name", &run.port_name);
@@ -225,6 +226,15 @@ RunReport RunReportFromJson(const nlohmann::json& doc) {
     nlohmann::json stale = nlohmann::json::array();
     Read(*it, "stale", &stale, true);
     for (const auto& w : stale) run.stale_waivers.push_back(WaiverNoteFromJson(w));
+  }
+  if (auto it = doc.find("kill_rate"); it != doc.end() && it->value("measured", false)) {
+    run.kill_rate.measured = true;
+    Read(*it, "killed", &run.kill_rate.killed);
+    Read(*it, "known", &run.kill_rate.known);
+    Read(*it, "basis", &run.kill_rate.basis);
+    Read(*it, "file", &run.kill_rate.file);
+    for (const auto& name : it->value("survivors", nlohmann::json::array()))
+      if (name.is_string()) run.kill_rate.survivors.push_back(name.get<std::string>());
   }
   return run;
 }

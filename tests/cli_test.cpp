@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "reference/simd/isa.h"
 #include "test_util.h"
 
 namespace npuconf {
@@ -198,6 +199,64 @@ TEST(Cli, RunWritesVersionedReports) {
   xml << junit.rdbuf();
   EXPECT_NE(xml.str().find("<testcase classname=\"ascend310p\""), std::string::npos);
   EXPECT_TRUE(std::filesystem::exists(out.path() + "/report.md"));
+}
+
+// NPUCONF_ISA: a forced path is named by --version and report.json; one the
+// CPU lacks, or no path at all, stops every command with exit 2 and a message
+// naming the value and what the CPU runs.
+TEST(CliIsa, VersionNamesTheKernelPathAndWhatTheCpuRuns) {
+  const auto run =
+      testing::RunShell("NPUCONF_ISA=portable " + std::string(NPUCONF_BINARY) + " --version");
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("reference kernels: portable"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("this CPU runs " + simd::SupportedIsaNames()), std::string::npos)
+      << run.output;
+}
+
+TEST(CliIsa, AnUnknownOrMissingPathIsRefusedNamingTheValue) {
+  const auto unknown =
+      testing::RunShell("NPUCONF_ISA=sse9 " + std::string(NPUCONF_BINARY) + " --version");
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.output;
+  EXPECT_NE(unknown.output.find("NPUCONF_ISA=sse9 names no kernel path"), std::string::npos)
+      << unknown.output;
+  EXPECT_NE(unknown.output.find("this CPU runs: " + simd::SupportedIsaNames()), std::string::npos)
+      << unknown.output;
+  for (simd::Isa isa : {simd::Isa::kNeon, simd::Isa::kAvx512, simd::Isa::kAvx2}) {
+    if (simd::IsSupported(isa)) continue;
+    const std::string name = simd::IsaName(isa);
+    const auto missing = testing::RunShell("NPUCONF_ISA=" + name + " " +
+                                           std::string(NPUCONF_BINARY) + " run --quiet");
+    EXPECT_EQ(missing.exit_code, 2) << missing.output;
+    EXPECT_NE(missing.output.find("NPUCONF_ISA=" + name + ": this CPU or build has no " + name),
+              std::string::npos)
+        << missing.output;
+  }
+  const auto contradiction =
+      testing::RunShell("NPUCONF_ISA=" + std::string(simd::IsaName(simd::DetectedIsa())) +
+                        " NPUCONF_FORCE_PORTABLE=1 " + std::string(NPUCONF_BINARY) + " --version");
+  if (simd::DetectedIsa() != simd::Isa::kPortable) {
+    EXPECT_EQ(contradiction.exit_code, 2) << contradiction.output;
+    EXPECT_NE(contradiction.output.find("contradicts NPUCONF_FORCE_PORTABLE=1"), std::string::npos)
+        << contradiction.output;
+  }
+}
+
+TEST(CliIsa, TheReportNamesTheForcedPath) {
+  for (simd::Isa isa : simd::SupportedIsas()) {
+    TempDir out("isa");
+    const std::string name = simd::IsaName(isa);
+    const auto run = testing::RunShell(
+        "NPUCONF_ISA=" + name + " " + std::string(NPUCONF_BINARY) +
+        " run --quiet --no-real-shapes --cases 3 --profile ascend910b --routine cann.nd_to_nz "
+        "--out " +
+        out.path());
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+    EXPECT_EQ(ReadJson(out.path() + "/report.json").at("isa"), name);
+    std::ifstream md(out.path() + "/report.md");
+    std::stringstream text;
+    text << md.rdbuf();
+    EXPECT_NE(text.str().find("reference kernels: " + name), std::string::npos);
+  }
 }
 
 TEST(Cli, ReportPrintsTheChoiceNextToDependentResults) {

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "cli/families.h"
+#include "conformance/harness/runner.h"
 #include "test_util.h"
 
 namespace npuconf {
@@ -73,6 +74,180 @@ TEST(MutantCatalogue, HoldsAtLeastEightCannMutantsWithDistinctNames) {
     EXPECT_EQ(FindMutant(m.name), &m) << "duplicate mutant name " << m.name;
   }
   EXPECT_GE(cann, 8);
+}
+
+// A mutant's routines (the only ones it answers wrongly) name routines of its own
+// family, and include the routine its catching property checks: else the
+// mutant is the reference there and cannot be caught, and `selftest` would run
+// it against the wrong properties.
+TEST(MutantCatalogue, EveryMutantsRoutinesAreItsFamilysAndReachItsProperty) {
+  for (const auto& m : Mutants()) {
+    ASSERT_FALSE(m.routines.empty()) << m.name;
+    for (const auto& glob : m.routines) {
+      bool in_family = false;
+      for (const auto& routine : m.family->routines) in_family |= GlobMatch(glob, routine.id);
+      EXPECT_TRUE(in_family) << m.name << ": routine glob " << glob
+                             << " matches no routine of its family";
+    }
+    const Property* caught = BuiltinSuite().FindProperty(m.caught_by);
+    ASSERT_NE(caught, nullptr) << m.name;
+    bool reaches = false;
+    for (const auto& routine : caught->AllRoutines()) reaches |= MutantChanges(m, routine);
+    EXPECT_TRUE(reaches) << m.name << ": " << m.caught_by << " calls none of its routines";
+  }
+}
+
+// The mutant port answers its routines with the bug and every other routine as
+// the reference does: the mutant for nz-padding-unwritten passes nz_to_nd.
+TEST(MutantPort, AnswersOnlyItsRoutinesWrongly) {
+  TempDir out("mutant_other_routine");
+  const auto other = RunNpuconf(
+      "run --port mutant:nz-padding-unwritten --profile ascend910b --routine cann.nz_to_nd "
+      "--no-real-shapes --quiet --out " +
+      out.path());
+  EXPECT_EQ(other.exit_code, 0) << other.output;
+  const auto own = RunNpuconf(
+      "run --port mutant:nz-padding-unwritten --profile ascend910b --routine cann.nd_to_nz "
+      "--property cann.nd_to_nz.padding_is_zero --no-real-shapes --quiet --out " +
+      out.path());
+  EXPECT_EQ(own.exit_code, 1) << own.output;
+}
+
+TEST(Selftest, KillsAMutantAndSaysByWhich) {
+  TempDir out("selftest_one");
+  const auto run = RunNpuconf("selftest --mutant rank7-accepted --cases 20 --out " + out.path());
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("1 of 1 mutants killed at seed"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("cann.calculate_matmul_weight_size.rejects_invalid (1)"),
+            std::string::npos)
+      << run.output;
+  const auto doc = ReadJson(out.path() + "/selftest.json");
+  ASSERT_EQ(doc.at("mutants").size(), 1u);
+  const auto& m = doc.at("mutants").at(0);
+  EXPECT_EQ(m.at("name"), "rank7-accepted");
+  EXPECT_TRUE(m.at("survived_seeds").empty());
+  EXPECT_TRUE(m.at("killed_by").contains("cann.calculate_matmul_weight_size.rejects_invalid"));
+  // Only properties that call the size routines ran against it.
+  for (const auto& property : m.at("properties"))
+    EXPECT_NE(property.get<std::string>().find("calculate_matmul_weight_size"), std::string::npos)
+        << property;
+}
+
+// A selection of properties that cannot see the bug: the mutant survives, the
+// exit is 1, and the text names it.
+TEST(Selftest, ASurvivingMutantFailsTheSelftestAndIsNamed) {
+  const auto run = RunNpuconf(
+      "selftest --mutant nz-padding-unwritten --property cann.nd_to_nz.round_trip --cases 20");
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  EXPECT_NE(run.output.find("nz-padding-unwritten"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("SURVIVES"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("0 of 1 mutants killed"), std::string::npos) << run.output;
+}
+
+TEST(Selftest, BadSelectionsAreUsageErrors) {
+  EXPECT_EQ(RunNpuconf("selftest --mutant no-such-mutant").exit_code, 2);
+  EXPECT_EQ(RunNpuconf("selftest --property no.such.property").exit_code, 2);
+  EXPECT_EQ(RunNpuconf("selftest --seeds 0").exit_code, 2);
+  EXPECT_EQ(RunNpuconf("selftest --profile no-such-profile").exit_code, 2);
+}
+
+// `run --selftest` quotes the kill rate in every report: the mutants whose
+// routines the run claims, killed by the run's properties; a run without it
+// says the rate was not measured.
+TEST(Selftest, ARunQuotesTheKillRateInEveryReport) {
+  TempDir out("selftest_quote");
+  const auto self =
+      RunNpuconf("selftest --mutant 'nz-*,int8-c0-16,rank7-accepted' --cases 20 --out " +
+                 out.path() + "/self");
+  ASSERT_EQ(self.exit_code, 0) << self.output;
+  // nd_to_nz claimed: its two mutants count, rank7-accepted (size routines) does not.
+  const auto run = RunNpuconf(
+      "run --profile ascend910b --routine cann.nd_to_nz --cases 20 "
+      "--no-real-shapes --quiet --selftest " +
+      out.path() + "/self/selftest.json --out " + out.path() + "/run");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto report = ReadJson(out.path() + "/run/report.json");
+  const auto& rate = report.at("kill_rate");
+  EXPECT_TRUE(rate.at("measured").get<bool>());
+  EXPECT_EQ(rate.at("known"), 2);
+  EXPECT_EQ(rate.at("killed"), 2);
+  const std::string sentence = "properties kill 2 of 2 known faults";
+  EXPECT_NE(testing::ReadFile(out.path() + "/run/report.md").find(sentence), std::string::npos);
+  EXPECT_NE(testing::ReadFile(out.path() + "/run/report.html").find(sentence), std::string::npos);
+
+  // Narrowed to a property that kills only one of them (round_trip does not see
+  // the padding): 1 of 2, the other named.
+  const auto narrow = RunNpuconf(
+      "run --profile ascend910b --routine cann.nd_to_nz --property cann.nd_to_nz.round_trip "
+      "--cases 20 --no-real-shapes --quiet --selftest " +
+      out.path() + "/self/selftest.json --out " + out.path() + "/narrow");
+  ASSERT_EQ(narrow.exit_code, 0) << narrow.output;
+  const auto narrow_rate = ReadJson(out.path() + "/narrow/report.json").at("kill_rate");
+  EXPECT_EQ(narrow_rate.at("killed"), 1);
+  EXPECT_EQ(narrow_rate.at("survivors"), nlohmann::json::array({"nz-padding-unwritten"}));
+
+  const auto plain = RunNpuconf(
+      "run --profile ascend910b --routine cann.nd_to_nz --cases 5 "
+      "--no-real-shapes --quiet --out " +
+      out.path() + "/plain");
+  ASSERT_EQ(plain.exit_code, 0) << plain.output;
+  EXPECT_FALSE(ReadJson(out.path() + "/plain/report.json").at("kill_rate").at("measured"));
+  EXPECT_NE(testing::ReadFile(out.path() + "/plain/report.md").find("Gate strength not measured"),
+            std::string::npos);
+  EXPECT_EQ(
+      RunNpuconf("run --selftest /nonexistent/selftest.json --quiet --out " + out.path() + "/bad")
+          .exit_code,
+      2);
+}
+
+// --claims-of: the mutants make a narrowed port's claims (FLOAT16 and INT8 ND <-> NZ,
+// tests/ports/narrow_port.c), so the kills are those of that port's gate: a C0 bug in
+// INT8 is killed, the INT4 nibble bug lies outside its claims and survives, the size
+// routines' mutant is not run. A run of that port quotes it without a note; a run
+// quoting the reference's selftest says the claims differ.
+TEST(Selftest, ClaimsOfANarrowedPortGiveItsOwnKillRate) {
+  TempDir out("selftest_claims_of");
+  const std::string port = std::string(NPUCONF_NARROW_PORT);
+  const auto self = RunNpuconf("selftest --claims-of " + port +
+                               " --mutant 'int8-c0-16,int4-high-nibble,rank7-accepted' --cases 30 "
+                               "--out " +
+                               out.path() + "/self");
+  EXPECT_EQ(self.exit_code, 1) << self.output;
+  EXPECT_NE(self.output.find("rank7-accepted                     not run"), std::string::npos)
+      << self.output;
+  EXPECT_NE(self.output.find("1 of 2 mutants killed"), std::string::npos) << self.output;
+  const auto doc = ReadJson(out.path() + "/self/selftest.json");
+  for (const auto& m : doc.at("mutants")) {
+    if (m.at("name") == "int8-c0-16") EXPECT_TRUE(m.at("survived_seeds").empty());
+    if (m.at("name") == "int4-high-nibble") EXPECT_FALSE(m.at("survived_seeds").empty());
+    if (m.at("name") == "rank7-accepted") EXPECT_TRUE(m.at("outside_claims").get<bool>());
+  }
+  const auto run = RunNpuconf("run --port " + port +
+                              " --profile ascend910b --cases 30 --no-real-shapes --quiet "
+                              "--selftest " +
+                              out.path() + "/self/selftest.json --out " + out.path() + "/run");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto rate = ReadJson(out.path() + "/run/report.json").at("kill_rate");
+  EXPECT_EQ(rate.at("known"), 2);
+  EXPECT_EQ(rate.at("killed"), 1);
+  EXPECT_EQ(rate.at("basis").get<std::string>().find("measured with the claims of"),
+            std::string::npos);
+  // The reference's selftest quoted on this port: the sentence says whose claims it measured.
+  const auto ref =
+      RunNpuconf("selftest --mutant int8-c0-16 --cases 30 --out " + out.path() + "/ref");
+  ASSERT_EQ(ref.exit_code, 0) << ref.output;
+  const auto other = RunNpuconf("run --port " + port +
+                                " --profile ascend910b --cases 30 --no-real-shapes --quiet "
+                                "--selftest " +
+                                out.path() + "/ref/selftest.json --out " + out.path() + "/other");
+  ASSERT_EQ(other.exit_code, 0) << other.output;
+  EXPECT_NE(ReadJson(out.path() + "/other/report.json")
+                .at("kill_rate")
+                .at("basis")
+                .get<std::string>()
+                .find("measured with the claims of reference, not this port's"),
+            std::string::npos);
+  EXPECT_EQ(RunNpuconf("selftest --claims-of " + port + " --mutant rank7-accepted").exit_code, 4);
 }
 
 TEST(ReferencePort, PassesEveryPropertyOnEveryProfile) {

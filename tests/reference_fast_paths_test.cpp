@@ -38,16 +38,13 @@ Bytes Random(uint64_t seed, uint64_t n) {
   return out;
 }
 
-// The ISAs to run: portable always, AVX-512 where the CPU has it.
-std::vector<simd::Isa> Paths() {
-  std::vector<simd::Isa> paths{simd::Isa::kPortable};
-  if (simd::DetectedIsa() != simd::Isa::kPortable) paths.push_back(simd::DetectedIsa());
-  return paths;
-}
+// The ISAs to run: every path this build has and this CPU runs (portable
+// always; AVX2 and AVX-512 on such an x86-64, NEON on aarch64).
+std::vector<simd::Isa> Paths() { return simd::SupportedIsas(); }
 
 // Runs `body` with the kernels limited to `isa`.
 void On(simd::Isa isa, const std::function<void()>& body) {
-  simd::ScopedForcePortable force(isa == simd::Isa::kPortable);
+  simd::ScopedIsa force(isa);
   ASSERT_EQ(simd::ActiveIsa(), isa);
   body();
 }
@@ -94,16 +91,40 @@ class Placed {
   size_t begin_;
 };
 
-TEST(SimdDispatch, ForcingPortableIsScopedAndReported) {
-  const simd::Isa detected = simd::DetectedIsa();
-  {
-    simd::ScopedForcePortable force(true);
-    EXPECT_EQ(simd::ActiveIsa(), simd::Isa::kPortable);
+TEST(SimdDispatch, EveryRunnablePathCanBeForcedForAScope) {
+  const simd::Isa before = simd::ActiveIsa();
+  for (simd::Isa isa : simd::SupportedIsas()) {
+    {
+      simd::ScopedIsa force(isa);
+      EXPECT_EQ(simd::ActiveIsa(), isa) << simd::IsaName(isa);
+    }
+    EXPECT_EQ(simd::ActiveIsa(), before);
   }
-  EXPECT_EQ(simd::ActiveIsa(), detected);
-  if (detected == simd::Isa::kPortable) {
-    std::printf("note: this CPU has no AVX-512; only the portable path is tested here\n");
+  std::printf("note: kernel paths tested here: %s\n", simd::SupportedIsaNames().c_str());
+}
+
+TEST(SimdDispatch, APathTheCpuLacksIsRefusedAndChangesNothing) {
+  const simd::Isa before = simd::ActiveIsa();
+  for (simd::Isa isa :
+       {simd::Isa::kPortable, simd::Isa::kAvx2, simd::Isa::kAvx512, simd::Isa::kNeon}) {
+    const bool runs = simd::IsSupported(isa);
+    EXPECT_EQ(simd::SetIsa(isa), runs) << simd::IsaName(isa);
+    EXPECT_EQ(simd::ActiveIsa(), runs ? isa : before) << simd::IsaName(isa);
+    simd::SetIsa(before);
   }
+  // x86-64 and aarch64 builds never both have their SIMD paths.
+  EXPECT_FALSE(simd::IsSupported(simd::Isa::kNeon) && simd::IsSupported(simd::Isa::kAvx2));
+  EXPECT_TRUE(simd::IsSupported(simd::Isa::kPortable));
+}
+
+TEST(SimdDispatch, NamesRoundTripAndUnknownNamesAreNone) {
+  for (simd::Isa isa :
+       {simd::Isa::kPortable, simd::Isa::kAvx2, simd::Isa::kAvx512, simd::Isa::kNeon}) {
+    EXPECT_EQ(simd::IsaFromName(simd::IsaName(isa)), isa);
+  }
+  EXPECT_EQ(simd::IsaFromName("AVX2"), std::nullopt);  // the variable's values are lower case
+  EXPECT_EQ(simd::IsaFromName("sse2"), std::nullopt);
+  EXPECT_EQ(simd::IsaFromName(""), std::nullopt);
 }
 
 // ---- FRACTAL_NZ (spec cann.md §2.5) ----------------------------------------------

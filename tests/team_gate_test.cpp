@@ -110,6 +110,42 @@ TEST(Waivers, AMalformedFileIsBadInputNamingTheFault) {
 }
 
 // Three shards and their merge equal one unsharded run, apart from seconds.
+// docs/waivers.md's example is a file the runner takes, and docs/waivers.schema.json
+// accepts it and rejects what the parser rejects (an unknown key, a bad date).
+TEST(Waivers, TheDocumentedExampleAndSchemaAgreeWithTheParser) {
+  const std::string doc = testing::ReadFile(std::string(NPUCONF_SOURCE_DIR) + "/docs/waivers.md");
+  const size_t begin = doc.find("```json\n");
+  ASSERT_NE(begin, std::string::npos);
+  const size_t end = doc.find("```", begin + 8);
+  TempDir dir("waiver_doc");
+  const std::string example = dir.path() + "/example.json";
+  std::ofstream(example) << doc.substr(begin + 8, end - begin - 8);
+  const auto run = RunNpuconf("run --waivers " + example +
+                              " --profile rk3576 --property rknn.b_norm_to_native.matches_oracle "
+                              "--cases 5 --no-real-shapes --quiet --out " +
+                              dir.path() + "/run");
+  EXPECT_EQ(run.exit_code, 0) << run.output;  // the reference passes: the waiver is stale
+  EXPECT_EQ(ReadJson(dir.path() + "/run/report.json").at("waivers").at("stale").size(), 1u);
+
+  const std::string bad_key = WriteWaivers(dir, Entry("*", "2999-12-31", ", \"owner\": \"me\""));
+  EXPECT_EQ(
+      RunNpuconf("run --waivers " + bad_key + " --quiet --out " + dir.path() + "/bad").exit_code,
+      2);
+  const std::string schema = std::string(NPUCONF_SOURCE_DIR) + "/docs/waivers.schema.json";
+  const std::string validate =
+      "/usr/bin/python3 -c \"import json,sys,jsonschema; "
+      "jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))\" ";
+  if (testing::RunShell("/usr/bin/python3 -c 'import jsonschema'").exit_code != 0)
+    GTEST_SKIP() << "python3-jsonschema is not installed";
+  EXPECT_EQ(testing::RunShell(validate + example + " " + schema).exit_code, 0);
+  EXPECT_NE(testing::RunShell(validate + bad_key + " " + schema).exit_code, 0);
+  const std::string bad_date = WriteWaivers(dir, Entry("*", "31.12.2999"));
+  EXPECT_NE(testing::RunShell(validate + bad_date + " " + schema).exit_code, 0);
+  EXPECT_EQ(
+      RunNpuconf("run --waivers " + bad_date + " --quiet --out " + dir.path() + "/bad").exit_code,
+      2);
+}
+
 TEST(Shards, ThreeShardsMergeIntoTheUnshardedReport) {
   TempDir dir("shards");
   const std::string base =

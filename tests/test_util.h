@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -60,6 +61,12 @@ class TempDir {
 inline nlohmann::json ReadJson(const std::string& path) {
   std::ifstream file(path);
   return nlohmann::json::parse(file);
+}
+
+// The whole file; "" when it cannot be read.
+inline std::string ReadFile(const std::string& path) {
+  std::ifstream file(path);
+  return std::string(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
 }
 
 }  // namespace npuconf::testing

@@ -7,7 +7,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
 #include <regex>
+#include <set>
 
 #include "cli/families.h"
 #include "core/codec.h"
@@ -172,6 +175,88 @@ TEST_F(VerifyNames, AStaleExpectedOutput) {
 TEST_F(VerifyNames, AStaleStatus) {
   Case2()["expected"]["status"] = 161002;
   ExpectNamed("stale: expected.status", 1);
+}
+
+// `vectors verify` reads the .npy side files too: a corrupted, truncated,
+// reshaped or stray one is named with its case (issue 17 item 4).
+TEST(Vectors, VerifyChecksTheNpyFilesAgainstTheirJson) {
+  TempDir dir("vectors-npy");
+  const std::string v = dir.path() + "/v";
+  ASSERT_EQ(RunNpuconf("vectors generate --npy --out " + v + " " + kSmall).exit_code, 0);
+  ASSERT_EQ(RunNpuconf("vectors verify " + v).exit_code, 0);
+  // The first input of some size (past its header: 64 or 128 bytes).
+  std::string npy;
+  for (int i = 0; i < 16 && npy.empty(); ++i) {
+    const std::string path = v + "/cann.nd_to_nz/" + std::to_string(i) + "/inputs/nd.npy";
+    if (std::filesystem::exists(path) && std::filesystem::file_size(path) >= 256) npy = path;
+  }
+  ASSERT_FALSE(npy.empty());
+  const std::string index = npy.substr(v.size() + 15, npy.find("/inputs") - v.size() - 15);
+  const std::string original = ReadText(npy);
+  const auto expect_named = [&](const std::string& content, const std::string& what) {
+    std::ofstream(npy, std::ios::binary) << content;
+    const auto verify = RunNpuconf("vectors verify " + v);
+    EXPECT_EQ(verify.exit_code, 1) << verify.output;
+    EXPECT_NE(verify.output.find("cann.nd_to_nz.json: case " + index + ": " + npy),
+              std::string::npos)
+        << verify.output;
+    EXPECT_NE(verify.output.find(what), std::string::npos) << verify.output;
+    std::ofstream(npy, std::ios::binary) << original;
+  };
+  std::string flipped = original;
+  flipped.back() = static_cast<char>(flipped.back() ^ 1);
+  expect_named(flipped, "the data differs from the vector's: first differing byte at offset");
+  expect_named(original.substr(0, original.size() - 2), "bytes of data, the vector's tensor has");
+  expect_named("not numpy", "not a .npy file");
+  std::string reshaped = original;
+  const size_t shape = reshaped.find("'shape': (");
+  ASSERT_NE(shape, std::string::npos);
+  reshaped.replace(shape + 10, 1, "9");  // the first dim's first digit
+  expect_named(reshaped, "shape [9");
+  std::string descr = original;
+  const size_t at = descr.find("'descr': '") + 10;
+  descr.replace(at, 3, "|b1");
+  expect_named(descr, "dtype '|b1'");
+  std::filesystem::remove(npy);
+  auto verify = RunNpuconf("vectors verify " + v);
+  EXPECT_EQ(verify.exit_code, 1);
+  EXPECT_NE(verify.output.find("missing " + npy), std::string::npos) << verify.output;
+  std::ofstream(npy, std::ios::binary) << original;
+  std::ofstream(v + "/cann.nd_to_nz/" + index + "/inputs/extra.npy", std::ios::binary) << original;
+  verify = RunNpuconf("vectors verify " + v);
+  EXPECT_EQ(verify.exit_code, 1);
+  EXPECT_NE(verify.output.find("extra.npy is no tensor of a case"), std::string::npos)
+      << verify.output;
+}
+
+// The default vectors hold a case for every required coverage class, K-segmented
+// B among them (over the 64 KiB cap of the rest): a port that never segments K
+// fails them on RK3588 and RK3576.
+TEST(Vectors, DefaultVectorsCatchAPortWithoutKSegmentation) {
+  TempDir dir("vectors-segments");
+  const std::string v = dir.path() + "/v";
+  const auto gen = RunNpuconf("vectors generate --routine rknn.b_norm_to_native --out " + v);
+  ASSERT_EQ(gen.exit_code, 0) << gen.output;
+  const auto doc = ReadJson(v + "/rknn.b_norm_to_native.json");
+  std::set<std::string> segmented;
+  for (const auto& c : doc.at("cases")) {
+    const std::string cls = c.at("provenance").value("coverage_class", "");
+    if (cls.rfind("segments.2", 0) == 0) segmented.insert(c.at("profile").get<std::string>());
+  }
+  EXPECT_TRUE(segmented.count("rk3588")) << gen.output;
+  EXPECT_TRUE(segmented.count("rk3576")) << gen.output;
+  const auto check = RunNpuconf("vectors check " + v +
+                                " --port mutant:rknn-no-k-segmentation --out " + dir.path() + "/r");
+  EXPECT_EQ(check.exit_code, 1) << check.output;
+  const auto report = ReadJson(dir.path() + "/r/report.json");
+  std::set<std::string> failed;
+  for (const auto& r : report.at("results"))
+    if (r.at("result") == "fail") failed.insert(r.at("profile").get<std::string>());
+  EXPECT_TRUE(failed.count("rk3588")) << report.dump(1);
+  EXPECT_TRUE(failed.count("rk3576")) << report.dump(1);
+  EXPECT_EQ(
+      RunNpuconf("vectors check " + v + " --port reference --out " + dir.path() + "/ok").exit_code,
+      0);
 }
 
 TEST(Vectors, AnUnknownRoutineIsNamed) {

@@ -3,6 +3,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,6 +20,7 @@
 #include <stdexcept>
 
 #include "conformance/ports/port.h"
+#include "core/interrupt.h"
 #include "core/status.h"
 #include "reports/result_json.h"
 
@@ -115,6 +117,7 @@ class Pool {
     std::cout.flush();
     std::cerr.flush();
     std::fflush(nullptr);
+    const pid_t runner = getpid();
     const pid_t pid = fork();
     if (pid < 0) {
       close(fds[0]);
@@ -122,6 +125,10 @@ class Pool {
       return false;
     }
     if (pid == 0) {
+      // The runner's records are its own; a runner that dies stops this worker.
+      interrupt::ForgetInherited();
+      prctl(PR_SET_PDEATHSIG, SIGTERM);
+      if (getppid() != runner) _exit(0);
       close(fds[0]);
       // Siblings' sockets must not stay open here, or a sibling would never
       // see its end of file.
@@ -132,6 +139,7 @@ class Pool {
       WorkerLoop(fds[1], units_, run_);
     }
     close(fds[1]);
+    interrupt::AddChild(pid, interrupt::ChildKind::kPoolWorker);
     *w = Worker{.pid = pid, .fd = fds[0]};
     return true;
   }
@@ -144,6 +152,7 @@ class Pool {
       int s = 0;
       while (waitpid(w->pid, &s, 0) < 0 && errno == EINTR) {
       }
+      interrupt::RemoveChild(w->pid);
       if (status) *status = s;
     }
     w->pid = -1;

@@ -26,6 +26,7 @@
 #include <string_view>
 
 #include "conformance/ports/load_errors.h"
+#include "core/interrupt.h"
 #include "core/text.h"
 
 namespace npuconf {
@@ -685,6 +686,7 @@ class IsolatedWorker {
     }
     close(fds[1]);
     setpgid(pid, pid);  // also done by the worker; whichever runs first
+    interrupt::AddChild(pid, interrupt::ChildKind::kProcessGroup);
     pid_ = pid;
     socket_ = fds[0];
     pidfd_ = PidfdOpen(pid);
@@ -1070,6 +1072,7 @@ class IsolatedWorker {
     do {
       got = waitpid(pid_, &status, 0);
     } while (got < 0 && errno == EINTR);
+    interrupt::RemoveChild(pid_);
     pid_ = -1;
     dead_ = true;
     CloseDescriptors();

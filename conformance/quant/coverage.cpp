@@ -229,6 +229,18 @@ std::vector<CoverageClass> RknnClasses() {
         return per_group(p) && p.rknn->group_size_rule == "divides_k";
       }));
   out.push_back(ParamClass(
+      "group_size.not_power_of_two",
+      "per-group with a group_size that is no power of two (48, 96, 3, ...), where the profile's "
+      "reading of rknn.quant.group_size is divides_k (§5.3): a group index taken by a shift "
+      "fails here",
+      [](const Case& c) {
+        const int64_t gs = c.Int("group_size").value_or(0);
+        return c.Int("quant_type").value_or(0) >= 4 && gs > 0 && (gs & (gs - 1)) != 0;
+      },
+      [per_group](const Profile& p) {
+        return per_group(p) && p.rknn->group_size_rule == "divides_k";
+      }));
+  out.push_back(ParamClass(
       "int4.odd_elements", "INT4 B with K*N odd (§2.4)",
       [](const Case& c) {
         return c.DTypeParam("dtype") == DType::kInt4 &&

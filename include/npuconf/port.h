@@ -136,6 +136,8 @@ typedef struct npuconf_port {
    *                       multiple of M > 0
    *       KEY<=V, KEY>=V  an int param (every element of an int list) is at most / least V
    *                       ("rknn.matmul_create:rk3588:K%32==0,N%32==0,K<=8192")
+   *       rank(KEY)=R1|R2, rank(KEY)<=R, rank(KEY)>=R
+   *                       the length of int-list param KEY ("cann.nd_to_nz:*:rank(shape)=2")
    *     A param the case leaves out takes its documented literal default; null
    *     satisfies no condition. Several claims on one routine: a case is inside
    *     when any of them holds.

@@ -39,14 +39,15 @@ hello = {
     "claims": ["cann.calculate_matmul_weight_size_v2:ascend910b", "cann.nz_to_nd:ascend910b"],
 }
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "examples", "python_port"))
-import npuconf_port  # noqa: E402
+import cann_port  # noqa: E402
+
+example = cann_port.port()
 out.write(json.dumps(hello).encode() + b"\n")
 out.flush()
 for line in sys.stdin.buffer:
     request = json.loads(line)
     if request["case"]["routine"] == "cann.nz_to_nd" and MODE != "overflow-all":
-        reply = npuconf_port.answer(request)
-        reply["id"] = request["id"]
+        reply = example.answer(request)
         out.write(json.dumps(reply).encode() + b"\n")
     elif MODE == "garbage":
         out.write(b"Segmentation \x01\x02\xff\xfe fault at 0xdeadbeef\n")

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""An npuconf port in Python, standard library only.
+"""An npuconf port in Python, standard library only (numpy is not needed).
 
 Run it under the suite:
 
-    npuconf run --port 'exec:/usr/bin/python3 examples/python_port/npuconf_port.py' \
+    npuconf run --port 'exec:/usr/bin/python3 examples/python_port/cann_port.py' \
         --profile ascend910b --routine 'cann.*'
 
-It speaks the JSON-lines protocol of docs/port-protocol.md on stdin/stdout and
-implements, from the CANN fact sheet (spec cann.md) alone:
+The npuconf_port module (python/npuconf_port in a checkout, installed with npuconf)
+speaks the protocol of docs/port-protocol.md; this file is only the routines and their
+claims. It implements, from the CANN fact sheet (spec cann.md) alone:
 
   cann.calculate_matmul_weight_size      aclnnCalculateMatmulWeightSize   (§1.1-1.3, §1.5)
   cann.calculate_matmul_weight_size_v2   aclnnCalculateMatmulWeightSizeV2 (§1.1, §1.2, §1.4)
@@ -23,17 +24,21 @@ variable NPUCONF_PY_PORT_BUG=NAME) injects one fault:
   v2-k16     V2 aligns k to 16 for every dtype (INT8 and others need 32, §1.2)
 """
 
-import base64
-import json
-import mmap
 import os
 import sys
 
+# From a checkout the module is in python/ beside examples/; installed, it is on sys.path.
+_CHECKOUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python")
+if os.path.isfile(os.path.join(_CHECKOUT, "npuconf_port", "__init__.py")):
+    sys.path.insert(0, _CHECKOUT)
+import npuconf_port  # noqa: E402
+from npuconf_port import BadCase  # noqa: E402,F401
+
 # spec cann.md §0.1
-ACLNN_SUCCESS = 0
-ACLNN_ERR_PARAM_NULLPTR = 161001
-ACLNN_ERR_PARAM_INVALID = 161002
-ACLNN_ERR_RUNTIME_ERROR = 361001
+ACLNN_SUCCESS = npuconf_port.ACLNN_SUCCESS
+ACLNN_ERR_PARAM_NULLPTR = npuconf_port.ACLNN_ERR_PARAM_NULLPTR
+ACLNN_ERR_PARAM_INVALID = npuconf_port.ACLNN_ERR_PARAM_INVALID
+ACLNN_ERR_RUNTIME_ERROR = npuconf_port.ACLNN_ERR_RUNTIME_ERROR
 
 INT64_MAX = (1 << 63) - 1
 
@@ -73,10 +78,6 @@ BLOCK_BYTES = 32  # §0.2: the hardware block; C0 = 32 bytes / element size (§2
 BUG = os.environ.get("NPUCONF_PY_PORT_BUG", "")
 
 
-class BadCase(Exception):
-    """The request is malformed for the protocol (answered "bad_case")."""
-
-
 def ceil_div(x, y):
     return -(-x // y)
 
@@ -103,47 +104,47 @@ def weight_size(shape, k_align):
 def size_answer(size):
     """The UINT64 output: the int64 result cast to uint64 (§1.2), little-endian."""
     data = (size & ((1 << 64) - 1)).to_bytes(8, "little")
-    return {"name": "weight_tensor_size", "dims": [], "data": data}
+    return {"weight_tensor_size": npuconf_port.Output(data, dims=[])}
 
 
-def calculate_matmul_weight_size(case, profile):
-    shape = case["params"].get("shape")
+def calculate_matmul_weight_size(case):
+    shape = case.params.get("shape")
     if shape is None:
-        return ACLNN_ERR_PARAM_NULLPTR, [], "tensorShape is null"
-    if case["outputs"][0]["null"]:
-        return ACLNN_ERR_PARAM_NULLPTR, [], "weightTensorSize is null"
-    low, high = PROFILES[profile]["legacy_rank"]
+        return ACLNN_ERR_PARAM_NULLPTR, {}, "tensorShape is null"
+    if case.outputs[0].null:
+        return ACLNN_ERR_PARAM_NULLPTR, {}, "weightTensorSize is null"
+    low, high = PROFILES[case.profile]["legacy_rank"]
     if not low <= len(shape) <= high:
-        return ACLNN_ERR_PARAM_INVALID, [], "rank %d outside [%d, %d]" % (len(shape), low, high)
+        return ACLNN_ERR_PARAM_INVALID, {}, "rank %d outside [%d, %d]" % (len(shape), low, high)
     if any(d < 0 for d in shape):
-        return ACLNN_ERR_PARAM_INVALID, [], "negative dim"  # choice cann.size.negative_dims
+        return ACLNN_ERR_PARAM_INVALID, {}, "negative dim"  # choice cann.size.negative_dims
     size = weight_size(shape, 16)  # always the FLOAT16 rule (§1.2)
     if size is None:
-        return ACLNN_ERR_PARAM_INVALID, [], "size overflows int64"
-    return ACLNN_SUCCESS, [size_answer(size)], ""
+        return ACLNN_ERR_PARAM_INVALID, {}, "size overflows int64"
+    return ACLNN_SUCCESS, size_answer(size), ""
 
 
-def calculate_matmul_weight_size_v2(case, profile):
-    if not PROFILES[profile]["v2_supported"]:
-        return ACLNN_ERR_RUNTIME_ERROR, [], "SoC not supported"  # §1.4 step 1, before all else
-    params = case["params"]
+def calculate_matmul_weight_size_v2(case):
+    if not PROFILES[case.profile]["v2_supported"]:
+        return ACLNN_ERR_RUNTIME_ERROR, {}, "SoC not supported"  # §1.4 step 1, before all else
+    params = case.params
     shape = params.get("shape")
     if shape is None:
-        return ACLNN_ERR_PARAM_NULLPTR, [], "tensorShape is null"
-    if case["outputs"][0]["null"]:
-        return ACLNN_ERR_PARAM_NULLPTR, [], "weightTensorSize is null"
+        return ACLNN_ERR_PARAM_NULLPTR, {}, "tensorShape is null"
+    if case.outputs[0].null:
+        return ACLNN_ERR_PARAM_NULLPTR, {}, "weightTensorSize is null"
     if not 2 <= len(shape) <= 6:
-        return ACLNN_ERR_PARAM_INVALID, [], "rank %d outside [2, 6]" % len(shape)
+        return ACLNN_ERR_PARAM_INVALID, {}, "rank %d outside [2, 6]" % len(shape)
     if any(d == 0 for d in shape):
-        return ACLNN_ERR_PARAM_INVALID, [], "zero dim"
+        return ACLNN_ERR_PARAM_INVALID, {}, "zero dim"
     if any(d < 0 for d in shape):
-        return ACLNN_ERR_PARAM_INVALID, [], "negative dim"  # choice cann.size.negative_dims
+        return ACLNN_ERR_PARAM_INVALID, {}, "negative dim"  # choice cann.size.negative_dims
     # dataType is never validated (§1.4, §5.1): only FLOAT16/BF16 align k to 16.
     k_align = 16 if params.get("dtype") in ("FLOAT16", "BF16") or BUG == "v2-k16" else 32
     size = weight_size(shape, k_align)
     if size is None:
-        return ACLNN_ERR_PARAM_INVALID, [], "size overflows int64"
-    return ACLNN_SUCCESS, [size_answer(size)], ""
+        return ACLNN_ERR_PARAM_INVALID, {}, "size overflows int64"
+    return ACLNN_SUCCESS, size_answer(size), ""
 
 
 # --- §2.5: FRACTAL_NZ --------------------------------------------------------
@@ -175,7 +176,7 @@ def pack_int4(elems):
 
 def nz_geometry(case):
     """(batch, n, k, C0, element bytes, bits, NZ dims) of an ND shape [..., n, k]."""
-    params = case["params"]
+    params = case.params
     shape = params["shape"]
     bits = DTYPE_BITS.get(params["dtype"])
     if bits is None:
@@ -252,9 +253,9 @@ def block_copies(batch, n, row, block_row, c1, block):
             )
 
 
-def nd_to_nz(case, inputs, alloc):
+def nd_to_nz(case):
     batch, n, k, c0, width, bits, dims = nz_geometry(case)
-    nd = inputs["nd"]
+    nd = case.input_bytes("nd")
     if bits == 4:
         nd = unpack_int4(nd, batch * n * k)
     c1, n1 = dims[-4], dims[-3]
@@ -262,7 +263,7 @@ def nd_to_nz(case, inputs, alloc):
     block_bytes = n1 * H0 * block_row_bytes
     size = batch * c1 * block_bytes
     # The padding holds 0: a new buffer is zero-filled.
-    nz = bytearray(size) if bits == 4 else alloc("nz", size)
+    nz = bytearray(size) if bits == 4 else case.alloc("nz", size)
     unit = copy_unit(row_bytes, block_row_bytes, block_bytes)
     nd_u, nz_u = units(nd, unit), units(nz, unit)
     for a, z in block_copies(batch, n, row_bytes // unit, block_row_bytes // unit, c1,
@@ -270,21 +271,21 @@ def nd_to_nz(case, inputs, alloc):
         nz_u[z] = nd_u[a]
     if bits == 4:
         packed = pack_int4(nz)
-        nz = alloc("nz", len(packed))
+        nz = case.alloc("nz", len(packed))
         nz[:] = packed
-    return nz, dims
+    return ACLNN_SUCCESS, {"nz": npuconf_port.Output(nz, dims)}
 
 
-def nz_to_nd(case, inputs, alloc):
+def nz_to_nd(case):
     batch, n, k, c0, width, bits, dims = nz_geometry(case)
-    nz = inputs["nz"]
+    nz = case.input_bytes("nz")
     c1, n1 = dims[-4], dims[-3]
     if bits == 4:
         nz = unpack_int4(nz, batch * c1 * n1 * H0 * c0)
     row_bytes, block_row_bytes = k * width, c0 * width
     block_bytes = n1 * H0 * block_row_bytes
     size = batch * n * row_bytes
-    nd = bytearray(size) if bits == 4 else alloc("nd", size)
+    nd = bytearray(size) if bits == 4 else case.alloc("nd", size)
     unit = copy_unit(row_bytes, block_row_bytes, block_bytes)
     nd_u, nz_u = units(nd, unit), units(nz, unit)
     for a, z in block_copies(batch, n, row_bytes // unit, block_row_bytes // unit, c1,
@@ -292,75 +293,32 @@ def nz_to_nd(case, inputs, alloc):
         nd_u[a] = nz_u[z]
     if bits == 4:
         packed = pack_int4(nd)
-        nd = alloc("nd", len(packed))
+        nd = case.alloc("nd", len(packed))
         nd[:] = packed
-    return nd, list(case["params"]["shape"])
-
-
-def read_tensor(tensor):
-    """A request's tensor: base64 in the line, or (big ones) a file, mapped."""
-    if tensor.get("encoding", "base64") == "file":
-        with open(tensor["path"], "rb") as f:
-            if os.fstat(f.fileno()).st_size == 0:
-                return b""
-            return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-    return base64.b64decode(tensor["data"])
-
-
-def output_allocator(case, in_file):
-    """alloc(name, size): a zero-filled buffer for an output. A big output's
-    buffer is the file the runner made for it, mapped; its name goes into
-    `in_file` and its bytes are not sent in the line."""
-
-    def alloc(name, size):
-        spec = next(o for o in case["outputs"] if o["name"] == name)
-        if not spec.get("path") or size == 0:
-            return bytearray(size)
-        with open(spec["path"], "r+b") as f:
-            f.truncate(size)
-            in_file.add(name)
-            return mmap.mmap(f.fileno(), size)
-
-    return alloc
-
-
-def layout(fn, out_name):
-    def answer(case, profile):
-        inputs = {name: read_tensor(t) for name, t in case.get("inputs", {}).items()}
-        in_file = set()
-        data, dims = fn(case, inputs, output_allocator(case, in_file))
-        output = {"name": out_name, "dims": dims}
-        if out_name in in_file:
-            data.flush()
-        else:
-            output["data"] = data
-        return ACLNN_SUCCESS, [output], ""
-
-    return answer
+    return ACLNN_SUCCESS, {"nd": npuconf_port.Output(nd, case.params["shape"])}
 
 
 ROUTINES = {
-    "cann.calculate_matmul_weight_size": (calculate_matmul_weight_size, tuple(PROFILES)),
-    "cann.calculate_matmul_weight_size_v2": (calculate_matmul_weight_size_v2, tuple(PROFILES)),
-    "cann.nd_to_nz": (layout(nd_to_nz, "nz"), NZ_PROFILES),
-    "cann.nz_to_nd": (layout(nz_to_nd, "nd"), NZ_PROFILES),
+    "cann.calculate_matmul_weight_size": calculate_matmul_weight_size,
+    "cann.calculate_matmul_weight_size_v2": calculate_matmul_weight_size_v2,
+    "cann.nd_to_nz": nd_to_nz,
+    "cann.nz_to_nd": nz_to_nd,
 }
+CLAIMS = [
+    *("cann.calculate_matmul_weight_size:" + p for p in PROFILES),
+    *("cann.calculate_matmul_weight_size_v2:" + p for p in PROFILES),
+    *("cann.nd_to_nz:" + p for p in NZ_PROFILES),
+    *("cann.nz_to_nd:" + p for p in NZ_PROFILES),
+    # Readings of what the size APIs leave undefined (§1.5, §5.9): negative dims
+    # and sizes past int64 are rejected with 161002.
+    "choice:cann.size.negative_dims=param_invalid",
+    "choice:cann.size.overflow=param_invalid",
+]
 
 
-def answer(request):
-    case = request["case"]
-    routine, profile = case["routine"], case["profile"]
-    entry = ROUTINES.get(routine)
-    if entry is None or profile not in entry[1]:
-        return {"result": "unclaimed", "message": "%s on %s is not implemented" % (routine, profile)}
-    try:
-        status, outputs, message = entry[0](case, profile)
-    except (BadCase, LookupError, TypeError, ValueError) as e:
-        return {"result": "bad_case", "message": "%s: %r" % (type(e).__name__, e)}
-    for o in outputs:
-        if "data" in o:
-            o["data"] = base64.b64encode(o["data"]).decode("ascii")
-    return {"result": "answered", "status": status, "message": message, "outputs": outputs}
+def port():
+    name = "python-example" + ("+bug:" + BUG if BUG else "")
+    return npuconf_port.Port(name, CLAIMS, ROUTINES, version="1.0")
 
 
 def main():
@@ -369,27 +327,8 @@ def main():
     if len(args) == 2 and args[0] == "--bug":
         BUG = args[1]
     elif args:
-        sys.exit("usage: npuconf_port.py [--bug nz-c0|v2-k16]")
-    out = sys.stdout.buffer
-    claims = ["%s:%s" % (r, p) for r, (_, profiles) in ROUTINES.items() for p in profiles]
-    # Readings of what the size APIs leave undefined (§1.5, §5.9): negative dims
-    # and sizes past int64 are rejected with 161002.
-    claims += ["choice:cann.size.negative_dims=param_invalid", "choice:cann.size.overflow=param_invalid"]
-    hello = {
-        "protocol": "npuconf-port",
-        "protocol_version": 1,
-        "name": "python-example" + ("+bug:" + BUG if BUG else ""),
-        "version": "1.0",
-        "claims": claims,
-    }
-    out.write(json.dumps(hello).encode() + b"\n")
-    out.flush()
-    for line in sys.stdin.buffer:
-        request = json.loads(line)
-        reply = answer(request)
-        reply["id"] = request["id"]
-        out.write(json.dumps(reply).encode() + b"\n")
-        out.flush()
+        sys.exit("usage: cann_port.py [--bug nz-c0|v2-k16]")
+    port().serve()
 
 
 if __name__ == "__main__":
