@@ -6,6 +6,11 @@ sends, and vector files cut to their smallest passing and refused case.
 
     fuzz/make_corpus.py build/npuconf
 
+It also writes the seeds that need no npuconf (`fuzz/make_corpus.py --static`
+writes only those): small .npy files numpy writes (python3-numpy; dtypes and
+shapes of vectors' side files, Fortran order, a version 2.0 file, truncated
+ones) and the built-in profiles/**.json as they are.
+
 Hand-written seeds (handshake and answer lines, claims, waivers, case text)
 live beside them in the corpus and are left alone; so are regression inputs.
 """
@@ -58,7 +63,47 @@ def run(npuconf, *args):
     return subprocess.run([npuconf, *args], capture_output=True, text=True)
 
 
+def static_seeds():
+    import io
+
+    import numpy as np
+
+    def npy(array, version=None):
+        out = io.BytesIO()
+        np.lib.format.write_array(out, array, version=version, allow_pickle=False)
+        return out.getvalue()
+
+    arrays = {
+        "f2-2x3": np.arange(6, dtype="<f2").reshape(2, 3),
+        "f4-3": np.array([1.5, -2, 0], dtype="<f4"),
+        "i1-4": np.array([-128, -1, 0, 127], dtype="|i1"),
+        "u1-scalar": np.array(7, dtype="|u1"),
+        "i2-2x0": np.zeros((2, 0), dtype="<i2"),
+        "i4-1x2x2": np.arange(4, dtype="<i4").reshape(1, 2, 2),
+        "i8-2": np.array([-(2**63), 2**63 - 1], dtype="<i8"),
+        "u8-1": np.array([2**64 - 1], dtype="<u8"),
+        "u2-bf16-bits-2": np.array([0x3F80, 0xFFFF], dtype="<u2"),
+    }
+    for name, array in arrays.items():
+        put("npy", name, npy(array))
+    put("npy", "fortran-order-2x2", npy(np.asfortranarray(np.arange(4, dtype="<f4").reshape(2, 2))))
+    put("npy", "version-2.0", npy(np.arange(3, dtype="|u1"), version=(2, 0)))
+    whole = npy(np.arange(6, dtype="<f2").reshape(2, 3))
+    put("npy", "truncated-in-header", whole[:40])
+    put("npy", "truncated-in-data", whole[:-3])
+
+    for family in sorted(os.listdir(os.path.join(ROOT, "profiles"))):
+        folder = os.path.join(ROOT, "profiles", family)
+        for file in sorted(os.listdir(folder)):
+            if file.endswith(".json"):
+                with open(os.path.join(folder, file), "rb") as f:
+                    put("profile", file[: -len(".json")], f.read())
+
+
 def main():
+    static_seeds()
+    if sys.argv[1:] == ["--static"]:
+        return
     npuconf = os.path.abspath(sys.argv[1])
     cases = {
         "nd-to-nz": ["cann.nd_to_nz", "profile=ascend910b", "dtype=FLOAT16", "seed=7", "shape=[2,3]"],
