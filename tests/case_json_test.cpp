@@ -10,6 +10,7 @@
 #include "cli/families.h"
 #include "core/codec.h"
 #include "core/json_text.h"
+#include "core/npy.h"
 #include "core/routines/cann.h"
 #include "test_util.h"
 
@@ -209,6 +210,33 @@ TEST(CliJson, DumpWritesNpyFilesNumpyReads) {
     const auto read = RunShell(Python() + "read_npy.py " + out);
     EXPECT_EQ(read.exit_code, 0) << c << "\n" << read.output;
   }
+}
+
+// A .npy header of `length` bytes of `text`, padded with spaces.
+std::vector<uint8_t> NpyWithHeader(const std::string& text, size_t length) {
+  std::vector<uint8_t> file = {0x93,
+                               'N',
+                               'U',
+                               'M',
+                               'P',
+                               'Y',
+                               1,
+                               0,
+                               static_cast<uint8_t>(length),
+                               static_cast<uint8_t>(length >> 8)};
+  std::string header = text;
+  header.resize(length, ' ');
+  file.insert(file.end(), header.begin(), header.end());
+  return file;
+}
+
+TEST(Npy, AHeaderPastKMaxNpyHeaderBytesIsRefusedNamingTheLimit) {
+  const std::string dict = "{'descr': '|u1', 'fortran_order': False, 'shape': (2,), }";
+  NpyArray array;
+  EXPECT_EQ(ParseNpy(NpyWithHeader(dict, kMaxNpyHeaderBytes), &array), "");
+  EXPECT_EQ(array.shape, Shape{2});
+  EXPECT_EQ(ParseNpy(NpyWithHeader(dict, kMaxNpyHeaderBytes + 1), &array),
+            "header of 4097 bytes, beyond kMaxNpyHeaderBytes (4096)");
 }
 
 std::string Nested(size_t depth, const std::string& inner = "0") {
