@@ -1,5 +1,6 @@
 # npuconf: the two commands a newcomer types are `make run` and `make test`.
-# Everything is built with CMake into build/ (build-sanitize/ for `make sanitize`).
+# Everything is built with CMake into build/ (build-sanitize/ for `make sanitize`,
+# build-fuzz/ for `make fuzz`).
 
 BUILD ?= build
 JOBS ?= 2
@@ -20,8 +21,13 @@ QEMU_ARM64 := qemu-aarch64-static -L /
 # The test programs of the areas labelled arm64 (tests/CMakeLists.txt).
 ARM64_TARGETS := npuconf tests_core tests_reference tests_oracles tests_cli
 
-.PHONY: deps deps-arm64 configure build build-npuconf run test test-arm64 package sanitize bench \
-        format format-check clean
+# `make fuzz`: each libFuzzer target of fuzz/ for FUZZ_SECONDS (README, "Fuzzing").
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_PACKAGES := clang libclang-rt-14-dev
+
+.PHONY: deps deps-arm64 fuzz-deps configure build build-npuconf run test test-arm64 package sanitize \
+        fuzz bench format format-check clean
 
 # Installs whichever package is missing (non-interactive apt-get; needs root).
 deps:
@@ -49,6 +55,10 @@ deps-arm64: deps
 	  echo "installing:$$missing"; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
+
+# clang and libFuzzer (Debian's libclang-rt-14-dev), for `make fuzz` only.
+fuzz-deps:
+	@$(MAKE) --no-print-directory deps PACKAGES="$(FUZZ_PACKAGES)"
 
 configure: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
@@ -99,6 +109,24 @@ sanitize: deps
 	ASAN_OPTIONS=detect_leaks=1:handle_segv=0:handle_sigbus=0:handle_sigfpe=0:replace_intrin=0 \
 	  ctest --test-dir build-sanitize -j$(JOBS) --output-on-failure
 
+# Builds the libFuzzer targets of fuzz/ (clang, ASan + UBSan) into $(FUZZ_BUILD)/
+# and runs each for FUZZ_SECONDS from fuzz/corpus/TARGET/; stops at the first
+# target that finds a crash, leak or timeout (its input: $(FUZZ_BUILD)/fuzz/fuzz-artifacts/,
+# the whole output: $(FUZZ_BUILD)/fuzz/fuzz-TARGET.log).
+fuzz: fuzz-deps
+	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DNPUCONF_FUZZ=ON -DNPUCONF_BUILD_BENCH=OFF
+	cmake --build $(FUZZ_BUILD) -j$(JOBS) --target fuzz_all
+	@for binary in $(FUZZ_BUILD)/fuzz/fuzz_*; do \
+	  [ -f "$$binary" ] && [ -x "$$binary" ] || continue; \
+	  target=$$(basename "$$binary"); target=$${target#fuzz_}; \
+	  echo "== fuzz $$target ($(FUZZ_SECONDS) s)"; \
+	  log=$(FUZZ_BUILD)/fuzz/fuzz-$$target.log; \
+	  ./fuzz/run_fuzzer.sh "$$binary" "$$target" $(FUZZ_SECONDS) > "$$log" 2>&1; status=$$?; \
+	  grep -E "^(stat::number_of_executed_units|stat::average_exec_per_sec|SUMMARY|fuzz: )" "$$log"; \
+	  [ $$status -eq 0 ] || { echo "fuzz $$target failed (exit $$status): $$log"; exit 1; }; \
+	done
+
 # Builds only the benchmarks (not the whole suite), prints the speed table and
 # exits 1 when a goal of README's Speed section is missed.
 bench: deps
@@ -113,4 +141,4 @@ format-check: deps
 	clang-format --dry-run --Werror $$(git ls-files '*.h' '*.cpp' '*.c')
 
 clean:
-	rm -rf $(BUILD) build-sanitize $(ARM64_BUILD) $(REPORT)
+	rm -rf $(BUILD) build-sanitize $(ARM64_BUILD) $(FUZZ_BUILD) $(REPORT)

@@ -454,8 +454,9 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     char slash = 0, extra = 0;
     std::istringstream in(shard_text);
     if (!(in >> k >> slash >> n) || slash != '/' || (in >> extra) || n < 1 || k < 1 || k > n ||
-        n > 1000) {
-      err << "npuconf: --shard '" << shard_text << "' must read K/N with 1 <= K <= N <= 1000\n";
+        n > report::kMaxShards) {
+      err << "npuconf: --shard '" << shard_text
+          << "' must read K/N with 1 <= K <= N <= " << report::kMaxShards << "\n";
       return kExitBadUsage;
     }
     options.shard_index = k;

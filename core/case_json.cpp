@@ -100,7 +100,7 @@ std::string TensorFromJson(const nlohmann::json& value, const std::string& path,
   out->dtype = *dtype;
   if (auto error = ShapeFromJson(value["shape"], path + ".shape", &out->shape); !error.empty())
     return error;
-  if (value.value("encoding", "base64") != "base64") {
+  if (value.contains("encoding") && value["encoding"] != "base64") {
     return path + ".encoding: " + Describe(value["encoding"]) + " (only \"base64\")";
   }
   if (!value["data"].is_string()) return path + ".data: not a base64 string";
@@ -124,7 +124,7 @@ std::string TensorFromJson(const nlohmann::json& value, const std::string& path,
 
 std::string CaseFromJson(const nlohmann::json& doc, Case* out) {
   if (!doc.is_object()) return "a case must be a JSON object, got " + Describe(doc);
-  if (doc.value("schema", "") != kCaseSchema)
+  if (!doc.contains("schema") || doc["schema"] != kCaseSchema)
     return "schema: expected \"" + std::string(kCaseSchema) + "\"";
   if (!doc.contains("schema_version") || !doc["schema_version"].is_number_integer() ||
       doc["schema_version"].get<int64_t>() != kCaseSchemaVersion) {
@@ -182,6 +182,7 @@ nlohmann::json ToJson(const Invocation& invocation) {
 }
 
 std::string InvocationFromJson(const nlohmann::json& doc, Invocation* out) {
+  if (!doc.is_object()) return "an invocation must be a JSON object, got " + Describe(doc);
   nlohmann::json case_doc = doc;
   case_doc.erase("outputs");
   Invocation inv;
@@ -203,7 +204,9 @@ std::string InvocationFromJson(const nlohmann::json& doc, Invocation* out) {
     if (!dtype) return path + ".dtype: unknown dtype " + Describe(o["dtype"]);
     spec.dtype = *dtype;
     spec.capacity_bytes = o["capacity_bytes"].get<uint64_t>();
-    spec.null = o.value("null", false);
+    if (o.contains("null") && !o["null"].is_boolean())
+      return path + ".null: " + Describe(o["null"]) + " is not true or false";
+    spec.null = o.contains("null") && o["null"].get<bool>();
     if (o.contains("initial")) {
       InputTensor initial;
       if (auto error = TensorFromJson(o["initial"], path + ".initial", &initial); !error.empty())

@@ -27,7 +27,11 @@ std::optional<int64_t> RoundUpToMultiple(int64_t x, int64_t m) {
   return x + (m - r);
 }
 
-int64_t RoundDownToMultiple(int64_t x, int64_t m) { return x - FloorMod(x, m); }
+std::optional<int64_t> RoundDownToMultiple(int64_t x, int64_t m) {
+  const int64_t r = FloorMod(x, m);
+  if (x < INT64_MIN + r) return std::nullopt;
+  return x - r;
+}
 
 bool ParamBounds::AdmitsText(std::string_view text) const {
   return !texts || std::find(texts->begin(), texts->end(), text) != texts->end();
@@ -85,8 +89,8 @@ std::optional<int64_t> ParamBounds::Fit(int64_t v, int64_t lo, int64_t hi) const
     return above ? above : largest;
   }
   if (const auto up = RoundUpToMultiple(std::max(v, bottom), multiple); up && *up <= top) return up;
-  const int64_t down = RoundDownToMultiple(top, multiple);
-  if (down < bottom) return std::nullopt;
+  const auto down = RoundDownToMultiple(top, multiple);
+  if (!down || *down < bottom) return std::nullopt;
   return down;
 }
 

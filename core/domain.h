@@ -68,6 +68,6 @@ const CaseDomain& UnboundedDomain();
 // Floor-based multiples: the least multiple of m (> 0) that is >= x, and the
 // greatest that is <= x; nullopt past the int64 range.
 std::optional<int64_t> RoundUpToMultiple(int64_t x, int64_t m);
-int64_t RoundDownToMultiple(int64_t x, int64_t m);
+std::optional<int64_t> RoundDownToMultiple(int64_t x, int64_t m);
 
 }  // namespace npuconf

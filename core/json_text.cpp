@@ -69,6 +69,13 @@ std::optional<json> Parse(Input&& input, json::input_format_t format, std::strin
 }  // namespace
 
 std::optional<json> ParseJsonText(std::string_view text, std::string* error) {
+  // nlohmann's lexer takes a NUL byte for the end of the input (for C strings),
+  // so "{...}\0anything" would read as "{...}". JSON text never holds one: a
+  // string escapes it, and it is no whitespace.
+  if (const size_t nul = text.find('\0'); nul != std::string_view::npos) {
+    if (error) *error = "a NUL byte at byte " + std::to_string(nul) + " (JSON text holds none)";
+    return std::nullopt;
+  }
   return Parse(text, json::input_format_t::json, error);
 }
 

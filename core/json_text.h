@@ -19,8 +19,8 @@ namespace npuconf {
 inline constexpr size_t kMaxJsonDepth = 64;
 
 // The document `text` holds, or nullopt and *error: nlohmann's parse error
-// (naming the byte), or "an array nested 65 levels deep, beyond kMaxJsonDepth
-// (64)".
+// (naming the byte), "a NUL byte at byte 12 (JSON text holds none)", or "an
+// array nested 65 levels deep, beyond kMaxJsonDepth (64)".
 std::optional<nlohmann::json> ParseJsonText(std::string_view text, std::string* error);
 
 // The same for CBOR (RFC 8949) bytes: the result frames of the runner's workers.

@@ -86,7 +86,7 @@ std::string ParseNpy(std::span<const uint8_t> file, NpyArray* out) {
   }
   const size_t length = file[8] | (static_cast<size_t>(file[9]) << 8);
   if (length > kMaxNpyHeaderBytes) {
-    return "header of " + std::to_string(length) + " bytes (at most " +
+    return "header of " + std::to_string(length) + " bytes, beyond kMaxNpyHeaderBytes (" +
            std::to_string(kMaxNpyHeaderBytes) + ")";
   }
   if (10 + length > file.size())

@@ -21,7 +21,12 @@ std::vector<RealShape> ParseRealShapes(const nlohmann::json& doc) {
   if (!doc.contains("models") || !doc.at("models").is_array()) {
     throw std::runtime_error("expected a top-level \"models\" array");
   }
+  size_t index = 0;
   for (const auto& model : doc.at("models")) {
+    const std::string where = "models[" + std::to_string(index++) + "]";
+    if (!model.is_object()) throw std::runtime_error(where + " is not an object");
+    if (model.contains("model") && !model.at("model").is_string())
+      throw std::runtime_error(where + ".model " + model.at("model").dump() + " is not a string");
     const std::string name = model.value("model", "?");
     if (!model.contains("weights") || !model.at("weights").is_object()) {
       throw std::runtime_error("model '" + name + "' has no \"weights\" object");

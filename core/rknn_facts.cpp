@@ -1,6 +1,7 @@
 #include "core/rknn_facts.h"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 #include "core/profile_json.h"
@@ -10,12 +11,9 @@ namespace {
 
 std::map<DType, int64_t> DTypeInts(const nlohmann::json& value, const std::string& where) {
   std::map<DType, int64_t> out;
-  for (const auto& [name, v] : value.items()) {
-    if (!v.is_number_integer() || v.get<int64_t>() <= 0) {
-      throw std::runtime_error(where + "." + name + ": expected a positive integer, got " +
-                               v.dump());
-    }
-    out[ProfileDType(name, where)] = v.get<int64_t>();
+  for (const auto& [name, v] : ProfileObject(value, where).items()) {
+    out[ProfileDType(name, where)] =
+        ProfileInt(v, where + "." + name, 1, std::numeric_limits<int64_t>::max());
   }
   return out;
 }
@@ -23,7 +21,11 @@ std::map<DType, int64_t> DTypeInts(const nlohmann::json& value, const std::strin
 std::vector<int32_t> Ints(const nlohmann::json& value, const std::string& where) {
   if (!value.is_array()) throw std::runtime_error(where + ": expected an array of integers");
   std::vector<int32_t> out;
-  for (const auto& v : value) out.push_back(v.get<int32_t>());
+  for (const auto& v : value) {
+    out.push_back(
+        static_cast<int32_t>(ProfileInt(v, where + "[]", std::numeric_limits<int32_t>::min(),
+                                        std::numeric_limits<int32_t>::max())));
+  }
   return out;
 }
 
@@ -36,12 +38,9 @@ std::string ChoiceValue(const std::map<std::string, std::string>& choices, const
 // A table of dtype → integer where 0 is a value (rknn_tensor_type FLOAT32 = 0).
 std::map<DType, int32_t> DTypeCodes(const nlohmann::json& value, const std::string& where) {
   std::map<DType, int32_t> out;
-  for (const auto& [name, v] : value.items()) {
-    if (!v.is_number_integer() || v.get<int64_t>() < 0) {
-      throw std::runtime_error(where + "." + name + ": expected a non-negative integer, got " +
-                               v.dump());
-    }
-    out[ProfileDType(name, where)] = v.get<int32_t>();
+  for (const auto& [name, v] : ProfileObject(value, where).items()) {
+    out[ProfileDType(name, where)] = static_cast<int32_t>(
+        ProfileInt(v, where + "." + name, 0, std::numeric_limits<int32_t>::max()));
   }
   return out;
 }
@@ -74,15 +73,23 @@ RknnFacts ParseRknnFacts(const nlohmann::json& doc,
                          const std::map<std::string, std::string>& choices, bool verified,
                          const std::string& where) {
   RknnFacts f;
-  f.platform = ProfileFact(doc, "platform", where).get<std::string>();
-  f.sdk = ProfileFact(doc, "sdk", where).get<std::string>();
-  for (const auto& row : ProfileFact(doc, "matmul_types", where)) {
+  f.platform = ProfileString(ProfileFact(doc, "platform", where), where + ".platform");
+  f.sdk = ProfileString(ProfileFact(doc, "sdk", where), where + ".sdk");
+  const auto& rows = ProfileArray(ProfileFact(doc, "matmul_types", where), where + ".matmul_types");
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const std::string row_where = where + ".matmul_types[" + std::to_string(i) + "]";
+    const auto& row = ProfileObject(rows[i], row_where);
+    auto text = [&](const char* key) {
+      return ProfileString(ProfileMember(row, key, row_where), row_where + "." + key);
+    };
     RknnMatmulType t;
-    t.type = row.at("type").get<int32_t>();
-    t.name = row.at("name").get<std::string>();
-    t.a = ProfileDType(row.at("a").get<std::string>(), where + ".matmul_types");
-    t.b = ProfileDType(row.at("b").get<std::string>(), where + ".matmul_types");
-    t.c = ProfileDType(row.at("c").get<std::string>(), where + ".matmul_types");
+    t.type = static_cast<int32_t>(
+        ProfileInt(ProfileMember(row, "type", row_where), row_where + ".type",
+                   std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()));
+    t.name = text("name");
+    t.a = ProfileDType(text("a"), where + ".matmul_types");
+    t.b = ProfileDType(text("b"), where + ".matmul_types");
+    t.c = ProfileDType(text("c"), where + ".matmul_types");
     f.types.push_back(t);
   }
   if (doc.contains("known_unsupported_types")) {
@@ -97,29 +104,36 @@ RknnFacts ParseRknnFacts(const nlohmann::json& doc,
                                " is not a defined rknn_matmul_type");
     }
   }
-  const auto& native = doc.at("native");
+  const auto& native = ProfileMember(doc, "native", where);
   f.a_sub_k =
       DTypeInts(ProfileFact(native, "a_sub_k", where + ".native"), where + ".native.a_sub_k");
-  for (const auto& [name, v] : ProfileFact(native, "b_sub_n_k", where + ".native").items()) {
+  for (const auto& [name, v] : ProfileObject(ProfileFact(native, "b_sub_n_k", where + ".native"),
+                                             where + ".native.b_sub_n_k")
+                                   .items()) {
+    const std::string sub_where = where + ".native.b_sub_n_k." + name;
     if (!v.is_array() || v.size() != 2) {
-      throw std::runtime_error(where + ".native.b_sub_n_k." + name + ": expected [subN, subK]");
+      throw std::runtime_error(sub_where + ": expected [subN, subK]");
     }
-    f.b_sub_n_k[ProfileDType(name, where)] = {v[0].get<int64_t>(), v[1].get<int64_t>()};
+    f.b_sub_n_k[ProfileDType(name, where)] = {ProfileInt(v[0], sub_where + "[0]"),
+                                              ProfileInt(v[1], sub_where + "[1]")};
   }
   f.c_sub_n =
       DTypeInts(ProfileFact(native, "c_sub_n", where + ".native"), where + ".native.c_sub_n");
   if (native.contains("c_sub_n_other_outputs")) {
     for (const auto& [reading, table] :
-         ProfileFact(native, "c_sub_n_other_outputs", where + ".native").items()) {
+         ProfileObject(ProfileFact(native, "c_sub_n_other_outputs", where + ".native"),
+                       where + ".native.c_sub_n_other_outputs")
+             .items()) {
       f.c_sub_n_other_readings[reading] =
           DTypeInts(table, where + ".native.c_sub_n_other_outputs." + reading);
     }
   }
   f.tensor_types = DTypeCodes(ProfileFact(doc, "tensor_types", where), where + ".tensor_types");
-  const auto& limits = doc.at("limits");
+  const auto& limits = ProfileMember(doc, "limits", where);
   const auto& k_max = ProfileFact(limits, "k_max", where + ".limits");
-  if (!k_max.is_null()) f.k_max = k_max.get<int64_t>();
-  f.header_k_max = ProfileFact(limits, "header_k_max", where + ".limits").get<int64_t>();
+  if (!k_max.is_null()) f.k_max = ProfileInt(k_max, where + ".limits.k_max");
+  f.header_k_max = ProfileInt(ProfileFact(limits, "header_k_max", where + ".limits"),
+                              where + ".limits.header_k_max");
   f.k_align =
       DTypeInts(ProfileFact(limits, "k_align", where + ".limits"), where + ".limits.k_align");
   f.n_align =
@@ -129,16 +143,17 @@ RknnFacts ParseRknnFacts(const nlohmann::json& doc,
                                where + ".limits.header_k_align");
   f.header_n_align = DTypeInts(ProfileFact(limits, "header_n_align", where + ".limits"),
                                where + ".limits.header_n_align");
-  f.k_segment = ProfileFact(doc, "k_segment", where).get<int64_t>();
+  f.k_segment = ProfileInt(ProfileFact(doc, "k_segment", where), where + ".k_segment");
   if (f.k_segment < 0) throw std::runtime_error(where + ".k_segment: must be >= 0");
-  const std::string nibble = ProfileFact(doc, "int4_nibble", where).get<std::string>();
+  const std::string nibble =
+      ProfileString(ProfileFact(doc, "int4_nibble", where), where + ".int4_nibble");
   auto order = ParseNibbleOrder(nibble);
   if (!order) throw std::runtime_error(where + ".int4_nibble: unknown order '" + nibble + "'");
   f.norm_nibble = *order;
-  f.tp_norm = ProfileFact(doc, "tp_norm", where).get<bool>();
+  f.tp_norm = ProfileBool(ProfileFact(doc, "tp_norm", where), where + ".tp_norm");
   const auto& per_channel = ProfileFact(doc, "per_channel_types", where);
   if (!per_channel.is_null()) f.per_channel_types = Ints(per_channel, where + ".per_channel_types");
-  f.quant_types = ProfileFact(doc, "quant_types", where).get<bool>();
+  f.quant_types = ProfileBool(ProfileFact(doc, "quant_types", where), where + ".quant_types");
   const auto& per_group = ProfileFact(doc, "per_group_types", where);
   if (!per_group.is_null()) f.per_group_types = Ints(per_group, where + ".per_group_types");
 

@@ -192,8 +192,17 @@ void WriteFailure(const PropertyResult& r, int index, std::ostream& out) {
     out << "<p>Reproduce: <button class=\"copy\"" << Attr("data-for", id)
         << ">copy</button></p><pre" << Attr("id", id) << ">" << HtmlEscape(r.reproduce) << "</pre>";
   }
-  WriteMismatches(r.evidence, out);
-  out << BlockGridSvg(r.evidence) << BlockCellsSvg(r.evidence);
+  // Evidence read back from a report.json (report merge) is outside data: a
+  // field of another type than the runner writes is noted, and the rest of
+  // the report still renders.
+  try {
+    std::ostringstream evidence;
+    WriteMismatches(r.evidence, evidence);
+    evidence << BlockGridSvg(r.evidence) << BlockCellsSvg(r.evidence);
+    out << evidence.str();
+  } catch (const nlohmann::json::exception& e) {
+    out << "<p>(evidence not shown: " << HtmlEscape(e.what()) << ")</p>";
+  }
   out << "</section>\n";
 }
 

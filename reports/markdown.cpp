@@ -62,7 +62,16 @@ void WriteFailure(const PropertyResult& r, std::ostream& out) {
   if (!r.first_explicit_failure.empty()) {
     out << "\nFirst explicit case that failed: " << MdCode(r.first_explicit_failure) << "\n";
   }
-  WriteMismatchTable(r.evidence, out);
+  // Evidence read back from a report.json (report merge) is outside data: a
+  // field of another type than the runner writes is noted, and the rest of
+  // the report still renders.
+  try {
+    std::ostringstream table;
+    WriteMismatchTable(r.evidence, table);
+    out << table.str();
+  } catch (const nlohmann::json::exception& e) {
+    out << "\n(evidence not shown: " << MdEscape(e.what()) << ")\n";
+  }
   if (!r.reproduce.empty()) {
     std::string command = SanitizeUtf8(r.reproduce);
     std::string fence = "```";

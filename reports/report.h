@@ -14,6 +14,10 @@ namespace npuconf::report {
 
 inline constexpr int kSchemaVersion = 1;
 
+// `run --shard K/N` takes N up to this, and a report.json read back (report
+// merge) may say no more: merge names every missing shard of the N.
+inline constexpr int kMaxShards = 1000;
+
 enum class Outcome {
   kPass,           // every case held
   kFail,           // a case failed: counterexample and reproducer attached

@@ -1,6 +1,11 @@
 #include "reports/result_json.h"
 
+#include <limits>
+#include <map>
+#include <set>
 #include <stdexcept>
+#include <type_traits>
+#include <vector>
 
 #include "core/json_text.h"
 
@@ -8,11 +13,64 @@ namespace npuconf::report {
 namespace {
 
 template <typename T>
+struct IsList : std::false_type {};
+template <typename U>
+struct IsList<std::vector<U>> : std::true_type {};
+template <typename U>
+struct IsList<std::set<U>> : std::true_type {};
+template <typename T>
+struct IsMap : std::false_type {};
+template <typename U>
+struct IsMap<std::map<std::string, U>> : std::true_type {};
+
+// Whether every number `j` holds where T holds an integer is an integer within
+// T's range. nlohmann converts a float to an integer with static_cast, which is
+// undefined behaviour when the value does not fit (1e300, NaN), and an integer
+// to a narrower or unsigned one modulo 2^n; report.json writes neither.
+// Other mismatches are left to get<T>(), which throws a type_error for them.
+template <typename T>
+bool IntegersFit(const nlohmann::json& j) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return true;
+  } else if constexpr (std::is_integral_v<T>) {
+    if (!j.is_number()) return true;
+    if (j.is_number_float()) return false;
+    if (j.is_number_unsigned())
+      return j.get<uint64_t>() <= static_cast<uint64_t>(std::numeric_limits<T>::max());
+    const int64_t v = j.get<int64_t>();
+    if (v < 0)
+      return std::is_signed_v<T> && v >= static_cast<int64_t>(std::numeric_limits<T>::min());
+    return static_cast<uint64_t>(v) <= static_cast<uint64_t>(std::numeric_limits<T>::max());
+  } else if constexpr (IsList<T>::value) {
+    if (!j.is_array()) return true;
+    for (const auto& e : j) {
+      if (!IntegersFit<typename T::value_type>(e)) return false;
+    }
+    return true;
+  } else if constexpr (IsMap<T>::value) {
+    if (!j.is_object()) return true;
+    for (const auto& [k, v] : j.items()) {
+      if (!IntegersFit<typename T::mapped_type>(v)) return false;
+    }
+    return true;
+  } else {
+    return true;
+  }
+}
+
+template <typename T>
 void Read(const nlohmann::json& item, const char* key, T* out, bool optional = false) {
   const auto it = item.find(key);
   if (it == item.end()) {
     if (optional) return;
     throw std::runtime_error(std::string("result item has no '") + key + "'");
+  }
+  if (!IntegersFit<T>(*it)) {
+    // A worker's CBOR strings are not checked for UTF-8: dumped, they are repaired.
+    std::string text = it->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    if (text.size() > 80) text = text.substr(0, 77) + "...";
+    throw std::runtime_error(std::string("result item field '") + key + "': " + text +
+                             " holds a number that is no integer of the field's range");
   }
   try {
     *out = it->template get<T>();
@@ -111,12 +169,15 @@ PropertyResult ResultFromJson(const nlohmann::json& item) {
 }
 
 RunReport RunReportFromJson(const nlohmann::json& doc) {
-  if (!doc.is_object() || doc.value("schema", "") != "npuconf-report")
+  if (!doc.is_object() || !doc.contains("schema") || doc["schema"] != "npuconf-report")
     throw std::runtime_error("not an npuconf report.json (schema npuconf-report)");
-  if (doc.value("schema_version", 0) != kSchemaVersion) {
-    throw std::runtime_error("report.json schema_version " +
-                             std::to_string(doc.value("schema_version", 0)) +
-                             ", this npuconf reads " + std::to_string(kSchemaVersion));
+  if (!doc.contains("schema_version") || doc["schema_version"] != kSchemaVersion) {
+    throw std::runtime_error(
+        "report.json schema_version " +
+        (doc.contains("schema_version")
+             ? doc["schema_version"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+             : std::string("missing")) +
+        ", this npuconf reads " + std::to_string(kSchemaVersion));
   }
   RunReport run;
   Read(doc, "suite_version", &run.suite_version);
@@ -152,13 +213,20 @@ RunReport RunReportFromJson(const nlohmann::json& doc) {
   if (auto it = doc.find("shard"); it != doc.end()) {
     Read(*it, "index", &run.shard_index);
     Read(*it, "count", &run.shard_count);
+    if (run.shard_count < 1 || run.shard_count > kMaxShards || run.shard_index < 1 ||
+        run.shard_index > run.shard_count) {
+      throw std::runtime_error(
+          "shard " + std::to_string(run.shard_index) + "/" + std::to_string(run.shard_count) +
+          " is not K/N with 1 <= K <= N <= kMaxShards (" + std::to_string(kMaxShards) + ")");
+    }
     Read(*it, "units_total", &run.units_total);
     Read(*it, "selection", &run.selection);
   }
   if (auto it = doc.find("waivers"); it != doc.end()) {
     Read(*it, "file", &run.waivers_file);
-    for (const auto& w : it->value("stale", nlohmann::json::array()))
-      run.stale_waivers.push_back(WaiverNoteFromJson(w));
+    nlohmann::json stale = nlohmann::json::array();
+    Read(*it, "stale", &stale, true);
+    for (const auto& w : stale) run.stale_waivers.push_back(WaiverNoteFromJson(w));
   }
   if (auto it = doc.find("kill_rate"); it != doc.end() && it->value("measured", false)) {
     run.kill_rate.measured = true;

@@ -10,6 +10,7 @@
 #include "cli/families.h"
 #include "core/codec.h"
 #include "core/json_text.h"
+#include "core/npy.h"
 #include "core/routines/cann.h"
 #include "test_util.h"
 
@@ -73,6 +74,14 @@ TEST(CaseJson, BadDocumentsNameThePathAndValue) {
   const std::string bad_hash =
       R"(,"inputs":{"nd":{"dtype":"FLOAT16","shape":[1],"data":"AAA=","sha256":"00"}}})";
   EXPECT_NE(error_of("{" + head + bad_hash).find("sha256"), std::string::npos);
+  // Found by fuzz/case_json_fuzz.cpp: a key of the wrong type threw nlohmann's
+  // type_error, which ended `npuconf case --from` on std::terminate.
+  EXPECT_EQ(error_of(R"({"schema":{"a":1},"schema_version":1})"),
+            "schema: expected \"npuconf-case\"");
+  EXPECT_EQ(
+      error_of("{" + head +
+               R"(,"inputs":{"nd":{"dtype":"INT8","shape":[1],"data":"AA==","encoding":7}}})"),
+      "inputs.nd.encoding: 7 (only \"base64\")");
 }
 
 TEST(CaseJson, InvocationRoundTrips) {
@@ -203,6 +212,33 @@ TEST(CliJson, DumpWritesNpyFilesNumpyReads) {
   }
 }
 
+// A .npy header of `length` bytes of `text`, padded with spaces.
+std::vector<uint8_t> NpyWithHeader(const std::string& text, size_t length) {
+  std::vector<uint8_t> file = {0x93,
+                               'N',
+                               'U',
+                               'M',
+                               'P',
+                               'Y',
+                               1,
+                               0,
+                               static_cast<uint8_t>(length),
+                               static_cast<uint8_t>(length >> 8)};
+  std::string header = text;
+  header.resize(length, ' ');
+  file.insert(file.end(), header.begin(), header.end());
+  return file;
+}
+
+TEST(Npy, AHeaderPastKMaxNpyHeaderBytesIsRefusedNamingTheLimit) {
+  const std::string dict = "{'descr': '|u1', 'fortran_order': False, 'shape': (2,), }";
+  NpyArray array;
+  EXPECT_EQ(ParseNpy(NpyWithHeader(dict, kMaxNpyHeaderBytes), &array), "");
+  EXPECT_EQ(array.shape, Shape{2});
+  EXPECT_EQ(ParseNpy(NpyWithHeader(dict, kMaxNpyHeaderBytes + 1), &array),
+            "header of 4097 bytes, beyond kMaxNpyHeaderBytes (4096)");
+}
+
 std::string Nested(size_t depth, const std::string& inner = "0") {
   return std::string(depth, '[') + inner + std::string(depth, ']');
 }
@@ -221,6 +257,16 @@ TEST(JsonText, NestingPastKMaxJsonDepthIsRefusedNamingTheDepth) {
   EXPECT_EQ(error, "an array nested 65 levels deep, beyond kMaxJsonDepth (64)");
   EXPECT_FALSE(ParseJsonText("{not json", &error));
   EXPECT_NE(error.find("parse error at line 1, column 3"), std::string::npos) << error;
+}
+
+// Found by fuzz/case_json_fuzz.cpp: nlohmann's lexer ends the input at a NUL
+// byte, so whatever followed one was never read.
+TEST(JsonText, ANulByteIsNotTheEndOfTheText) {
+  std::string error;
+  EXPECT_FALSE(ParseJsonText(std::string_view("{\"a\": 1}\0{{{", 12), &error));
+  EXPECT_EQ(error, "a NUL byte at byte 8 (JSON text holds none)");
+  EXPECT_FALSE(ParseJsonText(std::string_view("\"a\0b\"", 5), &error));
+  EXPECT_TRUE(ParseJsonText(R"("a\u0000b")", &error)) << error;
 }
 
 TEST(JsonText, CborNestingPastKMaxJsonDepthIsRefusedNamingTheDepth) {

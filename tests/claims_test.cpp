@@ -243,6 +243,22 @@ TEST(Claims, RankConditionsBoundTheLengthOfAnIntList) {
   EXPECT_FALSE(two_d.Covers(nd({5}), "ascend910b", spec));
 }
 
+// Found by fuzz/claims_fuzz.cpp: the greatest multiple of 15 at most
+// INT64_MIN + 1 lies below INT64_MIN, and Fit computed it with a signed overflow.
+TEST(Claims, FitNearInt64MinHasNoAdmittedValueInsteadOfOverflowing) {
+  const PortClaims claims =
+      PortClaims::Parse({"cann.nd_to_nz:*:shape<=-9223372036854775807,shape%15==0"});
+  const auto domains = claims.Domains(Spec("cann.nd_to_nz"), "ascend910b");
+  ASSERT_EQ(domains.size(), 1u);
+  const ParamBounds* shape = domains[0].Find("shape");
+  ASSERT_NE(shape, nullptr);
+  EXPECT_EQ(shape->Fit(INT64_MIN), std::nullopt);
+  EXPECT_EQ(shape->Fit(0), std::nullopt);
+  EXPECT_EQ(RoundDownToMultiple(INT64_MIN + 1, 15), std::nullopt);
+  EXPECT_EQ(RoundDownToMultiple(INT64_MIN + 8, 15), INT64_MIN + 8);
+  EXPECT_EQ(RoundDownToMultiple(-1, 15), -15);
+}
+
 TEST(Claims, TwoReadingsOfOneChoiceAreRefused) {
   const std::string error =
       Validate({"cann.nd_to_nz:*", "choice:cann.nz.fp32_c0=16", "choice:cann.nz.fp32_c0=8"});

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <csignal>
 
 #include "conformance/harness/parallel.h"
@@ -131,6 +132,51 @@ TEST(ResultJson, RoundTripsEveryField) {
     EXPECT_EQ(report::ResultFromJson(report::ResultToJson(r)).outcome, o);
   }
   EXPECT_THROW(report::ResultFromJson({{"property", "x"}}), std::runtime_error);
+}
+
+// Found by fuzz/result_cbor_fuzz.cpp and fuzz/report_json_fuzz.cpp: a float
+// where the field is an integer (NaN, 1.9e19) was cast by nlohmann with
+// undefined behaviour, in the runner reading a worker's frame and in `report
+// merge`; a negative seed became 2^64 - 1.
+TEST(ResultJson, ANumberThatIsNoIntegerOfTheFieldIsRefusedNamingTheField) {
+  report::PropertyResult r;
+  r.property = "p";
+  r.coverage_hits["cann.nd_to_nz"]["aligned"] = 3;
+  const nlohmann::json item = report::ResultToJson(r);
+  auto error_of = [&](const char* key, nlohmann::json value) {
+    nlohmann::json bad = item;
+    bad[key] = std::move(value);
+    try {
+      report::ResultFromJson(bad);
+    } catch (const std::runtime_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("read");
+  };
+  EXPECT_EQ(error_of("explicit_cases", NAN),
+            "result item field 'explicit_cases': null holds a number that is no integer of the "
+            "field's range");
+  EXPECT_EQ(error_of("random_cases", 4294967296),
+            "result item field 'random_cases': 4294967296 holds a number that is no integer of "
+            "the field's range");
+  EXPECT_EQ(error_of("seed", -1),
+            "result item field 'seed': -1 holds a number that is no integer of the field's range");
+  EXPECT_EQ(error_of("coverage_hits", {{"cann.nd_to_nz", {{"aligned", 1.92234e19}}}}),
+            "result item field 'coverage_hits': {\"cann.nd_to_nz\":{\"aligned\":1.92234e+19}} "
+            "holds a number that is no integer of the field's range");
+  EXPECT_EQ(error_of("seconds", 2), "read");
+  // CBOR strings are not checked for UTF-8: the message quoting one repairs it
+  // (dumping it as it is threw nlohmann's type_error 316).
+  nlohmann::json bad = item;
+  bad["coverage_hits"] = {{"\xff", {{"a", 1.5}}}};
+  try {
+    report::ResultFromCbor(nlohmann::json::to_cbor(bad));
+    ADD_FAILURE() << "read";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "result item field 'coverage_hits': {\"\xef\xbf\xbd\":{\"a\":1.5}} holds a number "
+              "that is no integer of the field's range");
+  }
 }
 
 // results[] of a report.json without the timing fields.

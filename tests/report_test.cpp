@@ -206,6 +206,26 @@ TEST(ReportHtml, EscapesEveryStringAPortCanTouch) {
   EXPECT_NO_THROW(ToJson(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
+// Found with fuzz/report_json_fuzz.cpp (on a hand-mutated seed): evidence read back for `report
+// merge` with a field of another type made every renderer throw nlohmann's type_error, and the
+// merge wrote no report at all.
+TEST(ReportHtml, EvidenceOfAnotherShapeIsNotedAndTheReportStillRenders) {
+  PropertyResult r = Result("cann.a.x", "p1", Outcome::kFail, {});
+  r.evidence = {{"output", 5}, {"mismatches", 1}, {"compared", 2}, {"first", {{{"place", 1}}}}};
+  const RunReport report = MakeRun({r});
+  std::string html, md;
+  ASSERT_NO_THROW(html = ToHtml(report));
+  ASSERT_NO_THROW(md = ToMarkdown(report));
+  EXPECT_NE(html.find("(evidence not shown: [json.exception.type_error.302] type must be string"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(
+      md.find(R"((evidence not shown: \[json.exception.type\_error.302\] type must be string)"),
+      std::string::npos)
+      << md;
+  EXPECT_NE(html.find("</html>"), std::string::npos);
+}
+
 TEST(ReportHtml, ShowsTheCoverageTableWhenReportJsonHasOne) {
   const RunReport report = MakeRun({Result("cann.a.x", "p1", Outcome::kPass)});
   nlohmann::json json = ToJson(report);

@@ -317,5 +317,16 @@ TEST(MemoryBudget, RealShapesWhoseProductOverflowsAreBadInput) {
              2, "huge.w: shape [4294967296,4294967296]");
 }
 
+// Found by fuzz/real_shapes_fuzz.cpp: a "model" that is not a string escaped
+// as nlohmann's "type must be string", naming no entry.
+TEST(MemoryBudget, RealShapesWithAModelNameNotAStringNameTheEntry) {
+  TempDir dir("model-name");
+  const std::string file = dir.path() + "/shapes.json";
+  std::ofstream(file) << R"({"models": [{"model": "a", "weights": {}}, {"model": {"w": [1]}}]})";
+  ExpectExit("run --profile ascend910b --routine cann.nd_to_nz --cases 1 --quiet --real-shapes " +
+                 file + " --out " + dir.path(),
+             2, "models[1].model {\"w\":[1]} is not a string");
+}
+
 }  // namespace
 }  // namespace npuconf

@@ -208,6 +208,27 @@ TEST(Shards, AMalformedShardIsBadUsage) {
   }
 }
 
+// Found by fuzz/report_json_fuzz.cpp: a report.json saying it is shard 1 of
+// 2000000000 made `report merge` list two billion missing shards (a hang, then
+// out of memory). A shard count past kMaxShards is no report a run writes.
+TEST(Shards, AShardCountPastKMaxShardsIsRefusedNamingIt) {
+  TempDir dir("many-shards");
+  ASSERT_EQ(RunNpuconf("run --profile rk3588 --routine rknn.int4_pack --no-real-shapes --quiet "
+                       "--cases 2 --shard 1/2 --out " +
+                       dir.path() + "/a")
+                .exit_code,
+            0);
+  nlohmann::json report = ReadJson(dir.path() + "/a/report.json");
+  report["shard"]["count"] = 2000000000;
+  std::ofstream(dir.path() + "/a/report.json") << report.dump();
+  const auto merge = RunNpuconf("report merge --out " + dir.path() + "/m " + dir.path() + "/a");
+  EXPECT_EQ(merge.exit_code, 2) << merge.output;
+  EXPECT_NE(
+      merge.output.find("shard 1/2000000000 is not K/N with 1 <= K <= N <= kMaxShards (1000)"),
+      std::string::npos)
+      << merge.output;
+}
+
 TEST(Diff, ListsTheNewFailuresOfAMutantAndExitsOne) {
   TempDir dir("diff");
   const std::string run =
