@@ -34,8 +34,7 @@ inline CommandResult RunShell(const std::string& command) {
   return result;
 }
 
-class TempDir;
-std::string DefaultOut();
+inline std::string DefaultOut();
 
 // `npuconf ARGS`. A `run` that names no --out writes into a directory of this
 // test process's own, never into the shared ./npuconf-report, whose lock
