@@ -5,6 +5,8 @@
 //
 // Names (the ratio checker pairs them by the `/<nd bytes>` suffix):
 //   BM_Memcpy/<bytes>                   memcpy of <bytes>
+//   BM_VectorCopy/<bytes>               a plain vector copy of <bytes> (bench_common.h),
+//                                        the in-cache yardstick, at 64 and 256 KiB
 //   BM_PackNdToNz<fp16|int8>/<bytes>     n × k weight, k a multiple of C0
 //   BM_PackNdToNzRaggedK<fp16|int8>/<bytes>  same n, k + C0/2: a half-full last
 //                                        fractal column per row (tail path);
@@ -33,7 +35,9 @@ using bench::Source;
 
 constexpr int64_t kMinBytes = int64_t{64} << 10;   // 64 KiB
 constexpr int64_t kMaxBytes = int64_t{256} << 20;  // 256 MiB
-constexpr int64_t kWideK = 4096;                   // hidden size of a 7B-class LLM
+// The L2-resident sizes (64 and 256 KiB), gated against BM_VectorCopy.
+constexpr int64_t kInCacheMaxBytes = int64_t{256} << 10;
+constexpr int64_t kWideK = 4096;  // hidden size of a 7B-class LLM
 constexpr int64_t kMinRows = 64;
 
 struct Workload {
@@ -147,6 +151,11 @@ void RegisterAll() {
     benchmark::RegisterBenchmark("BM_Memcpy", bench::BM_Memcpy)
         ->Arg(size_bytes)
         ->Unit(benchmark::kMicrosecond);
+    if (size_bytes <= kInCacheMaxBytes) {
+      benchmark::RegisterBenchmark("BM_VectorCopy", bench::BM_VectorCopy)
+          ->Arg(size_bytes)
+          ->Unit(benchmark::kMicrosecond);
+    }
     for (Workload w : {fp16, int8}) {
       const std::string t = std::string("<") + w.dtype_name + ">";
       Workload ragged = w;

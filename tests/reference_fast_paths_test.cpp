@@ -281,8 +281,9 @@ struct RowBlockedCase {
   const char* why = "";
 };
 
-// 16-byte NATIVE rows take the AVX-512 kernel (A int8 subK 16, fp16 8, int4
-// 32; C int32/fp32 4, int16 8); 8-byte rows (RK3566 A) stay portable.
+// 16-byte NATIVE rows take the AVX-512 or AVX2 kernel (A int8 subK 16, fp16 8,
+// int4 32; C int32/fp32 4, int16 8); 8-byte rows (RK3566 A) stay portable;
+// every path walks rows in bands of 16.
 std::vector<RowBlockedCase> RowBlockedCases() {
   return {
       {8, 128, 16, DType::kInt8, 0, 0, "A int8, whole quads"},
@@ -291,6 +292,7 @@ std::vector<RowBlockedCase> RowBlockedCases() {
       {5, 33, 32, DType::kInt4, 0, 0, "A int4, odd count"},
       {8, 256, 32, DType::kInt4, 0, 0, "A int4, whole quads"},
       {9, 40, 4, DType::kInt32, 0, 0, "C int32"},
+      {35, 112, 16, DType::kInt8, 0, 0, "A int8, three bands, odd rows, half a quad left"},
       {16, 48, 4, DType::kFloat, 3, 17, "C fp32, misaligned buffers"},
       {6, 64, 8, DType::kInt8, 0, 0, "RK3566 A int8 subK 8: portable"},
       {8192, 1024, 16, DType::kInt8, 0, 0, "8 MiB: streamed"},
