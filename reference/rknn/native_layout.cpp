@@ -123,17 +123,21 @@ NPUCONF_AVX512 void RowBlocked16Avx512(uint8_t* norm, uint8_t* native, const Row
 // blocks × two rows, a 2 × 2 transpose of 128-bit lanes (vperm2i128), in the
 // same bands of 16 rows. Covers rows [0, rows − rows % 2) × the blocks of the
 // first cols / 32 bytes.
-NPUCONF_AVX2 inline __m256i Load2(const uint8_t* p) {
+namespace avx2 {
+
+NPUCONF_AVX2 inline __m256i Load(const uint8_t* p) {
   return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
 }
 template <bool kStream>
-NPUCONF_AVX2 inline void Store2(uint8_t* p, __m256i v) {
+NPUCONF_AVX2 inline void Store(uint8_t* p, __m256i v) {
   if constexpr (kStream) {
     _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v);
   } else {
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
   }
 }
+
+}  // namespace avx2
 
 template <bool kStream>
 NPUCONF_AVX2 void RowBlocked16Avx2(uint8_t* norm, uint8_t* native, const RowBlockedGeometry& g,
@@ -150,13 +154,13 @@ NPUCONF_AVX2 void RowBlocked16Avx2(uint8_t* norm, uint8_t* native, const RowBloc
         uint8_t* norm_row = norm + r * row_bytes + q * 32;
         uint8_t* block0 = native + 2 * q * block_bytes + r * 16;
         if (to_native) {
-          const __m256i a = Load2(norm_row), c = Load2(norm_row + row_bytes);
-          Store2<kStream>(block0, _mm256_permute2x128_si256(a, c, 0x20));
-          Store2<kStream>(block0 + block_bytes, _mm256_permute2x128_si256(a, c, 0x31));
+          const __m256i a = avx2::Load(norm_row), c = avx2::Load(norm_row + row_bytes);
+          avx2::Store<kStream>(block0, _mm256_permute2x128_si256(a, c, 0x20));
+          avx2::Store<kStream>(block0 + block_bytes, _mm256_permute2x128_si256(a, c, 0x31));
         } else {
-          const __m256i x = Load2(block0), y = Load2(block0 + block_bytes);
-          Store2<kStream>(norm_row, _mm256_permute2x128_si256(x, y, 0x20));
-          Store2<kStream>(norm_row + row_bytes, _mm256_permute2x128_si256(x, y, 0x31));
+          const __m256i x = avx2::Load(block0), y = avx2::Load(block0 + block_bytes);
+          avx2::Store<kStream>(norm_row, _mm256_permute2x128_si256(x, y, 0x20));
+          avx2::Store<kStream>(norm_row + row_bytes, _mm256_permute2x128_si256(x, y, 0x31));
         }
       }
     }
@@ -554,17 +558,6 @@ NPUCONF_AVX512 void BSegmentAvx512ByElem(uint8_t* norm, uint8_t* native, const B
 // two 16-byte loads (vinserti128 from memory) and runs the same transposes.
 namespace avx2 {
 
-NPUCONF_AVX2 inline __m256i Load(const uint8_t* p) {
-  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-}
-template <bool kStream>
-NPUCONF_AVX2 inline void Store(uint8_t* p, __m256i v) {
-  if constexpr (kStream) {
-    _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v);
-  } else {
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
-  }
-}
 NPUCONF_AVX2 inline __m256i LoadLanes(const uint8_t* lane0, const uint8_t* lane1) {
   return _mm256_inserti128_si256(
       _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(lane0))),
