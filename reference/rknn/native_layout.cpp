@@ -32,6 +32,16 @@ constexpr uint64_t kStreamMinBytes = simd::kStreamMinBytes;
 bool Aligned64(const void* p) { return reinterpret_cast<uintptr_t>(p) % 64 == 0; }
 #endif
 
+// Shift of a byte's first element for a nibble order (§2.4): 0 or 4.
+int FirstShift(NibbleOrder order) { return order == NibbleOrder::kLowFirst ? 0 : 4; }
+
+// int4 B through the byte kernels (see BInt4AsBytes): the first-element shift
+// of the NORM side's bytes and of the NATIVE side's.
+struct Nibbles {
+  int plain_first = 0;
+  int native_first = 0;
+};
+
 // ---- A / C -------------------------------------------------------------------
 
 // Portable path, rows [r0, r1) × blocks [b0, b1): every NATIVE row of `sub`
@@ -610,12 +620,45 @@ NPUCONF_AVX2 inline void TransposeWords8x8InLanes(__m256i x[8]) {
   }
 }
 
+// int4 B as bytes (BInt4AsBytes): a 32-byte row of a byte tile holds k 0…31
+// of two int4 columns, a nibble each; the int4 NATIVE tile holds the same two
+// columns' rows (16 bytes each) at the same 32 bytes. SplitNibbles turns the
+// first into the second: each column's nibbles, k pairs joined by a
+// multiply-add (weights 1 and 16 in NATIVE order), packed, the 64-bit halves
+// put in order. MergeNibbles is its inverse.
+NPUCONF_AVX2 inline __m256i SplitNibbles(__m256i v, Nibbles n) {
+  const __m256i mask = _mm256_set1_epi8(0x0F);
+  const __m256i low = _mm256_and_si256(v, mask);
+  const __m256i high = _mm256_and_si256(_mm256_srli_epi16(v, 4), mask);
+  const __m256i weights =
+      n.native_first == 0 ? _mm256_set1_epi16(0x1001) : _mm256_set1_epi16(0x0110);
+  const __m256i first = _mm256_maddubs_epi16(n.plain_first == 0 ? low : high, weights);
+  const __m256i second = _mm256_maddubs_epi16(n.plain_first == 0 ? high : low, weights);
+  // Per lane: 8 bytes of the first column, 8 of the second.
+  return _mm256_permute4x64_epi64(_mm256_packus_epi16(first, second), 0xD8);
+}
+
+NPUCONF_AVX2 inline __m256i MergeNibbles(__m256i v, Nibbles n) {
+  const __m256i mask = _mm256_set1_epi8(0x0F);
+  const __m256i low = _mm256_and_si256(v, mask);
+  const __m256i high = _mm256_and_si256(_mm256_srli_epi16(v, 4), mask);
+  const __m256i even_k = n.native_first == 0 ? low : high;
+  const __m256i odd_k = n.native_first == 0 ? high : low;
+  // Per lane (first column | second column): k 0-15, then k 16-31.
+  const __m256i k_low = _mm256_unpacklo_epi8(even_k, odd_k);
+  const __m256i k_high = _mm256_unpackhi_epi8(even_k, odd_k);
+  const __m256i first = _mm256_permute2x128_si256(k_low, k_high, kLanes00);
+  const __m256i second = _mm256_permute2x128_si256(k_low, k_high, kLanes11);
+  return n.plain_first == 0 ? _mm256_or_si256(first, _mm256_slli_epi16(second, 4))
+                            : _mm256_or_si256(second, _mm256_slli_epi16(first, 4));
+}
+
 // NORM `block` (32 rows, stride row_bytes, 32 bytes each) → the NATIVE
 // groups: int8 rows 16l + c at group[l] + 32c, 16-bit rows 8l + c at
-// group[l] + 64c.
-template <int kElemBytes, bool kStream>
+// group[l] + 64c. kNibbles: int4 B as bytes, each row split (SplitNibbles).
+template <int kElemBytes, bool kStream, bool kNibbles = false>
 NPUCONF_AVX2 void NormBlockToNative(const uint8_t* block, int64_t row_bytes,
-                                    uint8_t* const group[2]) {
+                                    uint8_t* const group[2], Nibbles nibbles = {}) {
   if constexpr (kElemBytes == 1) {
     alignas(32) uint8_t first[16 * 32];
     __m256i y[16];
@@ -626,8 +669,12 @@ NPUCONF_AVX2 void NormBlockToNative(const uint8_t* block, int64_t row_bytes,
     TransposeBytes16x16InLanes(y);  // k 16…31
     for (int c = 0; c < 16; ++c) {
       const __m256i lo = Load(first + 32 * c);
-      Store<kStream>(group[0] + 32 * c, _mm256_permute2x128_si256(lo, y[c], kLanes00));
-      Store<kStream>(group[1] + 32 * c, _mm256_permute2x128_si256(lo, y[c], kLanes11));
+      __m256i rows[2] = {_mm256_permute2x128_si256(lo, y[c], kLanes00),
+                         _mm256_permute2x128_si256(lo, y[c], kLanes11)};
+      for (int l = 0; l < 2; ++l) {
+        if constexpr (kNibbles) rows[l] = SplitNibbles(rows[l], nibbles);
+        Store<kStream>(group[l] + 32 * c, rows[l]);
+      }
     }
   } else {
     alignas(32) uint8_t quarters[4][8 * 32];  // [k quarter q][c]: rows 8l + c, k 8q…8q+7
@@ -648,10 +695,22 @@ NPUCONF_AVX2 void NormBlockToNative(const uint8_t* block, int64_t row_bytes,
   }
 }
 
-// The inverse: the NATIVE groups → NORM `block`.
-template <int kElemBytes, bool kStream>
-NPUCONF_AVX2 void NativeBlockToNorm(const uint8_t* const group[2], uint8_t* block,
-                                    int64_t row_bytes) {
+// The inverse: the NATIVE groups → NORM `block`. kNibbles: each NATIVE row
+// merged first (MergeNibbles), into L1.
+template <int kElemBytes, bool kStream, bool kNibbles = false>
+NPUCONF_AVX2 void NativeBlockToNorm(const uint8_t* const native_group[2], uint8_t* block,
+                                    int64_t row_bytes, Nibbles nibbles = {}) {
+  const uint8_t* const* group = native_group;
+  [[maybe_unused]] alignas(32) uint8_t merged[kNibbles ? 2 : 1][kNibbles ? 16 * 32 : 1];
+  [[maybe_unused]] const uint8_t* merged_group[2] = {merged[0], merged[kNibbles ? 1 : 0]};
+  if constexpr (kNibbles) {
+    for (int l = 0; l < 2; ++l) {
+      for (int j = 0; j < 16; ++j) {
+        Store<false>(merged[l] + 32 * j, MergeNibbles(Load(native_group[l] + 32 * j), nibbles));
+      }
+    }
+    group = merged_group;
+  }
   if constexpr (kElemBytes == 1) {
     for (int h = 0; h < 2; ++h) {  // NORM rows 16h…16h+15
       __m256i x[16];
@@ -679,9 +738,9 @@ NPUCONF_AVX2 void NativeBlockToNorm(const uint8_t* const group[2], uint8_t* bloc
 
 // Covers, in every full K band of the segment, the NORM columns [0, n_done)
 // (whole tiles); the portable path does the rest (as BSegmentAvx512).
-template <int kElemBytes, bool kToNative, bool kStream>
+template <int kElemBytes, bool kToNative, bool kStream, bool kNibbles = false>
 NPUCONF_AVX2 void BSegmentAvx2(uint8_t* norm, uint8_t* native, const BNativeGeometry& g,
-                               const BSegment& s, int64_t* n_done) {
+                               const BSegment& s, int64_t* n_done, Nibbles nibbles = {}) {
   constexpr int64_t kBlockN = 32 / kElemBytes;
   constexpr int64_t kGroupRows = kBlockN / 2;
   const int64_t unit = std::lcm(kBlockN, g.sub_n);
@@ -699,9 +758,11 @@ NPUCONF_AVX2 void BSegmentAvx2(uint8_t* norm, uint8_t* native, const BNativeGeom
                    (n % g.sub_n) * g.sub_k * kElemBytes;
       }
       if constexpr (kToNative) {
-        avx2::NormBlockToNative<kElemBytes, kStream>(band + n0 * kElemBytes, row_bytes, group);
+        avx2::NormBlockToNative<kElemBytes, kStream, kNibbles>(band + n0 * kElemBytes, row_bytes,
+                                                               group, nibbles);
       } else {
-        avx2::NativeBlockToNorm<kElemBytes, kStream>(group, band + n0 * kElemBytes, row_bytes);
+        avx2::NativeBlockToNorm<kElemBytes, kStream, kNibbles>(group, band + n0 * kElemBytes,
+                                                               row_bytes, nibbles);
       }
     }
   }
@@ -974,8 +1035,10 @@ NPUCONF_AVX512 void TpSegmentAvx512ByWidth(uint8_t* tp, uint8_t* native, const B
 }
 #endif
 
+// `part_of_large` streams the written side as if it were kStreamMinBytes or
+// more: g is one band of a larger B (int4 through the byte kernels).
 void BBytes(const uint8_t* plain, uint8_t* native, const BNativeGeometry& g, bool tp,
-            int elem_bytes, bool to_native) {
+            int elem_bytes, bool to_native, bool part_of_large = false) {
   uint8_t* norm = const_cast<uint8_t*>(plain);
 #if NPUCONF_HAVE_AVX512_KERNELS
   const bool avx512 = simd::ActiveIsa() == simd::Isa::kAvx512;
@@ -983,8 +1046,11 @@ void BBytes(const uint8_t* plain, uint8_t* native, const BNativeGeometry& g, boo
   // for plain-side rows their stride.
   const int64_t plain_row_bytes = (tp ? g.k : g.n) * elem_bytes;
   const bool stream =
-      to_native ? g.native_bytes >= kStreamMinBytes && Aligned64(native)
-                : g.norm_bytes >= kStreamMinBytes && Aligned64(norm) && plain_row_bytes % 64 == 0;
+      to_native ? (part_of_large || g.native_bytes >= kStreamMinBytes) && Aligned64(native)
+                : (part_of_large || g.norm_bytes >= kStreamMinBytes) && Aligned64(norm) &&
+                      plain_row_bytes % 64 == 0;
+#else
+  (void)part_of_large;
 #endif
   for (const BSegment& s : g.segments) {
     uint8_t* block = native + s.offset_elems * elem_bytes;
@@ -1096,6 +1162,189 @@ void PackInt4At(const int8_t* values, int64_t e0, int64_t count, NibbleOrder ord
   for (int64_t i = head + whole; i < count; ++i) SetInt4(packed, e0 + i, values[i], order);
 }
 
+// ---- int4 B through the byte kernels ------------------------------------------
+// A NORM int4 B with N even is, byte for byte, a K × N/2 int8 matrix whose
+// byte j of a row holds columns 2j and 2j + 1. Its byte tiles (subN/2 × subK,
+// the int8 kernels' transpose) hold in byte row j the subK k-values of both
+// columns; splitting each such row by nibble gives the two NATIVE int4 rows
+// (subK/2 bytes each), and merging two NATIVE rows gives it back. So one band
+// is one byte-kernel call on B itself plus one nibble pass over an L2-resident
+// scratch, instead of unpacking to a byte per element, transposing and
+// repacking (6.5-11.8× memcpy, issue 19).
+
+// One byte row of a tile (sub_k bytes) → the NATIVE rows of its two columns.
+void SplitNibbleRow(const uint8_t* bytes, int64_t sub_k, int plain_first, int native_first,
+                    uint8_t* first_column, uint8_t* second_column) {
+  const int plain_second = 4 - plain_first, native_second = 4 - native_first;
+  for (int64_t i = 0; i < sub_k / 2; ++i) {
+    const uint8_t a = bytes[2 * i], b = bytes[2 * i + 1];
+    first_column[i] = static_cast<uint8_t>((((a >> plain_first) & 0xF) << native_first) |
+                                           (((b >> plain_first) & 0xF) << native_second));
+    second_column[i] = static_cast<uint8_t>((((a >> plain_second) & 0xF) << native_first) |
+                                            (((b >> plain_second) & 0xF) << native_second));
+  }
+}
+
+// The inverse: the NATIVE rows of columns 2j and 2j + 1 → byte row j.
+void MergeNibbleRow(const uint8_t* first_column, const uint8_t* second_column, int64_t sub_k,
+                    int plain_first, int native_first, uint8_t* bytes) {
+  const int plain_second = 4 - plain_first;
+  for (int64_t k = 0; k < sub_k; ++k) {
+    const int shift = (k % 2 == 0) ? native_first : 4 - native_first;
+    const int first = (first_column[k / 2] >> shift) & 0xF;
+    const int second = (second_column[k / 2] >> shift) & 0xF;
+    bytes[k] = static_cast<uint8_t>((first << plain_first) | (second << plain_second));
+  }
+}
+
+#if NPUCONF_HAVE_AVX2_KERNELS
+namespace avx2 {
+
+template <bool kStream>
+NPUCONF_AVX2 void SplitNibbleRow32(const uint8_t* bytes, Nibbles nibbles, uint8_t* columns) {
+  Store<kStream>(columns, SplitNibbles(Load(bytes), nibbles));
+}
+
+NPUCONF_AVX2 void MergeNibbleRow32(const uint8_t* columns, Nibbles nibbles, uint8_t* bytes) {
+  Store<false>(bytes, MergeNibbles(Load(columns), nibbles));
+}
+
+}  // namespace avx2
+#endif
+
+// Whether the running path has the sub_k 32 nibble kernels.
+bool NibbleKernels32(int64_t sub_k) {
+#if NPUCONF_HAVE_AVX2_KERNELS
+  const simd::Isa isa = simd::ActiveIsa();
+  return sub_k == 32 && (isa == simd::Isa::kAvx2 || isa == simd::Isa::kAvx512);
+#else
+  (void)sub_k;
+  return false;
+#endif
+}
+
+// One tile of the byte band (sub_n/2 rows × sub_k bytes) ↔ its NATIVE int4
+// tile (sub_n rows × sub_k/2 bytes). `stream`: non-temporal stores (the
+// tile 16-byte aligned, the caller fences).
+void SplitTile(const uint8_t* byte_tile, const BNativeGeometry& g, int plain_first,
+               int native_first, bool stream, uint8_t* native_tile) {
+  const int64_t row = g.sub_k / 2;
+  const bool kernel = NibbleKernels32(g.sub_k);
+  for (int64_t j = 0; j < g.sub_n / 2; ++j) {
+    uint8_t* first = native_tile + 2 * j * row;
+#if NPUCONF_HAVE_AVX2_KERNELS
+    if (kernel) {
+      const uint8_t* bytes = byte_tile + j * g.sub_k;
+      const Nibbles nibbles{plain_first, native_first};
+      stream ? avx2::SplitNibbleRow32<true>(bytes, nibbles, first)
+             : avx2::SplitNibbleRow32<false>(bytes, nibbles, first);
+      continue;
+    }
+#endif
+    SplitNibbleRow(byte_tile + j * g.sub_k, g.sub_k, plain_first, native_first, first, first + row);
+  }
+  (void)kernel;
+  (void)stream;
+}
+
+void MergeTile(const uint8_t* native_tile, const BNativeGeometry& g, int plain_first,
+               int native_first, uint8_t* byte_tile) {
+  const int64_t row = g.sub_k / 2;
+  const bool kernel = NibbleKernels32(g.sub_k);
+  for (int64_t j = 0; j < g.sub_n / 2; ++j) {
+    const uint8_t* first = native_tile + 2 * j * row;
+#if NPUCONF_HAVE_AVX2_KERNELS
+    if (kernel) {
+      avx2::MergeNibbleRow32(first, {plain_first, native_first}, byte_tile + j * g.sub_k);
+      continue;
+    }
+#endif
+    MergeNibbleRow(first, first + row, g.sub_k, plain_first, native_first, byte_tile + j * g.sub_k);
+  }
+  (void)kernel;
+}
+
+// NORM (not TP_NORM) int4 B with N, subN and subK even: bytes never straddle
+// a column pair, a row or a tile.
+bool Int4AsBytesApplies(const BNativeGeometry& g, bool tp) {
+  return !tp && g.n % 2 == 0 && g.sub_n % 2 == 0 && g.sub_k % 2 == 0;
+}
+
+void BInt4AsBytes(uint8_t* plain, uint8_t* native, const BNativeGeometry& g,
+                  NibbleOrder plain_order, NibbleOrder native_order, bool to_native) {
+  const int plain_first = FirstShift(plain_order), native_first = FirstShift(native_order);
+  const int64_t row_bytes = g.n / 2, byte_tile = g.sub_n / 2 * g.sub_k;
+  // Streamed as the byte kernels stream a B this large; NATIVE tiles then
+  // start on 16 bytes (subK 32: rows of 16 bytes).
+  const bool large = (to_native ? g.native_bytes : g.norm_bytes) >= kStreamMinBytes;
+  const bool stream_tiles = to_native && large && NibbleKernels32(g.sub_k) &&
+                            reinterpret_cast<uintptr_t>(native) % 16 == 0;
+  // All of B as bytes (K × N/2, tiles subN/2 × subK, the same segments): a
+  // segment's whole K bands go through the AVX2 byte kernel with the split or
+  // merge fused into its stores or loads, when it covers every column; the
+  // bands below do the rest through a scratch band.
+  std::optional<BNativeGeometry> bytes_g;
+#if NPUCONF_HAVE_AVX2_KERNELS
+  if (NibbleKernels32(g.sub_k)) {
+    bytes_g = BNativeGeometryFor(g.k, row_bytes, g.sub_n / 2, g.sub_k, g.seg_len, DType::kInt8);
+    if (bytes_g &&
+        !(BBlocksApply(*bytes_g, 1) && row_bytes % std::lcm(int64_t{32}, g.sub_n / 2) == 0)) {
+      bytes_g.reset();
+    }
+  }
+#endif
+  std::vector<uint8_t> band_tiles(static_cast<size_t>(g.n1 * byte_tile));
+  for (size_t i = 0; i < g.segments.size(); ++i) {
+    const BSegment& s = g.segments[i];
+    int64_t k1_from = 0;
+#if NPUCONF_HAVE_AVX2_KERNELS
+    if (bytes_g) {
+      const BSegment& bs = bytes_g->segments[i];
+      uint8_t* block = native + bs.offset_elems;
+      const bool stream =
+          large && (to_native ? Aligned32(block) : Aligned32(plain) && row_bytes % 32 == 0);
+      const Nibbles nibbles{plain_first, native_first};
+      int64_t n_done = 0;
+      if (to_native) {
+        stream ? BSegmentAvx2<1, true, true, true>(plain, block, *bytes_g, bs, &n_done, nibbles)
+               : BSegmentAvx2<1, true, false, true>(plain, block, *bytes_g, bs, &n_done, nibbles);
+      } else {
+        stream ? BSegmentAvx2<1, false, true, true>(plain, block, *bytes_g, bs, &n_done, nibbles)
+               : BSegmentAvx2<1, false, false, true>(plain, block, *bytes_g, bs, &n_done, nibbles);
+      }
+      k1_from = bs.k_rows / g.sub_k;
+    }
+#endif
+    for (int64_t k1 = k1_from; k1 < s.k1; ++k1) {
+      const int64_t k0 = s.k_begin + k1 * g.sub_k;
+      const int64_t rows = std::min(g.sub_k, s.k_begin + s.k_rows - k0);
+      // The band as int8: rows × N/2 bytes, tiles subN/2 × subK; no larger
+      // than B, which BNativeGeometryFor accepted.
+      const BNativeGeometry band =
+          *BNativeGeometryFor(rows, row_bytes, g.sub_n / 2, g.sub_k, 0, DType::kInt8);
+      uint8_t* band_plain = plain + k0 * row_bytes;
+      auto tile_at = [&](int64_t n1) {
+        return native + (s.offset_elems + (n1 * s.k1 + k1) * g.sub_n * g.sub_k) / 2;
+      };
+      if (to_native) {
+        BBytes(band_plain, band_tiles.data(), band, false, 1, true);
+        for (int64_t n1 = 0; n1 < g.n1; ++n1) {
+          SplitTile(band_tiles.data() + n1 * byte_tile, g, plain_first, native_first, stream_tiles,
+                    tile_at(n1));
+        }
+      } else {
+        for (int64_t n1 = 0; n1 < g.n1; ++n1) {
+          MergeTile(tile_at(n1), g, plain_first, native_first, band_tiles.data() + n1 * byte_tile);
+        }
+        BBytes(band_plain, band_tiles.data(), band, false, 1, false, large);
+      }
+    }
+  }
+#if NPUCONF_HAVE_AVX2_KERNELS
+  if (stream_tiles) _mm_sfence();
+#endif
+}
+
 // int4 B one K band (subK rows) of one segment at a time: the band's plain
 // elements unpacked to bytes, the byte kernels run on a one-band geometry,
 // its tiles packed into place (tiles start on whole bytes: subN · subK is
@@ -1104,6 +1353,9 @@ void PackInt4At(const int8_t* values, int64_t e0, int64_t count, NibbleOrder ord
 // machine (about 40 µs a page fault): 260-340× memcpy for 64 MiB of int4.
 void BInt4(uint8_t* plain, uint8_t* native, const BNativeGeometry& g, bool tp,
            NibbleOrder plain_order, NibbleOrder native_order, bool to_native) {
+  if (Int4AsBytesApplies(g, tp)) {
+    return BInt4AsBytes(plain, native, g, plain_order, native_order, to_native);
+  }
   const int64_t tile = g.sub_n * g.sub_k;
   std::vector<int8_t> band_plain(static_cast<size_t>(g.n * g.sub_k));
   std::vector<int8_t> band_native(static_cast<size_t>(g.n1 * tile));
