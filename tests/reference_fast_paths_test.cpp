@@ -20,6 +20,7 @@
 #include "oracles/quant/quant_oracle.h"
 #include "oracles/rknn/layout_oracle.h"
 #include "reference/cann/fractal_nz.h"
+#include "reference/cann_transdata/c0_blocks.h"
 #include "reference/quant/cann_antiquant.h"
 #include "reference/quant/dequant.h"
 #include "reference/quant/gather_dequant_int8.h"
@@ -638,6 +639,75 @@ TEST(FastPaths, VendorDequantMatchesTheOracles) {
             << "embed " << embed;
       }
     });
+  }
+}
+
+// ---- CANN TransData C0 blocks (spec layouts.md §A.1, §A.3) -----------------------
+
+// The definition, written out: element j of plane r is lane r of blocked row j;
+// lanes [planes, c0) are 0 after a pack.
+TEST(FastPaths, C0BlocksMatchTheirDefinitionOnEveryPath) {
+  struct C0Case {
+    int64_t elem_bytes, c0, planes, cols, plain_pad, row_pad;
+  };
+  std::vector<C0Case> cases;
+  for (int64_t elem_bytes : {1, 2, 4}) {
+    for (int64_t c0 : {8, 16, 32}) {
+      if (c0 * elem_bytes > 64) continue;
+      for (int64_t planes : {int64_t{1}, c0 - 1, c0}) {
+        for (int64_t cols : {1, 7, 8, 16, 17, 100}) {
+          cases.push_back({elem_bytes, c0, planes, cols, 0, 0});
+          // Plane gaps (a plane of an NCHW block inside a larger C) and
+          // blocked rows apart (FRACTAL_Z rows Np · C0 apart).
+          cases.push_back({elem_bytes, c0, planes, cols, 6, 3 * c0 * elem_bytes});
+        }
+      }
+    }
+  }
+  for (const C0Case& c : cases) {
+    SCOPED_TRACE(std::to_string(c.elem_bytes) + "-byte C0 " + std::to_string(c.c0) + ", " +
+                 std::to_string(c.planes) + " planes × " + std::to_string(c.cols));
+    const int64_t e = c.elem_bytes;
+    const int64_t plain_stride = c.cols * e + c.plain_pad;
+    const int64_t row_stride = c.c0 * e + c.row_pad;
+    const uint64_t plain_bytes = static_cast<uint64_t>((c.planes - 1) * plain_stride + c.cols * e);
+    const uint64_t blocked_bytes = static_cast<uint64_t>((c.cols - 1) * row_stride + c.c0 * e);
+    const Bytes plain = Random(21, plain_bytes);
+    const Bytes blocked_in = Random(22, blocked_bytes);
+    // What each side must hold; Guarded's sentinel where a side is not written.
+    Bytes want_blocked(blocked_bytes, Guarded::kSentinel);
+    Bytes want_plain(plain_bytes, Guarded::kSentinel);
+    for (int64_t j = 0; j < c.cols; ++j) {
+      for (int64_t r = 0; r < c.c0; ++r) {
+        for (int64_t b = 0; b < e; ++b) {
+          const int64_t at_blocked = j * row_stride + r * e + b;
+          if (r >= c.planes) {
+            want_blocked[at_blocked] = 0;
+            continue;
+          }
+          const int64_t at_plain = r * plain_stride + j * e + b;
+          want_blocked[at_blocked] = plain[at_plain];
+          want_plain[at_plain] = blocked_in[at_blocked];
+        }
+      }
+    }
+    for (simd::Isa isa : Paths()) {
+      SCOPED_TRACE(simd::IsaName(isa));
+      On(isa, [&] {
+        Guarded blocked(blocked_bytes, 0);
+        std::fill(blocked.data(), blocked.data() + blocked_bytes, Guarded::kSentinel);
+        cann_transdata::PlanesToC0(plain.data(), plain_stride, c.planes, c.cols, c.c0, e,
+                                   blocked.data(), row_stride);
+        EXPECT_TRUE(blocked.Contents() == want_blocked) << "to C0 blocks differs";
+        EXPECT_TRUE(blocked.GuardsIntact()) << "to C0 blocks wrote outside its buffer";
+        Guarded back(plain_bytes, 0);
+        std::fill(back.data(), back.data() + plain_bytes, Guarded::kSentinel);
+        cann_transdata::C0ToPlanes(blocked_in.data(), row_stride, c.planes, c.cols, c.c0, e,
+                                   back.data(), plain_stride);
+        EXPECT_TRUE(back.Contents() == want_plain) << "to planes differs";
+        EXPECT_TRUE(back.GuardsIntact()) << "to planes wrote outside its buffer";
+      });
+    }
   }
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "reference/rknn/int4.h"
+#include "reference/simd/avx2_blocks.h"
 #include "reference/simd/avx512_blocks.h"
 #include "reference/simd/isa.h"
 
@@ -601,24 +602,7 @@ NPUCONF_AVX2 inline void TransposeBytes16x16InLanes(__m256i x[16]) {
   }
 }
 
-// In both 128-bit lanes, an 8 × 8 transpose of 16-bit elements.
-NPUCONF_AVX2 inline void TransposeWords8x8InLanes(__m256i x[8]) {
-  __m256i t[8], u[8];
-  for (int i = 0; i < 4; ++i) {
-    t[2 * i] = _mm256_unpacklo_epi16(x[2 * i], x[2 * i + 1]);
-    t[2 * i + 1] = _mm256_unpackhi_epi16(x[2 * i], x[2 * i + 1]);
-  }
-  for (int g = 0; g < 2; ++g) {
-    u[4 * g + 0] = _mm256_unpacklo_epi32(t[4 * g], t[4 * g + 2]);
-    u[4 * g + 1] = _mm256_unpackhi_epi32(t[4 * g], t[4 * g + 2]);
-    u[4 * g + 2] = _mm256_unpacklo_epi32(t[4 * g + 1], t[4 * g + 3]);
-    u[4 * g + 3] = _mm256_unpackhi_epi32(t[4 * g + 1], t[4 * g + 3]);
-  }
-  for (int m = 0; m < 4; ++m) {
-    x[2 * m] = _mm256_unpacklo_epi64(u[m], u[4 + m]);
-    x[2 * m + 1] = _mm256_unpackhi_epi64(u[m], u[4 + m]);
-  }
-}
+using simd::avx2::TransposeWords8x8InLanes;
 
 // int4 B as bytes (BInt4AsBytes): a 32-byte row of a byte tile holds k 0…31
 // of two int4 columns, a nibble each; the int4 NATIVE tile holds the same two

@@ -1,0 +1,55 @@
+// AVX2 building blocks shared by the layout kernels: in-lane element
+// transposes. Include only from .cpp files; call only when
+// simd::ActiveIsa() is kAvx2 or kAvx512 (both run AVX2).
+#pragma once
+
+#include "reference/simd/isa.h"
+
+#if NPUCONF_HAVE_AVX2_KERNELS
+#include "reference/simd/avx512.h"  // <immintrin.h>, GCC 12 warnings silenced
+
+namespace npuconf::simd::avx2 {
+
+// In both 128-bit lanes, an 8 × 8 transpose of 16-bit elements: lane l of
+// x[c] becomes element c of lane l of x[0…7].
+NPUCONF_AVX2 inline void TransposeWords8x8InLanes(__m256i x[8]) {
+  __m256i t[8], u[8];
+  for (int i = 0; i < 4; ++i) {
+    t[2 * i] = _mm256_unpacklo_epi16(x[2 * i], x[2 * i + 1]);
+    t[2 * i + 1] = _mm256_unpackhi_epi16(x[2 * i], x[2 * i + 1]);
+  }
+  for (int g = 0; g < 2; ++g) {
+    u[4 * g + 0] = _mm256_unpacklo_epi32(t[4 * g], t[4 * g + 2]);
+    u[4 * g + 1] = _mm256_unpackhi_epi32(t[4 * g], t[4 * g + 2]);
+    u[4 * g + 2] = _mm256_unpacklo_epi32(t[4 * g + 1], t[4 * g + 3]);
+    u[4 * g + 3] = _mm256_unpackhi_epi32(t[4 * g + 1], t[4 * g + 3]);
+  }
+  for (int m = 0; m < 4; ++m) {
+    x[2 * m] = _mm256_unpacklo_epi64(u[m], u[4 + m]);
+    x[2 * m + 1] = _mm256_unpackhi_epi64(u[m], u[4 + m]);
+  }
+}
+
+// An 8 × 8 transpose of 32-bit elements (across the lanes): x[c] becomes
+// element c of x[0…7].
+NPUCONF_AVX2 inline void TransposeDwords8x8(__m256i x[8]) {
+  __m256i t[8], u[8];
+  for (int i = 0; i < 4; ++i) {
+    t[2 * i] = _mm256_unpacklo_epi32(x[2 * i], x[2 * i + 1]);
+    t[2 * i + 1] = _mm256_unpackhi_epi32(x[2 * i], x[2 * i + 1]);
+  }
+  for (int g = 0; g < 2; ++g) {
+    u[4 * g + 0] = _mm256_unpacklo_epi64(t[4 * g], t[4 * g + 2]);
+    u[4 * g + 1] = _mm256_unpackhi_epi64(t[4 * g], t[4 * g + 2]);
+    u[4 * g + 2] = _mm256_unpacklo_epi64(t[4 * g + 1], t[4 * g + 3]);
+    u[4 * g + 3] = _mm256_unpackhi_epi64(t[4 * g + 1], t[4 * g + 3]);
+  }
+  // u[m] (m < 4): rows 0-3 of columns m | m + 4; u[4 + m]: rows 4-7.
+  for (int m = 0; m < 4; ++m) {
+    x[m] = _mm256_permute2x128_si256(u[m], u[4 + m], 0x20);
+    x[m + 4] = _mm256_permute2x128_si256(u[m], u[4 + m], 0x31);
+  }
+}
+
+}  // namespace npuconf::simd::avx2
+#endif
