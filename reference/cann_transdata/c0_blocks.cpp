@@ -66,7 +66,8 @@ NPUCONF_AVX2 int64_t Words16(uint8_t* plain, int64_t plain_stride, int64_t cols,
       simd::avx2::TransposeWords8x8InLanes(x[0]);
       simd::avx2::TransposeWords8x8InLanes(x[1]);
       for (int c = 0; c < 8; ++c) {
-        Store(blocked + (j0 + c) * blocked_stride, _mm256_permute2x128_si256(x[0][c], x[1][c], 0x20));
+        Store(blocked + (j0 + c) * blocked_stride,
+              _mm256_permute2x128_si256(x[0][c], x[1][c], 0x20));
         Store(blocked + (j0 + 8 + c) * blocked_stride,
               _mm256_permute2x128_si256(x[0][c], x[1][c], 0x31));
       }
@@ -114,13 +115,59 @@ NPUCONF_AVX2 int64_t Dwords(uint8_t* plain, int64_t plain_stride, int64_t cols, 
   return end;
 }
 
+// 8-bit, C0 16 (RKNN int8 C2, torch_npu's int8 C0) or 32 (GE's int8 C0): 16
+// planes × 32 columns per in-lane 16 × 16 byte transpose, which leaves column
+// 16l + c of those planes in lane l of x[c]. C0 32 joins two such sets (planes
+// 0-15, 16-31) per blocked row with vperm2i128.
+template <bool kToC0>
+NPUCONF_AVX2 int64_t Bytes(uint8_t* plain, int64_t plain_stride, int64_t cols, int64_t c0,
+                           uint8_t* blocked, int64_t blocked_stride) {
+  const int64_t end = cols / 32 * 32;
+  const int sets = static_cast<int>(c0 / 16);
+  for (int64_t j0 = 0; j0 < end; j0 += 32) {
+    __m256i x[2][16];
+    if constexpr (kToC0) {
+      for (int set = 0; set < sets; ++set) {
+        for (int r = 0; r < 16; ++r) x[set][r] = Load(plain + (16 * set + r) * plain_stride + j0);
+        simd::avx2::TransposeBytes16x16InLanes(x[set]);
+      }
+      for (int c = 0; c < 16; ++c) {
+        uint8_t* row0 = blocked + (j0 + c) * blocked_stride;
+        uint8_t* row1 = blocked + (j0 + 16 + c) * blocked_stride;
+        if (sets == 1) {
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(row0), _mm256_castsi256_si128(x[0][c]));
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(row1), _mm256_extracti128_si256(x[0][c], 1));
+        } else {
+          Store(row0, _mm256_permute2x128_si256(x[0][c], x[1][c], 0x20));
+          Store(row1, _mm256_permute2x128_si256(x[0][c], x[1][c], 0x31));
+        }
+      }
+    } else {
+      // x[set][c] = [lanes of planes 16·set… of blocked row c | of row 16 + c].
+      for (int c = 0; c < 16; ++c) {
+        const uint8_t* row0 = blocked + (j0 + c) * blocked_stride;
+        const uint8_t* row1 = blocked + (j0 + 16 + c) * blocked_stride;
+        for (int set = 0; set < sets; ++set) {
+          x[set][c] = simd::avx2::LoadLanes(row0 + 16 * set, row1 + 16 * set);
+        }
+      }
+      for (int set = 0; set < sets; ++set) {
+        simd::avx2::TransposeBytes16x16InLanes(x[set]);
+        for (int r = 0; r < 16; ++r) Store(plain + (16 * set + r) * plain_stride + j0, x[set][r]);
+      }
+    }
+  }
+  return end;
+}
+
 // Which register tile applies: full C0 planes of 16-bit with C0 16, or of
 // 32-bit with C0 8 or 16, on a path that runs AVX2.
 bool RegisterTiles(int64_t planes, int64_t c0, int64_t elem_bytes) {
   const simd::Isa isa = simd::ActiveIsa();
   if (isa != simd::Isa::kAvx2 && isa != simd::Isa::kAvx512) return false;
   if (planes != c0) return false;
-  return (elem_bytes == 2 && c0 == 16) || (elem_bytes == 4 && (c0 == 8 || c0 == 16));
+  return ((elem_bytes == 1 || elem_bytes == 2) && c0 == 16) || (elem_bytes == 1 && c0 == 32) ||
+         (elem_bytes == 4 && (c0 == 8 || c0 == 16));
 }
 #endif
 
@@ -132,8 +179,9 @@ void PlanesToC0(const uint8_t* plain, int64_t plain_stride, int64_t planes, int6
 #if NPUCONF_HAVE_AVX2_KERNELS
   if (RegisterTiles(planes, c0, elem_bytes)) {
     auto* from = const_cast<uint8_t*>(plain);
-    done = elem_bytes == 2 ? Words16<true>(from, plain_stride, cols, blocked, blocked_stride)
-                           : Dwords<true>(from, plain_stride, cols, c0, blocked, blocked_stride);
+    done = elem_bytes == 1   ? Bytes<true>(from, plain_stride, cols, c0, blocked, blocked_stride)
+           : elem_bytes == 2 ? Words16<true>(from, plain_stride, cols, blocked, blocked_stride)
+                             : Dwords<true>(from, plain_stride, cols, c0, blocked, blocked_stride);
   }
 #endif
   switch (elem_bytes) {
@@ -155,8 +203,9 @@ void C0ToPlanes(const uint8_t* blocked, int64_t blocked_stride, int64_t planes, 
 #if NPUCONF_HAVE_AVX2_KERNELS
   if (RegisterTiles(planes, c0, elem_bytes)) {
     auto* from = const_cast<uint8_t*>(blocked);
-    done = elem_bytes == 2 ? Words16<false>(plain, plain_stride, cols, from, blocked_stride)
-                           : Dwords<false>(plain, plain_stride, cols, c0, from, blocked_stride);
+    done = elem_bytes == 1   ? Bytes<false>(plain, plain_stride, cols, c0, from, blocked_stride)
+           : elem_bytes == 2 ? Words16<false>(plain, plain_stride, cols, from, blocked_stride)
+                             : Dwords<false>(plain, plain_stride, cols, c0, from, blocked_stride);
   }
 #else
   (void)c0;

@@ -3,8 +3,8 @@
 // NCHW), ↔ `cols` blocked rows of C0 elements (NC1HWC0: consecutive rows;
 // FRACTAL_Z: rows Np·C0 elements apart). Element j of plane r is element r of
 // blocked row j. It is a transpose, so it is done in register tiles where the
-// running path has them (AVX2 16-bit C0 16 and 32-bit C0 8 / 16), else in
-// cache tiles.
+// running path has them (AVX2: 8-bit C0 16 / 32, 16-bit C0 16, 32-bit C0 8 /
+// 16), else element by element.
 #pragma once
 
 #include <cstdint>

@@ -569,39 +569,12 @@ NPUCONF_AVX512 void BSegmentAvx512ByElem(uint8_t* norm, uint8_t* native, const B
 // two 16-byte loads (vinserti128 from memory) and runs the same transposes.
 namespace avx2 {
 
-NPUCONF_AVX2 inline __m256i LoadLanes(const uint8_t* lane0, const uint8_t* lane1) {
-  return _mm256_inserti128_si256(
-      _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(lane0))),
-      _mm_loadu_si128(reinterpret_cast<const __m128i*>(lane1)), 1);
-}
 inline constexpr int kLanes00 = 0x20;  // [a.lane0, b.lane0]
 inline constexpr int kLanes11 = 0x31;  // [a.lane1, b.lane1]
 
-// In both 128-bit lanes, a 16 × 16 byte transpose (as the AVX-512 one).
-NPUCONF_AVX2 inline void TransposeBytes16x16InLanes(__m256i x[16]) {
-  __m256i t[16], u[16];
-  for (int i = 0; i < 8; ++i) {
-    t[2 * i] = _mm256_unpacklo_epi8(x[2 * i], x[2 * i + 1]);
-    t[2 * i + 1] = _mm256_unpackhi_epi8(x[2 * i], x[2 * i + 1]);
-  }
-  for (int g = 0; g < 4; ++g) {
-    u[4 * g + 0] = _mm256_unpacklo_epi16(t[4 * g], t[4 * g + 2]);
-    u[4 * g + 1] = _mm256_unpackhi_epi16(t[4 * g], t[4 * g + 2]);
-    u[4 * g + 2] = _mm256_unpacklo_epi16(t[4 * g + 1], t[4 * g + 3]);
-    u[4 * g + 3] = _mm256_unpackhi_epi16(t[4 * g + 1], t[4 * g + 3]);
-  }
-  for (int h = 0; h < 2; ++h) {
-    for (int m = 0; m < 4; ++m) {
-      t[8 * h + 2 * m] = _mm256_unpacklo_epi32(u[8 * h + m], u[8 * h + 4 + m]);
-      t[8 * h + 2 * m + 1] = _mm256_unpackhi_epi32(u[8 * h + m], u[8 * h + 4 + m]);
-    }
-  }
-  for (int q = 0; q < 8; ++q) {
-    x[2 * q] = _mm256_unpacklo_epi64(t[q], t[8 + q]);
-    x[2 * q + 1] = _mm256_unpackhi_epi64(t[q], t[8 + q]);
-  }
-}
-
+// The shared lane loads and in-lane transposes (reference/simd/avx2_blocks.h).
+using simd::avx2::LoadLanes;
+using simd::avx2::TransposeBytes16x16InLanes;
 using simd::avx2::TransposeWords8x8InLanes;
 
 // int4 B as bytes (BInt4AsBytes): a 32-byte row of a byte tile holds k 0…31

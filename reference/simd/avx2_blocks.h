@@ -10,6 +10,39 @@
 
 namespace npuconf::simd::avx2 {
 
+// 16 bytes at lane0 in the low 128-bit lane, 16 at lane1 in the high one.
+NPUCONF_AVX2 inline __m256i LoadLanes(const uint8_t* lane0, const uint8_t* lane1) {
+  return _mm256_inserti128_si256(
+      _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(lane0))),
+      _mm_loadu_si128(reinterpret_cast<const __m128i*>(lane1)), 1);
+}
+
+// In both 128-bit lanes, a 16 × 16 transpose of bytes: lane l of x[c] becomes
+// byte c of lane l of x[0…15].
+NPUCONF_AVX2 inline void TransposeBytes16x16InLanes(__m256i x[16]) {
+  __m256i t[16], u[16];
+  for (int i = 0; i < 8; ++i) {
+    t[2 * i] = _mm256_unpacklo_epi8(x[2 * i], x[2 * i + 1]);
+    t[2 * i + 1] = _mm256_unpackhi_epi8(x[2 * i], x[2 * i + 1]);
+  }
+  for (int g = 0; g < 4; ++g) {
+    u[4 * g + 0] = _mm256_unpacklo_epi16(t[4 * g], t[4 * g + 2]);
+    u[4 * g + 1] = _mm256_unpackhi_epi16(t[4 * g], t[4 * g + 2]);
+    u[4 * g + 2] = _mm256_unpacklo_epi16(t[4 * g + 1], t[4 * g + 3]);
+    u[4 * g + 3] = _mm256_unpackhi_epi16(t[4 * g + 1], t[4 * g + 3]);
+  }
+  for (int h = 0; h < 2; ++h) {
+    for (int m = 0; m < 4; ++m) {
+      t[8 * h + 2 * m] = _mm256_unpacklo_epi32(u[8 * h + m], u[8 * h + 4 + m]);
+      t[8 * h + 2 * m + 1] = _mm256_unpackhi_epi32(u[8 * h + m], u[8 * h + 4 + m]);
+    }
+  }
+  for (int q = 0; q < 8; ++q) {
+    x[2 * q] = _mm256_unpacklo_epi64(t[q], t[8 + q]);
+    x[2 * q + 1] = _mm256_unpackhi_epi64(t[q], t[8 + q]);
+  }
+}
+
 // In both 128-bit lanes, an 8 × 8 transpose of 16-bit elements: lane l of
 // x[c] becomes element c of lane l of x[0…7].
 NPUCONF_AVX2 inline void TransposeWords8x8InLanes(__m256i x[8]) {
