@@ -19,8 +19,8 @@
 #include "oracles/cann/fractal_nz_oracle.h"
 #include "oracles/quant/quant_oracle.h"
 #include "oracles/rknn/layout_oracle.h"
+#include "reference/blocks/channel_blocks.h"
 #include "reference/cann/fractal_nz.h"
-#include "reference/cann_transdata/c0_blocks.h"
 #include "reference/quant/cann_antiquant.h"
 #include "reference/quant/dequant.h"
 #include "reference/quant/gather_dequant_int8.h"
@@ -696,14 +696,14 @@ TEST(FastPaths, C0BlocksMatchTheirDefinitionOnEveryPath) {
       On(isa, [&] {
         Guarded blocked(blocked_bytes, 0);
         std::fill(blocked.data(), blocked.data() + blocked_bytes, Guarded::kSentinel);
-        cann_transdata::PlanesToC0(plain.data(), plain_stride, c.planes, c.cols, c.c0, e,
-                                   blocked.data(), row_stride);
+        blocks::PlanesToC0(plain.data(), plain_stride, c.planes, c.cols, c.c0, e, blocked.data(),
+                           row_stride);
         EXPECT_TRUE(blocked.Contents() == want_blocked) << "to C0 blocks differs";
         EXPECT_TRUE(blocked.GuardsIntact()) << "to C0 blocks wrote outside its buffer";
         Guarded back(plain_bytes, 0);
         std::fill(back.data(), back.data() + plain_bytes, Guarded::kSentinel);
-        cann_transdata::C0ToPlanes(blocked_in.data(), row_stride, c.planes, c.cols, c.c0, e,
-                                   back.data(), plain_stride);
+        blocks::C0ToPlanes(blocked_in.data(), row_stride, c.planes, c.cols, c.c0, e, back.data(),
+                           plain_stride);
         EXPECT_TRUE(back.Contents() == want_plain) << "to planes differs";
         EXPECT_TRUE(back.GuardsIntact()) << "to planes wrote outside its buffer";
       });

@@ -1,4 +1,4 @@
-#include "reference/cann_transdata/c0_blocks.h"
+#include "reference/blocks/channel_blocks.h"
 
 #include <algorithm>
 #include <cstring>
@@ -6,7 +6,7 @@
 #include "reference/simd/avx2_blocks.h"
 #include "reference/simd/isa.h"
 
-namespace npuconf::cann_transdata {
+namespace npuconf::blocks {
 namespace {
 
 // Portable path, blocked rows [j_from, cols): row by row, every plane's
@@ -83,6 +83,34 @@ NPUCONF_AVX2 int64_t Words16(uint8_t* plain, int64_t plain_stride, int64_t cols,
       simd::avx2::TransposeWords8x8InLanes(y[1]);
       for (int h = 0; h < 2; ++h) {
         for (int r = 0; r < 8; ++r) Store(plain + (8 * h + r) * plain_stride + 2 * j0, y[h][r]);
+      }
+    }
+  }
+  return end;
+}
+
+// 16-bit, C0 8 (RKNN fp16 C2, UG Table 4-6): 8 planes × 16 columns, one
+// in-lane 8 × 8 transpose; lane l of x[c] is blocked row 8l + c (16 bytes).
+template <bool kToC0>
+NPUCONF_AVX2 int64_t Words8(uint8_t* plain, int64_t plain_stride, int64_t cols, uint8_t* blocked,
+                            int64_t blocked_stride) {
+  const int64_t end = cols / 16 * 16;
+  for (int64_t j0 = 0; j0 < end; j0 += 16) {
+    __m256i x[8];
+    for (int i = 0; i < 8; ++i) {
+      x[i] = kToC0 ? Load(plain + i * plain_stride + 2 * j0)
+                   : simd::avx2::LoadLanes(blocked + (j0 + i) * blocked_stride,
+                                           blocked + (j0 + 8 + i) * blocked_stride);
+    }
+    simd::avx2::TransposeWords8x8InLanes(x);
+    for (int i = 0; i < 8; ++i) {
+      if constexpr (kToC0) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(blocked + (j0 + i) * blocked_stride),
+                         _mm256_castsi256_si128(x[i]));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(blocked + (j0 + 8 + i) * blocked_stride),
+                         _mm256_extracti128_si256(x[i], 1));
+      } else {
+        Store(plain + i * plain_stride + 2 * j0, x[i]);
       }
     }
   }
@@ -166,8 +194,8 @@ bool RegisterTiles(int64_t planes, int64_t c0, int64_t elem_bytes) {
   const simd::Isa isa = simd::ActiveIsa();
   if (isa != simd::Isa::kAvx2 && isa != simd::Isa::kAvx512) return false;
   if (planes != c0) return false;
-  return ((elem_bytes == 1 || elem_bytes == 2) && c0 == 16) || (elem_bytes == 1 && c0 == 32) ||
-         (elem_bytes == 4 && (c0 == 8 || c0 == 16));
+  return (elem_bytes == 1 && (c0 == 16 || c0 == 32)) ||
+         (elem_bytes == 2 && (c0 == 8 || c0 == 16)) || (elem_bytes == 4 && (c0 == 8 || c0 == 16));
 }
 #endif
 
@@ -179,7 +207,9 @@ void PlanesToC0(const uint8_t* plain, int64_t plain_stride, int64_t planes, int6
 #if NPUCONF_HAVE_AVX2_KERNELS
   if (RegisterTiles(planes, c0, elem_bytes)) {
     auto* from = const_cast<uint8_t*>(plain);
-    done = elem_bytes == 1   ? Bytes<true>(from, plain_stride, cols, c0, blocked, blocked_stride)
+    done = elem_bytes == 1 ? Bytes<true>(from, plain_stride, cols, c0, blocked, blocked_stride)
+           : elem_bytes == 2 && c0 == 8
+               ? Words8<true>(from, plain_stride, cols, blocked, blocked_stride)
            : elem_bytes == 2 ? Words16<true>(from, plain_stride, cols, blocked, blocked_stride)
                              : Dwords<true>(from, plain_stride, cols, c0, blocked, blocked_stride);
   }
@@ -203,7 +233,9 @@ void C0ToPlanes(const uint8_t* blocked, int64_t blocked_stride, int64_t planes, 
 #if NPUCONF_HAVE_AVX2_KERNELS
   if (RegisterTiles(planes, c0, elem_bytes)) {
     auto* from = const_cast<uint8_t*>(blocked);
-    done = elem_bytes == 1   ? Bytes<false>(plain, plain_stride, cols, c0, from, blocked_stride)
+    done = elem_bytes == 1 ? Bytes<false>(plain, plain_stride, cols, c0, from, blocked_stride)
+           : elem_bytes == 2 && c0 == 8
+               ? Words8<false>(plain, plain_stride, cols, from, blocked_stride)
            : elem_bytes == 2 ? Words16<false>(plain, plain_stride, cols, from, blocked_stride)
                              : Dwords<false>(plain, plain_stride, cols, c0, from, blocked_stride);
   }
@@ -220,4 +252,4 @@ void C0ToPlanes(const uint8_t* blocked, int64_t blocked_stride, int64_t planes, 
   }
 }
 
-}  // namespace npuconf::cann_transdata
+}  // namespace npuconf::blocks
