@@ -711,5 +711,47 @@ TEST(FastPaths, C0BlocksMatchTheirDefinitionOnEveryPath) {
   }
 }
 
+// NHWC pixels ↔ channel-block planes, written out: byte i of pixel p is byte
+// i mod block of row p of plane i div block; the last plane's pad bytes are 0.
+TEST(FastPaths, PixelBlocksMatchTheirDefinition) {
+  for (int64_t block : {16, 24, 32, 64}) {
+    for (int64_t c_bytes : {int64_t{1}, block - 1, block, block + 1, 3 * block, 5 * block + 7}) {
+      for (int64_t count : {1, 63, 64, 65, 200}) {
+        for (int64_t gap : {0, 40}) {
+          SCOPED_TRACE("block " + std::to_string(block) + ", pixel " + std::to_string(c_bytes) +
+                       " bytes × " + std::to_string(count) + ", plane gap " + std::to_string(gap));
+          const int64_t planes = (c_bytes + block - 1) / block;
+          const int64_t plane_stride = count * block + gap;
+          const auto pixel_bytes = static_cast<uint64_t>(count * c_bytes);
+          const auto blocked_bytes =
+              static_cast<uint64_t>((planes - 1) * plane_stride + count * block);
+          const Bytes pixels = Random(31, pixel_bytes);
+          const Bytes blocked_in = Random(32, blocked_bytes);
+          Bytes want_blocked(blocked_bytes, Guarded::kSentinel);
+          Bytes want_pixels(pixel_bytes, 0);
+          for (int64_t p = 0; p < count; ++p) {
+            for (int64_t i = 0; i < planes * block; ++i) {
+              const int64_t at = (i / block) * plane_stride + p * block + i % block;
+              want_blocked[at] = i < c_bytes ? pixels[p * c_bytes + i] : 0;
+              if (i < c_bytes) want_pixels[p * c_bytes + i] = blocked_in[at];
+            }
+          }
+          Guarded blocked(blocked_bytes, 0);
+          std::fill(blocked.data(), blocked.data() + blocked_bytes, Guarded::kSentinel);
+          blocks::PixelsToBlocks(pixels.data(), count, c_bytes, block, blocked.data(),
+                                 plane_stride);
+          EXPECT_TRUE(blocked.Contents() == want_blocked) << "to blocks differs";
+          EXPECT_TRUE(blocked.GuardsIntact()) << "to blocks wrote outside its buffer";
+          Guarded back(pixel_bytes, 0);
+          blocks::BlocksToPixels(blocked_in.data(), plane_stride, count, c_bytes, block,
+                                 back.data());
+          EXPECT_TRUE(back.Contents() == want_pixels) << "to pixels differs";
+          EXPECT_TRUE(back.GuardsIntact()) << "to pixels wrote outside its buffer";
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace npuconf

@@ -252,4 +252,75 @@ void C0ToPlanes(const uint8_t* blocked, int64_t blocked_stride, int64_t planes, 
   }
 }
 
+namespace {
+
+// Pixels per run: a run's planes are rows of kRunPixels · block_bytes (for C0
+// runs of 32 bytes, 2 KiB each), its pixels kRunPixels · c_bytes in order.
+constexpr int64_t kRunPixels = 64;
+
+// kBlock: block_bytes known at compile time (16, 32, 64: every C0 · element
+// size of the vendors, §A.0.1, Table 4-6), so each whole block is a fixed-size
+// copy the compiler turns into vector moves; 0: any size.
+template <int64_t kBlock, bool kToBlocks>
+void PixelRuns(uint8_t* pixels, int64_t count, int64_t c_bytes, int64_t block_bytes,
+               uint8_t* blocked, int64_t plane_stride) {
+  const int64_t block = kBlock ? kBlock : block_bytes;
+  const int64_t whole = c_bytes / block, tail = c_bytes % block;
+  for (int64_t p0 = 0; p0 < count; p0 += kRunPixels) {
+    const int64_t p1 = std::min(count, p0 + kRunPixels);
+    for (int64_t b = 0; b < whole; ++b) {
+      uint8_t* row = blocked + b * plane_stride + p0 * block;
+      const uint8_t* at = pixels + p0 * c_bytes + b * block;
+      for (int64_t p = p0; p < p1; ++p, row += block, at += c_bytes) {
+        if constexpr (kToBlocks) {
+          std::memcpy(row, at, static_cast<size_t>(block));
+        } else {
+          std::memcpy(const_cast<uint8_t*>(at), row, static_cast<size_t>(block));
+        }
+      }
+    }
+    if (tail != 0) {
+      uint8_t* row = blocked + whole * plane_stride + p0 * block;
+      const uint8_t* at = pixels + p0 * c_bytes + whole * block;
+      for (int64_t p = p0; p < p1; ++p, row += block, at += c_bytes) {
+        if constexpr (kToBlocks) {
+          std::memcpy(row, at, static_cast<size_t>(tail));
+          std::memset(row + tail, 0, static_cast<size_t>(block - tail));
+        } else {
+          std::memcpy(const_cast<uint8_t*>(at), row, static_cast<size_t>(tail));
+        }
+      }
+    }
+  }
+}
+
+template <bool kToBlocks>
+void PixelRunsBySize(uint8_t* pixels, int64_t count, int64_t c_bytes, int64_t block_bytes,
+                     uint8_t* blocked, int64_t plane_stride) {
+  switch (block_bytes) {
+    case 16:
+      return PixelRuns<16, kToBlocks>(pixels, count, c_bytes, 16, blocked, plane_stride);
+    case 32:
+      return PixelRuns<32, kToBlocks>(pixels, count, c_bytes, 32, blocked, plane_stride);
+    case 64:
+      return PixelRuns<64, kToBlocks>(pixels, count, c_bytes, 64, blocked, plane_stride);
+    default:
+      return PixelRuns<0, kToBlocks>(pixels, count, c_bytes, block_bytes, blocked, plane_stride);
+  }
+}
+
+}  // namespace
+
+void PixelsToBlocks(const uint8_t* pixels, int64_t count, int64_t c_bytes, int64_t block_bytes,
+                    uint8_t* blocked, int64_t plane_stride) {
+  PixelRunsBySize<true>(const_cast<uint8_t*>(pixels), count, c_bytes, block_bytes, blocked,
+                        plane_stride);
+}
+
+void BlocksToPixels(const uint8_t* blocked, int64_t plane_stride, int64_t count, int64_t c_bytes,
+                    int64_t block_bytes, uint8_t* pixels) {
+  PixelRunsBySize<false>(pixels, count, c_bytes, block_bytes, const_cast<uint8_t*>(blocked),
+                         plane_stride);
+}
+
 }  // namespace npuconf::blocks

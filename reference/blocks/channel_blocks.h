@@ -25,4 +25,16 @@ void PlanesToC0(const uint8_t* plain, int64_t plain_stride, int64_t planes, int6
 void C0ToPlanes(const uint8_t* blocked, int64_t blocked_stride, int64_t planes, int64_t cols,
                 int64_t c0, int64_t elem_bytes, uint8_t* plain, int64_t plain_stride);
 
+// Channels-last (NHWC) ↔ channel blocks: `pixels` pixels of `c_bytes` each
+// (C · element bytes, contiguous) ↔ ceil(c_bytes / block_bytes) planes, plane
+// b at blocked + b · plane_stride bytes, holding each pixel's bytes
+// [b · block_bytes, (b + 1) · block_bytes) as one `block_bytes` row (C0 · or
+// C2 · element bytes). Pixels go in runs of a few dozen, every plane per run:
+// the pixels are read once, in order, and each plane is written in order.
+// To blocks writes the pad bytes of the last plane's rows 0; back ignores them.
+void PixelsToBlocks(const uint8_t* pixels, int64_t count, int64_t c_bytes, int64_t block_bytes,
+                    uint8_t* blocked, int64_t plane_stride);
+void BlocksToPixels(const uint8_t* blocked, int64_t plane_stride, int64_t count, int64_t c_bytes,
+                    int64_t block_bytes, uint8_t* pixels);
+
 }  // namespace npuconf::blocks
