@@ -1,6 +1,6 @@
 // Realistic faults of host TransData code (spec layouts.md §A.1–A.4, §A.12):
 // the other implementations' C0s and group factors taken as GE's, padding
-// left as found, an off-by-one C1, H and W swapped, checks in the wrong order
+// left as found, an off-by-one C1, NHWC read as NCHW, checks in the wrong order
 // or with the wrong code. Each is the reference with one knob turned.
 #include "mutants/cann_transdata_mutants.h"
 
@@ -27,7 +27,7 @@ enum class Bug {
   kPaddingUnwritten,
   kC1OneTooMany,
   kNNotPaddedTo16,
-  kHwSwapped,
+  kNhwcReadAsNchw,
   kDtypeCheckedFirst,
   kRankIsFormatError,
   kGroupBlocksRoundDown,
@@ -106,7 +106,7 @@ int32_t Call(const npuconf_case* c, int64_t* status, char* message, uint64_t mes
     plan.cout_padded = plan.e * plan.cout;
     Restorage(&plan);
   }
-  if (kBug == Bug::kHwSwapped) std::swap(plan.h, plan.w);
+  if (kBug == Bug::kNhwcReadAsNchw && plan.plain == Format::kNhwc) plan.plain = Format::kNchw;
   if (kBug == Bug::kGroupBlocksRoundDown && plan.groups > 1) {
     plan.g_blocks = std::max<int64_t>(1, plan.groups / plan.e);
     Restorage(&plan);
@@ -166,7 +166,9 @@ void AddCannTransDataMutants(std::vector<Mutant>* out) {
       "no_write_past_capacity", &Call<Bug::kC1OneTooMany>);
   add("transdata-n-not-padded", "FRACTAL_Z's N axis is not padded to 16", "matches_oracle",
       &Call<Bug::kNNotPaddedTo16>);
-  add("transdata-hw-swapped", "H and W are swapped", "matches_oracle", &Call<Bug::kHwSwapped>);
+  add("transdata-nhwc-read-as-nchw",
+      "an NHWC tensor is read with NCHW strides (its dims permuted, its data not)",
+      "matches_oracle", &Call<Bug::kNhwcReadAsNchw>);
   add("transdata-dtype-checked-first", "the dtype is checked before the shape", "rejects_invalid",
       &Call<Bug::kDtypeCheckedFirst>);
   add("transdata-rank-is-format-error", "a rank other than 4 gets 145020, not 145021",

@@ -61,6 +61,8 @@ const std::vector<Row>& SpecRows() {
       {"NCHW", "FRACTAL_Z", {32, 1, 1, 1}, DType::kInt8, 2, "§A.4 [derived]"},
       {"NHWC", "FRACTAL_Z", {17, 2, 2, 33}, DType::kFloat16, 1, "§A.3 NHWC map"},
       {"NHWC", "FRACTAL_Z", {10, 1, 1, 3}, DType::kFloat16, 3, "groups not dividing N"},
+      // e = 2 (Cin 16, cout 8) and g = 3: G' = ceil(g / e) = 2 blocks, the last half empty.
+      {"NCHW", "FRACTAL_Z", {24, 16, 2, 1}, DType::kFloat16, 3, "§A.4 G' = ceil(g/e) [derived]"},
       // Valid only under the reading ungrouped of choice cann.trans_data.groups_exceed_n.
       {"NCHW", "FRACTAL_Z", {3, 2, 3, 4}, DType::kFloat16, 4, "§A.4 hazard 3 (TSU fallback)"},
   };
