@@ -113,6 +113,53 @@ inline rc::Gen<Case> ValidCase(const Profile& profile, const CaseDomain& domain,
   });
 }
 
+// ND <-> FRACTAL_NZ(_C0_16/_C0_32) calls (spec layouts.md §A.8, cann.md §2.5): a
+// byte-sized dtype of the profile's fractal_nz.c0 table, rank min_rank..4, the last
+// dim at the C0 edges, the second-to-last at the 16 edges.
+inline rc::Gen<Case> NzCase(const Profile& profile, const CaseDomain& domain, bool pack_only,
+                            bool plain_nz_only, size_t min_rank = 1) {
+  const std::string name = profile.name;
+  std::map<DType, int64_t> table;
+  for (const auto& [dtype_name, c0] : profile.raw.at("fractal_nz").at("c0").at("value").items()) {
+    auto dtype = ParseDType(dtype_name);
+    if (dtype && Bits(*dtype) % 8 == 0) table[*dtype] = c0.get<int64_t>();
+  }
+  std::vector<DType> dtypes;
+  for (const auto& [dtype, c0] : table) dtypes.push_back(dtype);
+  const std::vector<std::string> formats =
+      plain_nz_only
+          ? std::vector<std::string>{"FRACTAL_NZ"}
+          : std::vector<std::string>{"FRACTAL_NZ", "FRACTAL_NZ_C0_16", "FRACTAL_NZ_C0_32"};
+  const std::vector<bool> directions =
+      pack_only ? std::vector<bool>{true} : std::vector<bool>{true, false};
+  return rc::gen::mapcat(Pick(formats), [=](std::string nz) {
+    return rc::gen::mapcat(PickIn(domain, "dtype", dtypes), [=](DType dtype) {
+      const int64_t c0 = nz == "FRACTAL_NZ_C0_16"   ? 16
+                         : nz == "FRACTAL_NZ_C0_32" ? 32
+                                                    : table.at(dtype);
+      return rc::gen::mapcat(rc::gen::inRange<size_t>(min_rank, 5), [=](size_t rank) {
+        auto batch = rc::gen::container<std::vector<int64_t>>(rank > 2 ? rank - 2 : 0,
+                                                              rc::gen::inRange<int64_t>(1, 4));
+        return rc::gen::mapcat(
+            rc::gen::tuple(Pick(directions), batch, EdgeDim(16), EdgeDim(c0), DataSeed()),
+            [=](const std::tuple<bool, std::vector<int64_t>, int64_t, int64_t, int64_t>& t) {
+              const auto& [pack, b, n, k, seed] = t;
+              Shape shape = b;
+              if (rank >= 2) shape.push_back(n);
+              shape.push_back(k);
+              Case out(routines::cann_transdata::kTransData, name);
+              out.Set("src_format", pack ? "ND" : nz)
+                  .Set("dst_format", pack ? nz : "ND")
+                  .Set("shape", shape)
+                  .Set("dtype", dtype)
+                  .Set("seed", seed);
+              return rc::gen::just(out);
+            });
+      });
+    });
+  });
+}
+
 // The ways a call can be wrong (spec layouts.md §A.1 steps 1–2, §A.3, §A.4).
 enum class Fault {
   kUnregisteredPair,

@@ -35,6 +35,7 @@ enum class Bug {
   kRejectedWritesDst,
   kDimsNotReported,
   kUnpackDropsPartialC1,
+  kNz1dColumn,
 };
 
 void Restorage(TransDataPlan* p) {
@@ -77,6 +78,7 @@ int32_t Call(const npuconf_case* c, int64_t* status, char* message, uint64_t mes
   if (kBug == Bug::kInt8C0Is16 && byte_int && !args.c0) args.c0 = 16;
   if (kBug == Bug::kThreeWayMin) facts.three_way_min = true;
   if (kBug == Bug::kGroupsIgnored) args.groups = 1;
+  if (kBug == Bug::kNz1dColumn) facts.nz_1d_column = true;
   if (kBug == Bug::kGroupsOverNUngrouped) facts.groups_exceed_n_ungrouped = true;
   if (kBug == Bug::kGroupsZeroRejected && args.groups == 0) {
     *status = kGeShapeInvalid;
@@ -183,6 +185,9 @@ void AddCannTransDataMutants(std::vector<Mutant>* out) {
       &Call<Bug::kDimsNotReported>);
   add("transdata-unpack-drops-partial-c1", "the unpack skips the last partial C1 block",
       "round_trip", &Call<Bug::kUnpackDropsPartialC1>);
+  add("transdata-nz-1d-column",
+      "a rank-1 [k] to FRACTAL_NZ is the column [k, 1] (TSU, torch_npu; D9)", "matches_oracle",
+      &Call<Bug::kNz1dColumn>);
 }
 
 }  // namespace npuconf

@@ -106,6 +106,12 @@ TEST(TransDataShape, StorageDimsOfTheSpecRows) {
       {{"NCHW", "NC1HWC0", {1, 8, 4, 4}, DType::kFloat}, {1, 1, 4, 4, 16}},
       {{"NCHW", "NC1HWC0", {1, 33, 2, 2}, DType::kInt8}, {1, 2, 2, 2, 32}},
       {{"NCHW", "NC1HWC0", {0, 1, 1, 16}, DType::kFloat16}, {0, 1, 1, 16, 16}},
+      // §A.8 (TSU-UT): _C0_x fixes C0 for every dtype.
+      {{"ND", "FRACTAL_NZ_C0_16", {1, 18, 34}, DType::kInt8}, {1, 3, 2, 16, 16}},
+      {{"ND", "FRACTAL_NZ_C0_32", {1, 18, 34}, DType::kFloat16}, {1, 2, 2, 16, 32}},
+      {{"ND", "FRACTAL_NZ_C0_32", {18, 34}, DType::kFloat}, {2, 2, 16, 32}},
+      // §A.0 item 3: [34] fp16 is the row (AICPU): {3, 1, 16, 16}.
+      {{"ND", "FRACTAL_NZ", {34}, DType::kFloat16}, {3, 1, 16, 16}},
   };
   for (const Row& row : rows) {
     EXPECT_EQ(RefDims(row.call), row.dims) << ToString(row.call.shape);
@@ -128,6 +134,11 @@ TEST(TransDataShape, ReadingsOfTheLedger) {
             (Shape{1, 3, 2, 2, 16}));
   EXPECT_EQ(RefDims({"NCHW", "NC1HWC0", {1, 8, 4, 4}, DType::kFloat, 1, 8}),
             (Shape{1, 1, 4, 4, 8}));
+  // D9: the column reading of a rank-1 [34] fp16 (TSU-UT {34} -> {1,3,16,16}).
+  nlohmann::json column = p->raw;
+  column["trans_data"]["nz_1d"]["value"] = "column";
+  EXPECT_EQ(RefDims({"ND", "FRACTAL_NZ", {34}, DType::kFloat16}, column), (Shape{1, 3, 16, 16}));
+  EXPECT_EQ(OracleDims({"ND", "FRACTAL_NZ", {34}, DType::kFloat16}, column), (Shape{1, 3, 16, 16}));
   // A port claiming int8_c0 = 16 gets the profile facts of that reading.
   nlohmann::json doc = nlohmann::json::parse(R"({"family":"cann"})");
   for (auto& [k, v] : p->raw.items()) doc[k] = v;
@@ -232,7 +243,25 @@ TEST(TransDataCross, ReferenceEqualsOracle) {
       }
     }
   }
-  EXPECT_GT(checked, 200);
+  // ND <-> FRACTAL_NZ and its C0 variants.
+  for (const char* nz : {"FRACTAL_NZ", "FRACTAL_NZ_C0_16", "FRACTAL_NZ_C0_32"}) {
+    for (DType dtype : {DType::kFloat16, DType::kInt8, DType::kFloat}) {
+      for (const Shape& shape : {Shape{33}, Shape{17, 33}, Shape{2, 3, 17, 65}, Shape{16, 64}}) {
+        for (bool pack : {true, false}) {
+          Call c{pack ? "ND" : nz, pack ? nz : "ND", shape, dtype};
+          TransDataPlan plan;
+          ASSERT_EQ(RefPlan(c, &plan), kGeSuccess);
+          std::vector<uint8_t> src(plan.src_bytes);
+          SplitMix64 rng(seed++);
+          for (auto& b : src) b = static_cast<uint8_t>(rng.Next());
+          EXPECT_EQ(RefRun(c, src), orc::TransData(Raw(), OrcCall(c), src))
+              << c.src << "->" << c.dst << " " << ToString(shape) << " " << Name(dtype);
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 250);
 }
 
 // §A.1 steps 1–2, §A.3, §A.4: codes and their order.
@@ -259,6 +288,11 @@ TEST(TransDataValidation, CodesInGeOrder) {
       {{"NCHW", "FRACTAL_Z", {3, 2, 3, 4}, DType::kFloat16, 4}, kGeShapeInvalid},
       {{"NCHW", "FRACTAL_Z", {3, 2, 3, 4}, DType::kFloat16, 0}, kGeSuccess},
       {{"NCHW", "FRACTAL_Z", {0, 2, 3, 4}, DType::kFloat16, 1}, kGeSuccess},
+      {{"ND", "FRACTAL_NZ", {}, DType::kFloat16}, kGeShapeInvalid},
+      {{"ND", "FRACTAL_NZ", {16, 64}, DType::kInt4}, kGeDatatypeInvalid},
+      {{"ND", "FRACTAL_NZ_C0_16", {16, 64}, DType::kFloat16, 2}, kGeShapeInvalid},
+      {{"ND", "NC1HWC0", {1, 16, 2, 2}, DType::kFloat16}, kGeFormatInvalid},
+      {{"NCHW", "FRACTAL_NZ", {1, 16, 2, 2}, DType::kFloat16}, kGeFormatInvalid},
   };
   for (const Row& row : rows) {
     TransDataPlan plan;

@@ -107,6 +107,21 @@ std::vector<Case> EdgeCases(const Profile& profile) {
       }
     }
   }
+  // ND <-> FRACTAL_NZ (§A.8, cann.md §2.5): rank 1 (choice cann.trans_data.nz_1d), block
+  // edges, batch dims, empty tensors; every C0 variant.
+  for (const char* nz : {"FRACTAL_NZ", "FRACTAL_NZ_C0_16", "FRACTAL_NZ_C0_32"}) {
+    for (DType dtype : {DType::kFloat16, DType::kInt8, DType::kFloat}) {
+      for (const Shape& shape : {Shape{1}, Shape{33}, Shape{17, 33}, Shape{16, 32}, Shape{31, 1},
+                                 Shape{2, 3, 17, 65}, Shape{0, 5}, Shape{1, 18, 34}}) {
+        for (bool pack : {true, false}) {
+          Case c(kTransData, profile.name);
+          c.Set("src_format", pack ? "ND" : nz).Set("dst_format", pack ? nz : "ND");
+          c.Set("shape", shape).Set("dtype", dtype).Set("seed", seed++);
+          out.push_back(c);
+        }
+      }
+    }
+  }
   // The alternative C0 readings, asked for through c0 (choices fp32_c0 = 8, int8_c0 = 16).
   for (auto [dtype, c0] : {std::pair{DType::kFloat, 8}, std::pair{DType::kInt8, 16}}) {
     for (const char* dst : {"NC1HWC0", "FRACTAL_Z"}) {
@@ -185,6 +200,21 @@ std::vector<Case> InvalidCases(const Profile& profile) {
   Case int4 = unregistered;
   int4.Set("src_format", "NCHW").Set("dtype", DType::kInt4).Set("c0", int64_t{64});
   out.push_back(int4);
+  // ND <-> FRACTAL_NZ: rank 0, a negative dim, INT4 (no byte size), groups, wrong pairs.
+  auto nz = [&](const char* src, const char* dst, Shape shape, DType dtype, int64_t groups) {
+    Case c(kTransData, profile.name);
+    c.Set("src_format", src).Set("dst_format", dst).Set("shape", shape).Set("dtype", dtype);
+    if (groups != 1) c.Set("groups", groups);
+    out.push_back(c);
+  };
+  nz("ND", "FRACTAL_NZ", {}, DType::kFloat16, 1);
+  nz("ND", "FRACTAL_NZ", {-1, 16}, DType::kFloat16, 1);
+  nz("FRACTAL_NZ_C0_16", "ND", {16, -3}, DType::kInt8, 1);
+  nz("ND", "FRACTAL_NZ", {16, 64}, DType::kInt4, 1);
+  nz("ND", "FRACTAL_NZ_C0_32", {16, 64}, DType::kFloat16, 2);
+  nz("ND", "NC1HWC0", {1, 16, 2, 2}, DType::kFloat16, 1);
+  nz("NCHW", "FRACTAL_NZ", {1, 16, 2, 2}, DType::kFloat16, 1);
+  nz("FRACTAL_NZ", "NCHW", {1, 16, 2, 2}, DType::kFloat16, 1);
   return out;
 }
 

@@ -135,6 +135,10 @@ Verdict CheckRejects(const PropertyContext& ctx, const Case& c) {
   return Verdict::Pass();
 }
 
+bool IsNzCall(const Case& c) {
+  return c.String("src_format") == "ND" || c.String("dst_format") == "ND";
+}
+
 // bytes = product of the reported storage dims × element size = the layout's
 // bytes, a whole number of blocks (C0 for NC1HWC0, 16·C0 for FRACTAL_Z).
 Verdict CheckSizeLaw(const PropertyContext& ctx, const Case& c) {
@@ -153,7 +157,8 @@ Verdict CheckSizeLaw(const PropertyContext& ctx, const Case& c) {
                          std::to_string(l.output_codec.Bytes(l.output_elems)));
   }
   if (x.pack) {
-    const int64_t block = x.storage.size() == 5 ? x.c0 : 16 * x.c0;
+    const bool nz = IsNzCall(c);
+    const int64_t block = x.storage.size() == 5 && !nz ? x.c0 : 16 * x.c0;
     if (elems % block != 0)
       return Verdict::Fail(std::to_string(elems) + " elements is not a whole number of blocks");
   }
@@ -234,6 +239,43 @@ Verdict CheckGroupedCount(const PropertyContext& ctx, const Case& c) {
   return Verdict::Pass();
 }
 
+// The 4-D pairs three times in four, ND <-> FRACTAL_NZ the fourth.
+rc::Gen<Case> AnyValid(const PropertyContext& ctx, bool pack_only) {
+  return gen::WeightedOneOf<Case>(
+      {{3, g::ValidCase(ctx.profile, ctx.Domain(), {.pack_only = pack_only})},
+       {1, g::NzCase(ctx.profile, ctx.Domain(), pack_only, false)}});
+}
+
+// trans_data ND -> FRACTAL_NZ equals cann.nd_to_nz of the same shape, dtype and
+// seed (the same input bytes): bytes and dims (spec layouts.md §A.8).
+Verdict CheckNzEqualsNdToNz(const PropertyContext& ctx, const Case& c) {
+  Called td;
+  LayoutInstance l;
+  if (auto v = CallValid(ctx, c, &td, &l)) return *v;
+  Case nz("cann.nd_to_nz", c.profile);
+  nz.Set("shape", *c.IntList("shape")).Set("dtype", *c.DTypeParam("dtype"));
+  nz.Set("seed", c.Int("seed").value_or(0));
+  if (auto c0 = c.Int("c0")) nz.Set("c0", *c0);
+  Called k;
+  if (auto v = CallPort(ctx, nz, &k)) return *v;
+  if (k.answer.status != 0) return Verdict::Fail("cann.nd_to_nz status " + Status(k.answer.status));
+  if (td.inv.Input("src")->bytes != k.inv.Input("nd")->bytes)
+    return Verdict::Fail("suite error: the two calls got different inputs");
+  const OutputResult& a = *td.answer.Output("dst");
+  const OutputResult& b = *k.answer.Output("nz");
+  if (a.dims != b.dims)
+    return Verdict::Fail("dims " + ToString(a.dims) + ", cann.nd_to_nz " + ToString(b.dims));
+  const auto comparison = verify::Compare({.output = "dst",
+                                           .got = a.contents(),
+                                           .want = Bytes(b.contents().begin(), b.contents().end()),
+                                           .codec = l.output_codec,
+                                           .count = l.output_elems,
+                                           .map = l.output_map.get()});
+  if (comparison.ok()) return Verdict::Pass();
+  return FailFrom(comparison, l.output_codec.dtype, l.output_map.get(),
+                  "cann.trans_data ND -> FRACTAL_NZ differs from cann.nd_to_nz: ");
+}
+
 LayoutRoutine Layout() {
   return {.routine = kTransData,
           .vendor = "cann",
@@ -268,7 +310,7 @@ std::vector<Case> Only(std::vector<Case> cases, const std::function<bool(const C
 
 bool Packs(const Case& c) {
   const auto src = c.String("src_format").value_or("");
-  return src == "NCHW" || src == "NHWC" || src == "HWCN";
+  return src == "NCHW" || src == "NHWC" || src == "HWCN" || src == "ND";
 }
 
 void AddProperties(std::vector<Property>* out) {
@@ -283,11 +325,21 @@ void AddProperties(std::vector<Property>* out) {
        .choices = kChoices,
        .explicit_cases =
            [](const PropertyContext& ctx) { return Only(EdgeCases(ctx.profile), Packs); },
+       .generator = [](const PropertyContext& ctx) { return AnyValid(ctx, true); },
+       .check = CheckRoundTrip});
+  out->push_back(
+      {.name = r + ".nz_equals_nd_to_nz",
+       .routine = r,
+       .also_needs = {"cann.nd_to_nz"},
+       .description =
+           "ND -> FRACTAL_NZ (rank >= 2) equals cann.nd_to_nz of the same shape, "
+           "dtype and input, byte for byte and dims (spec layouts.md §A.8, cann.md §2.5)",
+       .choices = {"cann.nz.fp32_c0", "cann.nz.int4_c0"},
        .generator =
            [](const PropertyContext& ctx) {
-             return g::ValidCase(ctx.profile, ctx.Domain(), {.pack_only = true});
+             return g::NzCase(ctx.profile, ctx.Domain(), true, true, 2);
            },
-       .check = CheckRoundTrip});
+       .check = CheckNzEqualsNdToNz});
   out->push_back(
       {.name = r + ".rejects_invalid",
        .routine = r,

@@ -9,7 +9,12 @@ namespace {
 namespace orc = oracle::cann_transdata;
 
 // Axis names of the plain formats, in their own order.
-std::vector<std::string> PlainAxes(const std::string& format) {
+std::vector<std::string> PlainAxes(const std::string& format, size_t rank) {
+  if (format == "ND") {
+    std::vector<std::string> axes;
+    for (size_t i = 0; i < rank; ++i) axes.push_back("d" + std::to_string(i));
+    return axes;
+  }
   if (format == "NHWC") return {"n", "h", "w", "c"};
   if (format == "HWCN") return {"h", "w", "c", "n"};
   return {"n", "c", "h", "w"};
@@ -24,9 +29,15 @@ class TransDataMap : public verify::StorageMap {
                std::vector<int64_t> from)
       : from_(std::move(from)), dims_(x.dst_dims), pack_(x.pack), shape_(call.shape) {
     const std::string plain = x.pack ? call.src_format : call.dst_format;
-    plain_axes_ = PlainAxes(plain);
-    blocked_axes_ = x.storage.size() == 5 ? std::vector<std::string>{"n", "c1", "h", "w", "c0"}
-                                          : std::vector<std::string>{"c1hw", "n1", "n0", "c0"};
+    plain_axes_ = PlainAxes(plain, call.shape.size());
+    if (plain == "ND") {
+      blocked_axes_.assign(x.storage.size() - 4, "batch");
+      blocked_axes_.insert(blocked_axes_.end(), {"c1", "n1", "n0", "c0"});
+    } else if (x.storage.size() == 5) {
+      blocked_axes_ = {"n", "c1", "h", "w", "c0"};
+    } else {
+      blocked_axes_ = {"c1hw", "n1", "n0", "c0"};
+    }
   }
   int64_t elements() const override { return static_cast<int64_t>(from_.size()); }
   std::string logical_name() const override { return "plain"; }
@@ -83,6 +94,7 @@ orc::TransDataCall CallOf(const Case& c) {
 }
 
 int64_t NOfPlainIndex(const orc::TransDataCall& call, int64_t index) {
+  if (call.src_format == "ND" || call.dst_format == "ND") return 0;  // no output channels
   const bool pack =
       call.src_format == "NCHW" || call.src_format == "NHWC" || call.src_format == "HWCN";
   const std::string plain = pack ? call.src_format : call.dst_format;

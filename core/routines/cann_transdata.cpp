@@ -10,9 +10,11 @@ const std::vector<RoutineSpec>& Specs() {
       {.id = kTransData,
        .vendor = "cann",
        .vendor_api = "TransFormat (GE host format transfer)",
-       .source = "spec layouts.md §A.1 (NC1HWC0), §A.3 (FRACTAL_Z), §A.4 (grouped FRACTAL_Z)",
-       .summary = "host TransData: NCHW/NHWC <-> NC1HWC0 and NCHW/HWCN/NHWC <-> FRACTAL_Z "
-                  "(grouped), zero padding, GE's checks and codes",
+       .source = "spec layouts.md §A.1 (NC1HWC0), §A.3 (FRACTAL_Z), §A.4 (grouped FRACTAL_Z), §A.8 "
+                 "and cann.md §2.5 (FRACTAL_NZ)",
+       .summary =
+           "host TransData: NCHW/NHWC <-> NC1HWC0, NCHW/HWCN/NHWC <-> FRACTAL_Z "
+           "(grouped), ND <-> FRACTAL_NZ(_C0_16/_C0_32), zero padding, GE's checks and codes",
        .params =
            {{.key = "src_format",
              .type = ParamType::kEnum,
@@ -34,9 +36,11 @@ const std::vector<RoutineSpec>& Specs() {
              .default_value = ParamValue::Int(1)},
             {.key = "shape",
              .type = ParamType::kIntList,
-             .doc = "the logical 4-D shape of the plain side in its own axis order (the "
-                    "source's for a plain -> blocked call, the destination's origin shape for "
-                    "blocked -> plain); NCHW/NHWC/HWCN weights are (N = Cout, C = Cin per group)",
+             .doc =
+                 "the logical shape of the plain side in its own axis order, 4-D (ND: rank >= 1, "
+                 "a rank-1 [k] per choice cann.trans_data.nz_1d) (the "
+                 "source's for a plain -> blocked call, the destination's origin shape for "
+                 "blocked -> plain); NCHW/NHWC/HWCN weights are (N = Cout, C = Cin per group)",
              .unit = "elements",
              .required = true},
             {.key = "dtype",
@@ -46,11 +50,13 @@ const std::vector<RoutineSpec>& Specs() {
             {.key = "c0",
              .type = ParamType::kInt,
              .doc = "C0 as the format word's C0 bits give it (§A.0.1); the readings of choices "
-                    "cann.trans_data.fp32_c0 / int8_c0 are asked for this way too",
+                    "cann.trans_data.fp32_c0 / int8_c0 are asked for this way too; "
+                    "FRACTAL_NZ_C0_16/_C0_32 fix it at 16/32 (§A.8)",
              .unit = "elements",
              .min = 1,
              .max = 256,
-             .default_doc = "trans_data.c0 of the profile for the dtype"},
+             .default_doc =
+                 "trans_data.c0 of the profile for the dtype (FRACTAL_NZ: fractal_nz.c0)"},
             SeedParam()},
        .inputs = {{.name = "src",
                    .dtype = "the dtype param",
@@ -59,9 +65,9 @@ const std::vector<RoutineSpec>& Specs() {
        .outputs = {{.name = "dst",
                     .dtype = "the dtype param",
                     .shape = "NC1HWC0 (N, C1, H, W, C0); FRACTAL_Z (G'·C1'·H·W, N1', 16, C0); "
-                             "plain: [shape] (reported dims)",
+                             "FRACTAL_NZ (B..., C1, N1, 16, C0); plain: [shape] (reported dims)",
                     .doc = "the converted tensor; every padding position holds 0"}},
-       .facts = {"trans_data.*"}},
+       .facts = {"trans_data.*", "fractal_nz.*"}},
   };
   return specs;
 }

@@ -18,8 +18,16 @@ inline constexpr int64_t kGeFormatInvalid = 145020;
 inline constexpr int64_t kGeShapeInvalid = 145021;
 inline constexpr int64_t kGeDatatypeInvalid = 145022;
 
-// The formats the routine knows (spec layouts.md §A.1, §A.3, §A.4).
-inline constexpr const char* kFormats[] = {"NCHW", "NHWC", "HWCN", "NC1HWC0", "FRACTAL_Z"};
+// The formats the routine knows (spec layouts.md §A.1, §A.3, §A.4, §A.8).
+inline constexpr const char* kFormats[] = {"NCHW",
+                                           "NHWC",
+                                           "HWCN",
+                                           "NC1HWC0",
+                                           "FRACTAL_Z",
+                                           "ND",
+                                           "FRACTAL_NZ",
+                                           "FRACTAL_NZ_C0_16",
+                                           "FRACTAL_NZ_C0_32"};
 
 const std::vector<RoutineSpec>& Specs();
 

@@ -28,9 +28,13 @@ std::optional<std::array<int, 4>> NchwAxesOf(const std::string& format) {
 }
 
 struct Facts {
-  std::map<std::string, int64_t> c0;
-  std::string group_factor, groups_exceed_n;
+  std::map<std::string, int64_t> c0, nz_c0;
+  std::string group_factor, groups_exceed_n, nz_1d;
 };
+
+bool IsNzFormat(const std::string& f) {
+  return f == "FRACTAL_NZ" || f == "FRACTAL_NZ_C0_16" || f == "FRACTAL_NZ_C0_32";
+}
 
 Facts FactsOf(const nlohmann::json& raw) {
   Facts f;
@@ -38,6 +42,9 @@ Facts FactsOf(const nlohmann::json& raw) {
   for (const auto& [k, v] : td.at("c0").at("value").items()) f.c0[k] = v.get<int64_t>();
   f.group_factor = td.at("group_factor").at("value").get<std::string>();
   f.groups_exceed_n = td.at("groups_exceed_n").at("value").get<std::string>();
+  f.nz_1d = td.at("nz_1d").at("value").get<std::string>();
+  for (const auto& [k, v] : raw.at("fractal_nz").at("c0").at("value").items())
+    f.nz_c0[k] = v.get<int64_t>();
   return f;
 }
 
@@ -100,6 +107,17 @@ T<6> GroupedFractalZ(const T<4>& x, Index groups, Index e, Index c0) {
       .shuffle(Eigen::array<Index, 6>{0, 2, 4, 5, 1, 3});
 }
 
+// FRACTAL_NZ (cann.md §2.5): [B, n, k] → pad to [B, N1·16, C1·C0] → reshape
+// [B, N1·16, C1, C0] → shuffle to [B, C1, N1·16, C0].
+T<4> FractalNz(Index batch, Index n, Index k, Index c0) {
+  T<3> nd(batch, n, k);
+  std::iota(nd.data(), nd.data() + nd.size(), int64_t{1});
+  Eigen::array<std::pair<Index, Index>, 3> pad{{{0, 0}, {0, Up(n, kN0) - n}, {0, Up(k, c0) - k}}};
+  return nd.pad(pad)
+      .reshape(Eigen::array<Index, 4>{batch, Up(n, kN0), Up(k, c0) / c0, c0})
+      .shuffle(Eigen::array<Index, 4>{0, 2, 1, 3});
+}
+
 template <typename Tensor>
 std::vector<int64_t> Flat(const Tensor& t) {
   return std::vector<int64_t>(t.data(), t.data() + t.size());
@@ -115,8 +133,67 @@ Index GroupFactor(const Facts& f, Index cin, Index cout, Index c0, Index groups)
 
 }  // namespace
 
+// ND <-> FRACTAL_NZ(_C0_16/_C0_32) (§A.8): its own checks, in the same order.
+TransDataExpect ExpectNz(const Facts& f, const TransDataCall& call) {
+  TransDataExpect x;
+  x.pack = call.src_format == "ND";
+  const std::string nz = x.pack ? call.dst_format : call.src_format;
+  const Shape& s = call.shape;
+  __int128 items = 1;
+  for (int64_t d : s)
+    items = std::min<__int128>(items * std::max<int64_t>(d, 0), __int128{1} << 41);
+  const std::string dtype(Name(call.dtype));
+  const int64_t c0 = nz == "FRACTAL_NZ_C0_16"   ? 16
+                     : nz == "FRACTAL_NZ_C0_32" ? 32
+                     : call.c0                  ? *call.c0
+                     : f.nz_c0.count(dtype)     ? f.nz_c0.at(dtype)
+                                                : 0;
+  const std::vector<std::pair<const char*, std::pair<int64_t, bool>>> checks = {
+      {"the shape has rank >= 1", {kShape, s.empty()}},
+      {"no dim is negative",
+       {kShape, std::any_of(s.begin(), s.end(), [](int64_t d) { return d < 0; })}},
+      {"at most 2^40 elements", {kShape, items > (__int128{1} << 40)}},
+      {"the dtype has a byte size and a C0", {kDtype, Bits(call.dtype) % 8 != 0 || c0 <= 0}},
+      {"no groups on FRACTAL_NZ", {kShape, call.groups > 1 || call.groups < 0}},
+  };
+  for (const auto& [rule, check] : checks) {
+    if (check.second) {
+      x.status = check.first;
+      x.rule = rule;
+      return x;
+    }
+  }
+  x.c0 = c0;
+  x.elem_bytes = Bits(call.dtype) / 8;
+  Index batch = 1, n = 1, k = 1;
+  if (s.size() == 1) {
+    (f.nz_1d == "column" ? n : k) = s[0];
+  } else {
+    n = s[s.size() - 2];
+    k = s.back();
+    for (size_t i = 0; i + 2 < s.size(); ++i) batch *= s[i];
+  }
+  x.storage.assign(s.begin(), s.size() >= 2 ? s.end() - 2 : s.begin());
+  x.storage.insert(x.storage.end(), {Up(k, c0) / c0, Up(n, kN0) / kN0, kN0, c0});
+  int64_t storage_elems = 1;
+  for (int64_t d : x.storage) storage_elems *= d;
+  x.src_elems = x.pack ? static_cast<int64_t>(items) : storage_elems;
+  x.dst_elems = x.pack ? storage_elems : static_cast<int64_t>(items);
+  x.dst_dims = x.pack ? x.storage : s;
+  x.groups = 1;
+  x.cout = 1;  // every element is read (no output channels past g·cout)
+  x.nz_batch = batch;
+  x.nz_rows = n;
+  x.nz_cols = k;
+  return x;
+}
+
 TransDataExpect ExpectTransData(const nlohmann::json& raw, const TransDataCall& call) {
   const Facts f = FactsOf(raw);
+  if ((call.src_format == "ND" && IsNzFormat(call.dst_format)) ||
+      (call.dst_format == "ND" && IsNzFormat(call.src_format))) {
+    return ExpectNz(f, call);
+  }
   TransDataExpect x;
   const bool src_plain = NchwAxesOf(call.src_format).has_value();
   const std::string plain = src_plain ? call.src_format : call.dst_format;
@@ -206,15 +283,19 @@ std::vector<int64_t> DstSources(const nlohmann::json& raw, const TransDataCall& 
   if (x.src_elems == 0 || x.dst_elems == 0) {
     storage.assign(static_cast<size_t>(x.pack ? x.dst_elems : x.src_elems), 0);
   } else {
-    const T<4> nchw = NchwIndex(call.shape, *NchwAxesOf(plain));
-    if (blocked == "NC1HWC0") {
-      storage = Flat(T<5>(Nc1hwc0(nchw, x.c0)));
-    } else if (x.groups == 1) {
-      storage = Flat(T<5>(FractalZ(nchw, x.c0)));
+    if (plain == "ND") {
+      storage = Flat(T<4>(FractalNz(x.nz_batch, x.nz_rows, x.nz_cols, x.c0)));
     } else {
-      const Facts f = FactsOf(raw);
-      const Index e = GroupFactor(f, nchw.dimension(1), x.cout, x.c0, x.groups);
-      storage = Flat(T<6>(GroupedFractalZ(nchw, x.groups, e, x.c0)));
+      const T<4> nchw = NchwIndex(call.shape, *NchwAxesOf(plain));
+      if (blocked == "NC1HWC0") {
+        storage = Flat(T<5>(Nc1hwc0(nchw, x.c0)));
+      } else if (x.groups == 1) {
+        storage = Flat(T<5>(FractalZ(nchw, x.c0)));
+      } else {
+        const Facts f = FactsOf(raw);
+        const Index e = GroupFactor(f, nchw.dimension(1), x.cout, x.c0, x.groups);
+        storage = Flat(T<6>(GroupedFractalZ(nchw, x.groups, e, x.c0)));
+      }
     }
   }
   if (x.pack) return storage;

@@ -30,6 +30,8 @@ struct TransDataExpect {
   int64_t c0 = 0, elem_bytes = 0, groups = 1, cout = 0;
   Shape dst_dims, storage;
   int64_t src_elems = 0, dst_elems = 0;
+  // FRACTAL_NZ: the ND side as [batch, rows, cols].
+  int64_t nz_batch = 1, nz_rows = 0, nz_cols = 0;
 };
 
 // `raw`: Profile::raw (its trans_data section, readings applied).

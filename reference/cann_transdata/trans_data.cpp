@@ -20,13 +20,18 @@ using namespace routines::cann_transdata;
 constexpr int64_t kMaxShapeItems = int64_t{1} << 40;
 constexpr int64_t kCubeN = 16;  // §A.3: the N axis is split by 16
 
-bool IsPlain(Format f) { return f == Format::kNchw || f == Format::kNhwc || f == Format::kHwcn; }
+bool IsPlain(Format f) {
+  return f == Format::kNchw || f == Format::kNhwc || f == Format::kHwcn || f == Format::kNd;
+}
+bool IsNz(Format f) {
+  return f == Format::kFractalNz || f == Format::kFractalNz16 || f == Format::kFractalNz32;
+}
 
 // The pairs GE and the aclnn support map register (§A.1, §A.3).
 bool Registered(Format plain, Format blocked) {
   if (blocked == Format::kNc1hwc0) return plain == Format::kNchw || plain == Format::kNhwc;
-  if (blocked == Format::kFractalZ) return IsPlain(plain);
-  return false;
+  if (blocked == Format::kFractalZ) return IsPlain(plain) && plain != Format::kNd;
+  return IsNz(blocked) && plain == Format::kNd;  // §A.8
 }
 
 struct Strides {
@@ -104,16 +109,87 @@ void Convert(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
   }
 }
 
+// FRACTAL_NZ (spec cann.md §2.5): row r of batch b, columns [c1·C0, c1·C0 + C0) are
+// one contiguous run at ((b·C1 + c1)·N1·16 + r)·C0 on the blocked side.
+void ConvertNz(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
+  const int64_t bytes = p.elem_bytes;
+  for (int64_t b = 0; b < p.batch; ++b) {
+    for (int64_t r = 0; r < p.rows; ++r) {
+      const int64_t plain_row = (b * p.rows + r) * p.cols;
+      for (int64_t c1 = 0; c1 < p.c1; ++c1) {
+        const int64_t run = std::min(p.c0, p.cols - c1 * p.c0);
+        const int64_t plain_off = plain_row + c1 * p.c0;
+        const int64_t blocked_off = ((b * p.c1 + c1) * p.cout_padded + r) * p.c0;
+        const int64_t from = p.pack ? plain_off : blocked_off,
+                      to = p.pack ? blocked_off : plain_off;
+        std::memcpy(dst + to * bytes, src + from * bytes, static_cast<size_t>(run * bytes));
+      }
+    }
+  }
+}
+
+int64_t PlanNz(const TransDataFacts& facts, const TransDataArgs& args, TransDataPlan* p) {
+  // Rank >= 1, no negative dim, at most 2^40 elements (as §A.1 step 2).
+  const Shape& s = args.shape;
+  if (s.empty()) return kGeShapeInvalid;
+  int64_t product = 1;
+  for (int64_t d : s) {
+    if (d < 0) return kGeShapeInvalid;
+    if (d != 0 && product > kMaxShapeItems / d) return kGeShapeInvalid;
+    product *= d;
+  }
+  const Format nz = p->blocked;
+  auto it = facts.nz_c0.find(args.dtype);
+  if (Bits(args.dtype) % 8 != 0 ||
+      (nz == Format::kFractalNz && args.c0 <= 0 && it == facts.nz_c0.end()))
+    return kGeDatatypeInvalid;
+  if (args.groups > 1 || args.groups < 0) return kGeShapeInvalid;
+  // §A.8: _C0_16 / _C0_32 fix C0 whatever the dtype.
+  p->c0 = nz == Format::kFractalNz16   ? 16
+          : nz == Format::kFractalNz32 ? 32
+          : args.c0 > 0                ? args.c0
+                                       : it->second;
+  p->elem_bytes = Bits(args.dtype) / 8;
+  // A rank-1 [k]: one row (AICPU, golden.py) or one column (TSU, torch_npu), §A.0 item 3.
+  if (s.size() == 1) {
+    p->rows = facts.nz_1d_column ? s[0] : 1;
+    p->cols = facts.nz_1d_column ? 1 : s[0];
+  } else {
+    p->rows = s[s.size() - 2];
+    p->cols = s.back();
+    for (size_t i = 0; i + 2 < s.size(); ++i) p->batch *= s[i];
+  }
+  p->c1 = CeilDiv(p->cols, p->c0);
+  p->cout_padded = CeilDiv(p->rows, kCubeN) * kCubeN;
+  p->storage.assign(s.begin(), s.size() >= 2 ? s.end() - 2 : s.begin());
+  p->storage.insert(p->storage.end(), {p->c1, p->cout_padded / kCubeN, kCubeN, p->c0});
+  auto storage_elems = NumElements(p->storage);
+  if (!storage_elems) return kGeShapeInvalid;
+  p->storage_elems = *storage_elems;
+  p->plain_elems = product;
+  const uint64_t plain_bytes = static_cast<uint64_t>(p->plain_elems * p->elem_bytes);
+  const uint64_t storage_bytes = static_cast<uint64_t>(p->storage_elems * p->elem_bytes);
+  p->src_bytes = p->pack ? plain_bytes : storage_bytes;
+  p->dst_bytes = p->pack ? storage_bytes : plain_bytes;
+  p->dst_dims = p->pack ? p->storage : args.shape;
+  return kGeSuccess;
+}
+
 int64_t Lcm(int64_t a, int64_t b) { return a / std::gcd(a, b) * b; }
 
 }  // namespace
 
 std::optional<Format> ParseFormat(std::string_view name) {
-  static const std::pair<const char*, Format> kNames[] = {{"NCHW", Format::kNchw},
-                                                          {"NHWC", Format::kNhwc},
-                                                          {"HWCN", Format::kHwcn},
-                                                          {"NC1HWC0", Format::kNc1hwc0},
-                                                          {"FRACTAL_Z", Format::kFractalZ}};
+  static const std::pair<const char*, Format> kNames[] = {
+      {"NCHW", Format::kNchw},
+      {"NHWC", Format::kNhwc},
+      {"HWCN", Format::kHwcn},
+      {"NC1HWC0", Format::kNc1hwc0},
+      {"FRACTAL_Z", Format::kFractalZ},
+      {"ND", Format::kNd},
+      {"FRACTAL_NZ", Format::kFractalNz},
+      {"FRACTAL_NZ_C0_16", Format::kFractalNz16},
+      {"FRACTAL_NZ_C0_32", Format::kFractalNz32}};
   for (const auto& [text, format] : kNames) {
     if (name == text) return format;
   }
@@ -132,6 +208,10 @@ TransDataFacts ReadTransDataFacts(const nlohmann::json& raw) {
   }
   facts.three_way_min = section.at("group_factor").at("value") == "three_way_min";
   facts.groups_exceed_n_ungrouped = section.at("groups_exceed_n").at("value") == "ungrouped";
+  facts.nz_1d_column = section.at("nz_1d").at("value") == "column";
+  for (const auto& [name, c0] : raw.at("fractal_nz").at("c0").at("value").items()) {
+    if (auto dtype = ParseDType(name)) facts.nz_c0[*dtype] = c0.get<int64_t>();
+  }
   return facts;
 }
 
@@ -143,6 +223,11 @@ int64_t PlanTransData(const TransDataFacts& facts, const TransDataArgs& args, Tr
   p.blocked = p.pack ? args.dst : args.src;
   if (!IsPlain(p.plain) || IsPlain(p.blocked) || !Registered(p.plain, p.blocked))
     return kGeFormatInvalid;
+  if (p.plain == Format::kNd) {
+    const int64_t status = PlanNz(facts, args, &p);
+    if (status == kGeSuccess) *out = p;
+    return status;
+  }
   // 2. The shape: rank 4, no negative dim, the product checked step by step (§A.1 step 2).
   const Shape& s = args.shape;
   if (s.size() != 4) return kGeShapeInvalid;
@@ -210,6 +295,7 @@ void RunTransData(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
   // Padding (pack) and the rows no group reads (unpack, N not a multiple of g) hold 0.
   if (p.pack || p.groups * p.cout < p.n) std::memset(dst, 0, p.dst_bytes);
   if (p.plain_elems == 0) return;
+  if (p.plain == Format::kNd) return ConvertNz(p, src, dst);
   switch (p.elem_bytes) {
     case 1:
       return Convert<1>(p, src, dst);

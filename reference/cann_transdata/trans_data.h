@@ -13,7 +13,17 @@
 
 namespace npuconf::cann_transdata {
 
-enum class Format { kNchw, kNhwc, kHwcn, kNc1hwc0, kFractalZ };
+enum class Format {
+  kNchw,
+  kNhwc,
+  kHwcn,
+  kNc1hwc0,
+  kFractalZ,
+  kNd,
+  kFractalNz,
+  kFractalNz16,
+  kFractalNz32
+};
 std::optional<Format> ParseFormat(std::string_view name);
 
 // The profile's trans_data section (profiles/cann/*.json), readings applied.
@@ -21,6 +31,8 @@ struct TransDataFacts {
   std::map<DType, int64_t> c0;             // trans_data.c0
   bool three_way_min = false;              // trans_data.group_factor == "three_way_min"
   bool groups_exceed_n_ungrouped = false;  // trans_data.groups_exceed_n == "ungrouped"
+  std::map<DType, int64_t> nz_c0;          // fractal_nz.c0 (FRACTAL_NZ without _C0_x)
+  bool nz_1d_column = false;               // trans_data.nz_1d == "column"
 };
 // Reads `raw` (Profile::raw); throws std::runtime_error on a malformed section.
 TransDataFacts ReadTransDataFacts(const nlohmann::json& raw);
@@ -28,7 +40,7 @@ TransDataFacts ReadTransDataFacts(const nlohmann::json& raw);
 struct TransDataArgs {
   Format src = Format::kNchw, dst = Format::kNc1hwc0;
   int64_t groups = 1;
-  Shape shape;  // the plain side's 4-D shape, in its own axis order
+  Shape shape;  // the plain side's shape, in its own axis order (4-D; ND: rank >= 1)
   DType dtype = DType::kFloat16;
   int64_t c0 = 0;  // 0: the facts' C0 for the dtype
 };
@@ -38,6 +50,8 @@ struct TransDataPlan {
   bool pack = true;  // plain -> blocked
   Format plain = Format::kNchw, blocked = Format::kNc1hwc0;
   int64_t n = 0, c = 0, h = 0, w = 0;  // the weight / feature map axes
+  // FRACTAL_NZ: [batch, rows, cols] of the ND side, C1 = c1, N1·16 = cout_padded.
+  int64_t batch = 1, rows = 0, cols = 0;
   int64_t c0 = 0, elem_bytes = 0;
   // Grouped FRACTAL_Z (§A.4); g = 1 gives the ungrouped map.
   int64_t groups = 1, cout = 0, e = 1, c1 = 0, cout_padded = 0, g_blocks = 1;
