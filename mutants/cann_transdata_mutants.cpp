@@ -36,10 +36,11 @@ enum class Bug {
   kDimsNotReported,
   kUnpackDropsPartialC1,
   kNz1dColumn,
+  kC04TakesDtypeC0,
 };
 
 void Restorage(TransDataPlan* p) {
-  if (p->blocked == Format::kNc1hwc0) {
+  if (p->blocked == Format::kNc1hwc0 || p->blocked == Format::kNc1hwc0C04) {
     p->storage = {p->n, p->c1, p->h, p->w, p->c0};
   } else {
     p->storage = {p->g_blocks * p->c1 * p->h * p->w, p->cout_padded / 16, 16, p->c0};
@@ -79,6 +80,10 @@ int32_t Call(const npuconf_case* c, int64_t* status, char* message, uint64_t mes
   if (kBug == Bug::kThreeWayMin) facts.three_way_min = true;
   if (kBug == Bug::kGroupsIgnored) args.groups = 1;
   if (kBug == Bug::kNz1dColumn) facts.nz_1d_column = true;
+  if (kBug == Bug::kC04TakesDtypeC0) {
+    if (args.src == Format::kNc1hwc0C04) args.src = Format::kNc1hwc0;
+    if (args.dst == Format::kNc1hwc0C04) args.dst = Format::kNc1hwc0;
+  }
   if (kBug == Bug::kGroupsOverNUngrouped) facts.groups_exceed_n_ungrouped = true;
   if (kBug == Bug::kGroupsZeroRejected && args.groups == 0) {
     *status = kGeShapeInvalid;

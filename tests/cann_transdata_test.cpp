@@ -106,6 +106,10 @@ TEST(TransDataShape, StorageDimsOfTheSpecRows) {
       {{"NCHW", "NC1HWC0", {1, 8, 4, 4}, DType::kFloat}, {1, 1, 4, 4, 16}},
       {{"NCHW", "NC1HWC0", {1, 33, 2, 2}, DType::kInt8}, {1, 2, 2, 2, 32}},
       {{"NCHW", "NC1HWC0", {0, 1, 1, 16}, DType::kFloat16}, {0, 1, 1, 16, 16}},
+      // §A.0.2 (TSU-UT): NC1HWC0_C04 is C0 4 for any dtype, C not checked.
+      {{"NCHW", "NC1HWC0_C04", {8, 512, 5, 5}, DType::kFloat16}, {8, 128, 5, 5, 4}},
+      {{"NCHW", "NC1HWC0_C04", {8, 512, 5, 5}, DType::kInt8}, {8, 128, 5, 5, 4}},
+      {{"NHWC", "NC1HWC0_C04", {1, 2, 2, 3}, DType::kFloat}, {1, 1, 2, 2, 4}},
       // §A.8 (TSU-UT): _C0_x fixes C0 for every dtype.
       {{"ND", "FRACTAL_NZ_C0_16", {1, 18, 34}, DType::kInt8}, {1, 3, 2, 16, 16}},
       {{"ND", "FRACTAL_NZ_C0_32", {1, 18, 34}, DType::kFloat16}, {1, 2, 2, 16, 32}},
@@ -214,8 +218,8 @@ TEST(TransDataCross, ReferenceEqualsOracle) {
   int checked = 0;
   uint64_t seed = 7;
   for (const char* plain : {"NCHW", "NHWC", "HWCN"}) {
-    for (const char* blocked : {"NC1HWC0", "FRACTAL_Z"}) {
-      if (std::string(plain) == "HWCN" && std::string(blocked) == "NC1HWC0") continue;
+    for (const char* blocked : {"NC1HWC0", "FRACTAL_Z", "NC1HWC0_C04"}) {
+      if (std::string(plain) == "HWCN" && std::string(blocked) != "FRACTAL_Z") continue;
       for (DType dtype : {DType::kFloat16, DType::kInt8, DType::kFloat}) {
         for (Shape nchw : {Shape{17, 15, 2, 3}, Shape{16, 32, 1, 1}, Shape{3, 33, 3, 1},
                            Shape{20, 7, 2, 2}, Shape{9, 1, 1, 1}}) {
@@ -292,6 +296,8 @@ TEST(TransDataValidation, CodesInGeOrder) {
       {{"ND", "FRACTAL_NZ", {16, 64}, DType::kInt4}, kGeDatatypeInvalid},
       {{"ND", "FRACTAL_NZ_C0_16", {16, 64}, DType::kFloat16, 2}, kGeShapeInvalid},
       {{"ND", "NC1HWC0", {1, 16, 2, 2}, DType::kFloat16}, kGeFormatInvalid},
+      {{"HWCN", "NC1HWC0_C04", {1, 1, 3, 1}, DType::kFloat16}, kGeFormatInvalid},
+      {{"NCHW", "NC1HWC0_C04", {4, 3, 1, 1}, DType::kFloat16, 2}, kGeShapeInvalid},
       {{"NCHW", "FRACTAL_NZ", {1, 16, 2, 2}, DType::kFloat16}, kGeFormatInvalid},
   };
   for (const Row& row : rows) {

@@ -63,6 +63,9 @@ const std::vector<Row>& SpecRows() {
       {"NHWC", "FRACTAL_Z", {10, 1, 1, 3}, DType::kFloat16, 3, "groups not dividing N"},
       // e = 2 (Cin 16, cout 8) and g = 3: G' = ceil(g / e) = 2 blocks, the last half empty.
       {"NCHW", "FRACTAL_Z", {24, 16, 2, 1}, DType::kFloat16, 3, "§A.4 G' = ceil(g/e) [derived]"},
+      {"NCHW", "NC1HWC0_C04", {8, 512, 5, 5}, DType::kFloat16, 1, "§A.0.2 TSU-UT (C not checked)"},
+      {"NHWC", "NC1HWC0_C04", {2, 3, 3, 3}, DType::kInt8, 1, "§A.2 first-layer input"},
+      {"NCHW", "NC1HWC0_C04", {1, 5, 2, 2}, DType::kFloat, 1, "§A.2 C = 5: two C1 blocks"},
       // Valid only under the reading ungrouped of choice cann.trans_data.groups_exceed_n.
       {"NCHW", "FRACTAL_Z", {3, 2, 3, 4}, DType::kFloat16, 4, "§A.4 hazard 3 (TSU fallback)"},
   };
@@ -96,7 +99,8 @@ std::vector<Case> EdgeCases(const Profile& profile) {
   // Every dtype of the C0 table at the C0 edges, H = W = 1, N at the 16 edges.
   for (const auto& [dtype, c0] : gen::cann_transdata::C0Table(profile)) {
     for (const auto& pair : gen::cann_transdata::Pairs()) {
-      for (int64_t cc : {c0, c0 + 1, c0 - 1}) {
+      const int64_t block = pair.blocked == "NC1HWC0_C04" ? 4 : c0;
+      for (int64_t cc : {block, block + 1, block - 1}) {
         const Row row{pair.plain.c_str(),
                       pair.blocked.c_str(),
                       gen::cann_transdata::InOrder(pair.plain, 17, cc, 1, 1),

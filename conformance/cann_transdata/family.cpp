@@ -24,9 +24,9 @@ namespace g = gen::cann_transdata;
 // A rejected call's dst: room that must stay untouched (rejects_invalid).
 constexpr uint64_t kRejectedDstBytes = 64;
 
-const std::vector<std::string> kChoices = {"cann.trans_data.fp32_c0", "cann.trans_data.int8_c0",
-                                           "cann.trans_data.group_factor",
-                                           "cann.trans_data.groups_exceed_n"};
+const std::vector<std::string> kChoices = {
+    "cann.trans_data.fp32_c0",         "cann.trans_data.int8_c0", "cann.trans_data.group_factor",
+    "cann.trans_data.groups_exceed_n", "cann.trans_data.nz_1d",   "cann.nz.fp32_c0"};
 
 Invocation Materialize(const Case& c, const Profile& profile) {
   if (!profile.cann || !profile.raw.contains("trans_data"))
@@ -334,7 +334,7 @@ void AddProperties(std::vector<Property>* out) {
        .description =
            "ND -> FRACTAL_NZ (rank >= 2) equals cann.nd_to_nz of the same shape, "
            "dtype and input, byte for byte and dims (spec layouts.md §A.8, cann.md §2.5)",
-       .choices = {"cann.nz.fp32_c0", "cann.nz.int4_c0"},
+       .choices = {"cann.nz.fp32_c0"},
        .generator =
            [](const PropertyContext& ctx) {
              return g::NzCase(ctx.profile, ctx.Domain(), true, true, 2);

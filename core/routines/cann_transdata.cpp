@@ -12,9 +12,9 @@ const std::vector<RoutineSpec>& Specs() {
        .vendor_api = "TransFormat (GE host format transfer)",
        .source = "spec layouts.md §A.1 (NC1HWC0), §A.3 (FRACTAL_Z), §A.4 (grouped FRACTAL_Z), §A.8 "
                  "and cann.md §2.5 (FRACTAL_NZ)",
-       .summary =
-           "host TransData: NCHW/NHWC <-> NC1HWC0, NCHW/HWCN/NHWC <-> FRACTAL_Z "
-           "(grouped), ND <-> FRACTAL_NZ(_C0_16/_C0_32), zero padding, GE's checks and codes",
+       .summary = "host TransData: NCHW/NHWC <-> NC1HWC0, NCHW/HWCN/NHWC <-> FRACTAL_Z "
+                  "(grouped), NCHW/NHWC <-> NC1HWC0_C04, ND <-> FRACTAL_NZ(_C0_16/_C0_32), zero "
+                  "padding, GE's checks and codes",
        .params =
            {{.key = "src_format",
              .type = ParamType::kEnum,
@@ -51,7 +51,7 @@ const std::vector<RoutineSpec>& Specs() {
              .type = ParamType::kInt,
              .doc = "C0 as the format word's C0 bits give it (§A.0.1); the readings of choices "
                     "cann.trans_data.fp32_c0 / int8_c0 are asked for this way too; "
-                    "FRACTAL_NZ_C0_16/_C0_32 fix it at 16/32 (§A.8)",
+                    "FRACTAL_NZ_C0_16/_C0_32 fix it at 16/32 (§A.8), NC1HWC0_C04 at 4 (§A.2)",
              .unit = "elements",
              .min = 1,
              .max = 256,
@@ -64,7 +64,8 @@ const std::vector<RoutineSpec>& Specs() {
                    .doc = "random data, padding included for a blocked source"}},
        .outputs = {{.name = "dst",
                     .dtype = "the dtype param",
-                    .shape = "NC1HWC0 (N, C1, H, W, C0); FRACTAL_Z (G'·C1'·H·W, N1', 16, C0); "
+                    .shape = "NC1HWC0 (N, C1, H, W, C0); NC1HWC0_C04 (N, ceil(C/4), H, W, 4); "
+                             "FRACTAL_Z (G'·C1'·H·W, N1', 16, C0); "
                              "FRACTAL_NZ (B..., C1, N1, 16, C0); plain: [shape] (reported dims)",
                     .doc = "the converted tensor; every padding position holds 0"}},
        .facts = {"trans_data.*", "fractal_nz.*"}},

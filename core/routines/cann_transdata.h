@@ -18,7 +18,7 @@ inline constexpr int64_t kGeFormatInvalid = 145020;
 inline constexpr int64_t kGeShapeInvalid = 145021;
 inline constexpr int64_t kGeDatatypeInvalid = 145022;
 
-// The formats the routine knows (spec layouts.md §A.1, §A.3, §A.4, §A.8).
+// The formats the routine knows (spec layouts.md §A.1–A.4, §A.8).
 inline constexpr const char* kFormats[] = {"NCHW",
                                            "NHWC",
                                            "HWCN",
@@ -27,7 +27,8 @@ inline constexpr const char* kFormats[] = {"NCHW",
                                            "ND",
                                            "FRACTAL_NZ",
                                            "FRACTAL_NZ_C0_16",
-                                           "FRACTAL_NZ_C0_32"};
+                                           "FRACTAL_NZ_C0_32",
+                                           "NC1HWC0_C04"};
 
 const std::vector<RoutineSpec>& Specs();
 

@@ -209,8 +209,10 @@ TransDataExpect ExpectTransData(const nlohmann::json& raw, const TransDataCall& 
   // Saturating at 2^41: past 2^40 is a rejection anyway.
   for (int64_t d : s)
     items = std::min<__int128>(items * std::max<int64_t>(d, 0), __int128{1} << 41);
-  int64_t c0 = call.c0.value_or(
-      f.c0.count(std::string(Name(call.dtype))) ? f.c0.at(std::string(Name(call.dtype))) : 0);
+  // NC1HWC0_C04 (§A.2): C0 4 for every dtype; otherwise the format word's or the table's.
+  const std::string dtype_name(Name(call.dtype));
+  int64_t c0 = call.c0.value_or(f.c0.count(dtype_name) ? f.c0.at(dtype_name) : 0);
+  if (blocked == "NC1HWC0_C04" && c0 > 0) c0 = 4;
   const int64_t g = std::max<int64_t>(call.groups, 1);
   // The checks in GE's order (§A.1 steps 1–2, §A.3, §A.4), the first that fails decides.
   struct Check {
@@ -221,7 +223,8 @@ TransDataExpect ExpectTransData(const nlohmann::json& raw, const TransDataCall& 
   const std::vector<Check> checks = {
       {"the (src, dst) pair is registered (§A.1 step 1)", kFormat,
        [&] {
-         const bool five_hd = blocked == "NC1HWC0" && (plain == "NCHW" || plain == "NHWC");
+         const bool five_hd = (blocked == "NC1HWC0" || blocked == "NC1HWC0_C04") &&
+                              (plain == "NCHW" || plain == "NHWC");
          const bool fz = blocked == "FRACTAL_Z" && NchwAxesOf(plain);
          return !NchwAxesOf(plain) || !(five_hd || fz);
        }},
@@ -251,7 +254,7 @@ TransDataExpect ExpectTransData(const nlohmann::json& raw, const TransDataCall& 
   x.groups = n < g ? 1 : g;
   x.cout = n / x.groups;
   const Index h = s[(*NchwAxesOf(plain))[2]], w = s[(*NchwAxesOf(plain))[3]];
-  if (blocked == "NC1HWC0") {
+  if (blocked == "NC1HWC0" || blocked == "NC1HWC0_C04") {
     x.storage = {n, Up(c, c0) / c0, h, w, c0};
   } else if (x.groups == 1) {
     x.storage = {Up(c, c0) / c0 * h * w, Up(n, kN0) / kN0, kN0, c0};
@@ -287,7 +290,7 @@ std::vector<int64_t> DstSources(const nlohmann::json& raw, const TransDataCall& 
       storage = Flat(T<4>(FractalNz(x.nz_batch, x.nz_rows, x.nz_cols, x.c0)));
     } else {
       const T<4> nchw = NchwIndex(call.shape, *NchwAxesOf(plain));
-      if (blocked == "NC1HWC0") {
+      if (blocked == "NC1HWC0" || blocked == "NC1HWC0_C04") {
         storage = Flat(T<5>(Nc1hwc0(nchw, x.c0)));
       } else if (x.groups == 1) {
         storage = Flat(T<5>(FractalZ(nchw, x.c0)));

@@ -29,7 +29,9 @@ bool IsNz(Format f) {
 
 // The pairs GE and the aclnn support map register (§A.1, §A.3).
 bool Registered(Format plain, Format blocked) {
-  if (blocked == Format::kNc1hwc0) return plain == Format::kNchw || plain == Format::kNhwc;
+  // NC1HWC0_C04: the aclnn support map's NCHW/NHWC <-> 5HD_C04 (§A.2).
+  if (blocked == Format::kNc1hwc0 || blocked == Format::kNc1hwc0C04)
+    return plain == Format::kNchw || plain == Format::kNhwc;
   if (blocked == Format::kFractalZ) return IsPlain(plain) && plain != Format::kNd;
   return IsNz(blocked) && plain == Format::kNd;  // §A.8
 }
@@ -59,7 +61,7 @@ inline void CopyElem(const uint8_t* from, uint8_t* to) {
 template <int kBytes>
 void Convert(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
   const Strides s = PlainStrides(p);
-  const bool fz = p.blocked == Format::kFractalZ;
+  const bool fz = p.blocked == Format::kFractalZ;       // else NC1HWC0 or NC1HWC0_C04
   const int64_t bw = fz ? p.cout_padded * p.c0 : p.c0;  // blocked stride of w
   const int64_t bh = p.w * bw;
   const int64_t n_valid = fz ? p.groups * p.cout : p.n;
@@ -189,7 +191,8 @@ std::optional<Format> ParseFormat(std::string_view name) {
       {"ND", Format::kNd},
       {"FRACTAL_NZ", Format::kFractalNz},
       {"FRACTAL_NZ_C0_16", Format::kFractalNz16},
-      {"FRACTAL_NZ_C0_32", Format::kFractalNz32}};
+      {"FRACTAL_NZ_C0_32", Format::kFractalNz32},
+      {"NC1HWC0_C04", Format::kNc1hwc0C04}};
   for (const auto& [text, format] : kNames) {
     if (name == text) return format;
   }
@@ -252,8 +255,10 @@ int64_t PlanTransData(const TransDataFacts& facts, const TransDataArgs& args, Tr
   auto it = facts.c0.find(args.dtype);
   if (Bits(args.dtype) % 8 != 0 || (args.c0 <= 0 && it == facts.c0.end()))
     return kGeDatatypeInvalid;
-  p.c0 = args.c0 > 0 ? args.c0 : it->second;
+  // NC1HWC0_C04: C0 is 4 whatever the dtype, and C is not checked against it (§A.2).
+  p.c0 = p.blocked == Format::kNc1hwc0C04 ? 4 : args.c0 > 0 ? args.c0 : it->second;
   p.elem_bytes = Bits(args.dtype) / 8;
+  const bool five_hd = p.blocked == Format::kNc1hwc0 || p.blocked == Format::kNc1hwc0C04;
   // 4. Groups (§A.4): 0 and 1 mean ungrouped.
   if (args.groups < 0) return kGeShapeInvalid;
   p.groups = std::max<int64_t>(args.groups, 1);
@@ -272,7 +277,7 @@ int64_t PlanTransData(const TransDataFacts& facts, const TransDataArgs& args, Tr
   p.c1 = CeilDiv(p.e * p.c, p.c0);
   p.cout_padded = CeilDiv(p.e * p.cout, kCubeN) * kCubeN;
   p.g_blocks = CeilDiv(p.groups, p.e);
-  if (p.blocked == Format::kNc1hwc0) {
+  if (five_hd) {
     p.storage = {p.n, p.c1, p.h, p.w, p.c0};
   } else {
     p.storage = {p.g_blocks * p.c1 * p.h * p.w, p.cout_padded / kCubeN, kCubeN, p.c0};

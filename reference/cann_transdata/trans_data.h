@@ -22,7 +22,8 @@ enum class Format {
   kNd,
   kFractalNz,
   kFractalNz16,
-  kFractalNz32
+  kFractalNz32,
+  kNc1hwc0C04
 };
 std::optional<Format> ParseFormat(std::string_view name);
 
