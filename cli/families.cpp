@@ -4,10 +4,13 @@
 #include <map>
 
 #include "conformance/cann/family.h"
+#include "conformance/cann_transdata/family.h"
 #include "conformance/harness/runner.h"
 #include "conformance/quant/family.h"
 #include "conformance/rknn/family.h"
+#include "mutants/cann_transdata_mutants.h"
 #include "reference/cann/cann_port.h"
+#include "reference/cann_transdata/trans_data_port.h"
 #include "reference/quant/quant_port.h"
 #include "reference/rknn/rknn_port.h"
 
@@ -18,6 +21,7 @@ const std::vector<FamilyRegistration>& Families() {
       {CannFamily, cann::CannReference, AddCannMutants},
       {RknnFamily, rknn::RknnReference, AddRknnMutants},
       {QuantFamily, quant::QuantReference, AddQuantMutants},
+      {CannTransDataFamily, cann_transdata::CannTransDataReference, AddCannTransDataMutants},
   };
   return families;
 }

@@ -154,6 +154,8 @@ TEST(CliHardening, EveryRoutineChargesItsCaseBeforeAllocating) {
       {"rknn.dequant_b", "k=100000 n=100000 dtype=INT8 quant_type=0", false},
       {"rknn.dequant_b", "k=32 n=16 dtype=INT8 quant_type=2 scale_len=10000000000", false},
       {"rknn.dequant_b", "k=4096 n=4096 dtype=INT8 quant_type=0 b_fill=1", false},
+      {"cann.trans_data",
+       "src_format=NCHW dst_format=FRACTAL_Z dtype=FLOAT16 shape=[100000,10000,10,1]", false},
   };
   std::set<std::string> walked;
   for (const Huge& h : cases) walked.insert(h.routine);

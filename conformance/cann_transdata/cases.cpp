@@ -1,0 +1,225 @@
+// The explicit cases of cann.trans_data: the shapes of the GE unit tests and
+// the derived rows of spec layouts.md §A.1, §A.3, §A.4, padding edges, the
+// invalid calls of each check, and real conv-weight shapes of public models.
+#include <map>
+
+#include "conformance/cann_transdata/family.h"
+#include "conformance/cann_transdata/layout.h"
+#include "core/routines/cann_transdata.h"
+#include "generators/cann_transdata.h"
+
+namespace npuconf::cann_transdata_props {
+namespace {
+
+using routines::cann_transdata::kTransData;
+
+struct Row {
+  const char* src;
+  const char* dst;
+  Shape shape;
+  DType dtype;
+  int64_t groups;
+  const char* source;  // where the shape comes from (kept for the reader)
+};
+
+// hicann/ge tests/ge/ut/ge/common/format_transfer_*_unittest.cc@ffdcbc9f as
+// spec layouts.md §A.1, §A.3, §A.4, §A.11 index them, and the spec's derived rows.
+const std::vector<Row>& SpecRows() {
+  static const std::vector<Row> rows = {
+      {"NCHW", "NC1HWC0", {1, 1, 1, 1}, DType::kFloat16, 1, "nchw_5d nchw_to_5d_fp16_single"},
+      {"NCHW", "NC1HWC0", {1, 17, 4, 4}, DType::kFloat16, 1, "nchw_5d nchw_to_5d_fp16_17c"},
+      {"NCHW", "NC1HWC0", {1, 3, 4, 4}, DType::kUint8, 1, "nchw_5d nchw_to_5d_uint8"},
+      {"NCHW", "NC1HWC0", {1, 8, 4, 4}, DType::kFloat, 1, "nchw_5d nchw_to_5d_float"},
+      {"NCHW", "NC1HWC0", {0, 1, 1, 16}, DType::kFloat16, 1, "nchw_5d empty_tensor_success"},
+      {"NCHW", "NC1HWC0", {1, 33, 2, 2}, DType::kInt8, 1, "§A.1 int8 example [derived]"},
+      {"NHWC", "NC1HWC0", {1, 4, 4, 17}, DType::kFloat16, 1, "§A.1 NHWC map"},
+      {"NCHW", "FRACTAL_Z", {31, 17, 4, 4}, DType::kFloat16, 1, "nchw_fractalz fp16_2c_2n_pad"},
+      {"NCHW", "FRACTAL_Z", {37, 45, 2, 2}, DType::kFloat, 1, "nchw_fractalz fp32_3c_3n_pad"},
+      {"NCHW", "FRACTAL_Z", {30, 40, 3, 3}, DType::kUint8, 1, "nchw_fractalz uint8_2c_2n_pad"},
+      {"NCHW", "FRACTAL_Z", {1, 3, 8, 8}, DType::kFloat16, 1, "nchw_fractalz fp16_1c_1n"},
+      {"NCHW", "FRACTAL_Z", {1, 1, 1, 1}, DType::kInt8, 1, "nchw_fractalz int8_1"},
+      {"NCHW", "FRACTAL_Z", {32, 64, 3, 3}, DType::kUint8, 1, "nchw_fractalz uint8_2c_2n"},
+      {"HWCN", "FRACTAL_Z", {8, 8, 3, 1}, DType::kFloat16, 1, "hwcn_fractalz fp16_1c_1n_pad_cn"},
+      {"HWCN", "FRACTAL_Z", {4, 4, 33, 47}, DType::kFloat16, 1, "hwcn_fractalz fp16_3c_3n_pad_cn"},
+      {"HWCN", "FRACTAL_Z", {4, 4, 32, 16}, DType::kFloat16, 1, "hwcn_fractalz fp16_2c_1n_no_pad"},
+      {"HWCN", "FRACTAL_Z", {3, 3, 30, 20}, DType::kUint8, 1, "hwcn_fractalz uint8_1c_2n_pad_cn"},
+      {"HWCN", "FRACTAL_Z", {5, 5, 31, 17}, DType::kFloat, 1, "hwcn_fractalz fp32_2c_2n_pad"},
+      {"HWCN",
+       "FRACTAL_Z",
+       {1, 1, 1, 2},
+       DType::kFloat16,
+       2,
+       "hwcn_fractalz fp16_1c_1n_with_groups"},
+      {"HWCN",
+       "FRACTAL_Z",
+       {3, 3, 4, 8},
+       DType::kFloat16,
+       2,
+       "hwcn_fractalz fp16_4c_8n_with_groups_02"},
+      {"NCHW", "FRACTAL_Z", {128, 2, 3, 3}, DType::kFloat16, 8, "§A.0 item 1 [derived]"},
+      {"NCHW", "FRACTAL_Z", {16, 8, 1, 1}, DType::kFloat16, 4, "§A.4 [derived]"},
+      {"NCHW", "FRACTAL_Z", {32, 1, 1, 1}, DType::kInt8, 2, "§A.4 [derived]"},
+      {"NHWC", "FRACTAL_Z", {17, 2, 2, 33}, DType::kFloat16, 1, "§A.3 NHWC map"},
+      {"NHWC", "FRACTAL_Z", {10, 1, 1, 3}, DType::kFloat16, 3, "groups not dividing N"},
+      // e = 2 (Cin 16, cout 8) and g = 3: G' = ceil(g / e) = 2 blocks, the last half empty.
+      {"NCHW", "FRACTAL_Z", {24, 16, 2, 1}, DType::kFloat16, 3, "§A.4 G' = ceil(g/e) [derived]"},
+      {"NCHW", "NC1HWC0_C04", {8, 512, 5, 5}, DType::kFloat16, 1, "§A.0.2 TSU-UT (C not checked)"},
+      {"NHWC", "NC1HWC0_C04", {2, 3, 3, 3}, DType::kInt8, 1, "§A.2 first-layer input"},
+      {"NCHW", "NC1HWC0_C04", {1, 5, 2, 2}, DType::kFloat, 1, "§A.2 C = 5: two C1 blocks"},
+      // Valid only under the reading ungrouped of choice cann.trans_data.groups_exceed_n.
+      {"NCHW", "FRACTAL_Z", {3, 2, 3, 4}, DType::kFloat16, 4, "§A.4 hazard 3 (TSU fallback)"},
+  };
+  return rows;
+}
+
+Case MakeCase(const Profile& profile, const Row& row, bool pack, int64_t seed) {
+  Case c(kTransData, profile.name);
+  c.Set("src_format", pack ? row.src : row.dst)
+      .Set("dst_format", pack ? row.dst : row.src)
+      .Set("shape", row.shape)
+      .Set("dtype", row.dtype)
+      .Set("seed", seed);
+  if (row.groups != 1) c.Set("groups", row.groups);
+  return c;
+}
+
+}  // namespace
+
+std::vector<Case> EdgeCases(const Profile& profile) {
+  std::vector<Case> out;
+  int64_t seed = 1;
+  for (const Row& row : SpecRows()) {
+    for (bool pack : {true, false}) {
+      Case c = MakeCase(profile, row, pack, seed++);
+      // A row the profile's readings reject belongs to rejects_invalid.
+      if (oracle::cann_transdata::ExpectTransData(profile.raw, CallOf(c)).status == 0)
+        out.push_back(c);
+    }
+  }
+  // Every dtype of the C0 table at the C0 edges, H = W = 1, N at the 16 edges.
+  for (const auto& [dtype, c0] : gen::cann_transdata::C0Table(profile)) {
+    for (const auto& pair : gen::cann_transdata::Pairs()) {
+      const int64_t block = pair.blocked == "NC1HWC0_C04" ? 4 : c0;
+      for (int64_t cc : {block, block + 1, block - 1}) {
+        const Row row{pair.plain.c_str(),
+                      pair.blocked.c_str(),
+                      gen::cann_transdata::InOrder(pair.plain, 17, cc, 1, 1),
+                      dtype,
+                      1,
+                      "edge"};
+        out.push_back(MakeCase(profile, row, true, seed++));
+      }
+    }
+  }
+  // ND <-> FRACTAL_NZ (§A.8, cann.md §2.5): rank 1 (choice cann.trans_data.nz_1d), block
+  // edges, batch dims, empty tensors; every C0 variant.
+  for (const char* nz : {"FRACTAL_NZ", "FRACTAL_NZ_C0_16", "FRACTAL_NZ_C0_32"}) {
+    for (DType dtype : {DType::kFloat16, DType::kInt8, DType::kFloat}) {
+      for (const Shape& shape : {Shape{1}, Shape{33}, Shape{17, 33}, Shape{16, 32}, Shape{31, 1},
+                                 Shape{2, 3, 17, 65}, Shape{0, 5}, Shape{1, 18, 34}}) {
+        for (bool pack : {true, false}) {
+          Case c(kTransData, profile.name);
+          c.Set("src_format", pack ? "ND" : nz).Set("dst_format", pack ? nz : "ND");
+          c.Set("shape", shape).Set("dtype", dtype).Set("seed", seed++);
+          out.push_back(c);
+        }
+      }
+    }
+  }
+  // The alternative C0 readings, asked for through c0 (choices fp32_c0 = 8, int8_c0 = 16).
+  for (auto [dtype, c0] : {std::pair{DType::kFloat, 8}, std::pair{DType::kInt8, 16}}) {
+    for (const char* dst : {"NC1HWC0", "FRACTAL_Z"}) {
+      Case c(kTransData, profile.name);
+      c.Set("src_format", "NCHW").Set("dst_format", dst).Set("shape", Shape{17, 33, 2, 2});
+      c.Set("dtype", dtype).Set("c0", int64_t{c0}).Set("seed", seed++);
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+std::vector<Case> RealCases(const Profile& profile) {
+  // Conv weights (Cout, Cin per group, kH, kW) and their groups, from the
+  // model definitions: torchvision/models/resnet.py (ResNet-50 Bottleneck),
+  // torchvision/models/mobilenetv2.py (InvertedResidual: a 3x3 depthwise conv,
+  // groups = hidden_dim), ultralytics/yolov5 models/yolo.py (Detect: na·(nc+5)
+  // = 3·85 = 255 outputs on 128/256/512 channels of yolov5s), ultralytics
+  // nn/modules/head.py (YOLOv8n Detect: 64 box channels, 80 classes).
+  struct Real {
+    Shape nchw;
+    int64_t groups;
+  };
+  static const std::vector<Real> weights = {
+      {{64, 3, 7, 7}, 1},    {{64, 64, 1, 1}, 1},   {{64, 64, 3, 3}, 1},    {{256, 64, 1, 1}, 1},
+      {{128, 128, 3, 3}, 1}, {{512, 512, 3, 3}, 1}, {{2048, 512, 1, 1}, 1}, {{32, 1, 3, 3}, 32},
+      {{96, 1, 3, 3}, 96},   {{144, 1, 3, 3}, 144}, {{960, 1, 3, 3}, 960},  {{255, 128, 1, 1}, 1},
+      {{255, 256, 1, 1}, 1}, {{255, 512, 1, 1}, 1}, {{64, 64, 3, 3}, 1},    {{80, 80, 3, 3}, 1},
+      {{80, 64, 3, 3}, 1},   {{48, 512, 5, 5}, 16}};
+  std::vector<Case> out;
+  int64_t seed = 1000;
+  for (const Real& r : weights) {
+    Case c(kTransData, profile.name);
+    c.Set("src_format", "NCHW").Set("dst_format", "FRACTAL_Z").Set("shape", r.nchw);
+    c.Set("dtype", DType::kFloat16).Set("seed", seed++);
+    if (r.groups != 1) c.Set("groups", r.groups);
+    out.push_back(c);
+  }
+  return out;
+}
+
+std::vector<Case> InvalidCases(const Profile& profile) {
+  using gen::cann_transdata::Fault;
+  std::vector<Case> out;
+  int64_t seed = 1;
+  std::vector<Fault> faults = {
+      Fault::kUnregisteredPair, Fault::kRankThree,       Fault::kRankFive,
+      Fault::kNegativeDim,      Fault::kOverTwoPow40,    Fault::kDtypeWithoutC0,
+      Fault::kNegativeGroups,   Fault::kGroupsOnNc1hwc0, Fault::kGroupedEmptyCin};
+  if (profile.raw.at("trans_data").at("groups_exceed_n").at("value") == "rejected")
+    faults.push_back(Fault::kGroupsOverN);
+  for (const Row& row : SpecRows()) {
+    if (row.groups != 1) continue;
+    for (Fault f : faults) {
+      out.push_back(gen::cann_transdata::WithFault(MakeCase(profile, row, true, seed), f));
+      out.push_back(gen::cann_transdata::WithFault(MakeCase(profile, row, false, seed++), f));
+    }
+    break;  // one row per fault kind and direction is enough here
+  }
+  // The order of the checks: two faults at once, the earlier check decides.
+  auto two = [&](Fault a, Fault b) {
+    out.push_back(gen::cann_transdata::WithFault(
+        gen::cann_transdata::WithFault(MakeCase(profile, SpecRows()[7], true, seed++), a), b));
+  };
+  two(Fault::kUnregisteredPair, Fault::kRankThree);     // 145020 before 145021
+  two(Fault::kRankThree, Fault::kDtypeWithoutC0);       // 145021 before 145022
+  two(Fault::kNegativeGroups, Fault::kDtypeWithoutC0);  // 145022 before the groups
+  // GE's empty-shape, C = -1 and rank-5 unit tests (nchw_5d invalid_src_shape2/3).
+  Case unregistered(kTransData, profile.name);
+  unregistered.Set("src_format", "HWCN").Set("dst_format", "NC1HWC0");
+  unregistered.Set("shape", Shape{1, 1, 16, 1}).Set("dtype", DType::kFloat16);
+  out.push_back(unregistered);
+  Case blocked_to_blocked = unregistered;
+  blocked_to_blocked.Set("src_format", "NC1HWC0").Set("dst_format", "FRACTAL_Z");
+  out.push_back(blocked_to_blocked);
+  Case int4 = unregistered;
+  int4.Set("src_format", "NCHW").Set("dtype", DType::kInt4).Set("c0", int64_t{64});
+  out.push_back(int4);
+  // ND <-> FRACTAL_NZ: rank 0, a negative dim, INT4 (no byte size), groups, wrong pairs.
+  auto nz = [&](const char* src, const char* dst, Shape shape, DType dtype, int64_t groups) {
+    Case c(kTransData, profile.name);
+    c.Set("src_format", src).Set("dst_format", dst).Set("shape", shape).Set("dtype", dtype);
+    if (groups != 1) c.Set("groups", groups);
+    out.push_back(c);
+  };
+  nz("ND", "FRACTAL_NZ", {}, DType::kFloat16, 1);
+  nz("ND", "FRACTAL_NZ", {-1, 16}, DType::kFloat16, 1);
+  nz("FRACTAL_NZ_C0_16", "ND", {16, -3}, DType::kInt8, 1);
+  nz("ND", "FRACTAL_NZ", {16, 64}, DType::kInt4, 1);
+  nz("ND", "FRACTAL_NZ_C0_32", {16, 64}, DType::kFloat16, 2);
+  nz("ND", "NC1HWC0", {1, 16, 2, 2}, DType::kFloat16, 1);
+  nz("NCHW", "FRACTAL_NZ", {1, 16, 2, 2}, DType::kFloat16, 1);
+  nz("FRACTAL_NZ", "NCHW", {1, 16, 2, 2}, DType::kFloat16, 1);
+  return out;
+}
+
+}  // namespace npuconf::cann_transdata_props

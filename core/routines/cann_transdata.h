@@ -1,0 +1,35 @@
+// The CANN TransData host conversion (spec layouts.md Part A): its routine id,
+// its GE status codes and its spec, once. Ports, materializers and properties
+// name the routine through these constants only.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/routine.h"
+
+namespace npuconf::routines::cann_transdata {
+
+inline constexpr char kTransData[] = "cann.trans_data";
+
+// hicann/ge inc/external/ge/ge_error_codes.h@ffdcbc9f (spec layouts.md §0 "Status codes").
+inline constexpr int64_t kGeSuccess = 0;
+inline constexpr int64_t kGeFormatInvalid = 145020;
+inline constexpr int64_t kGeShapeInvalid = 145021;
+inline constexpr int64_t kGeDatatypeInvalid = 145022;
+
+// The formats the routine knows (spec layouts.md §A.1–A.4, §A.8).
+inline constexpr const char* kFormats[] = {"NCHW",
+                                           "NHWC",
+                                           "HWCN",
+                                           "NC1HWC0",
+                                           "FRACTAL_Z",
+                                           "ND",
+                                           "FRACTAL_NZ",
+                                           "FRACTAL_NZ_C0_16",
+                                           "FRACTAL_NZ_C0_32",
+                                           "NC1HWC0_C04"};
+
+const std::vector<RoutineSpec>& Specs();
+
+}  // namespace npuconf::routines::cann_transdata

@@ -1,0 +1,239 @@
+// RapidCheck generators of cann.trans_data cases (spec layouts.md §A.1, §A.3,
+// §A.4): every registered pair both ways, dims at the padding edges (C mod C0
+// in {0, 1, C0 − 1}, N mod 16 likewise, H = W = 1), groups that do not divide N.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/case.h"
+#include "core/profile.h"
+#include "core/routines/cann_transdata.h"
+#include "generators/shapes.h"
+
+namespace npuconf::gen::cann_transdata {
+
+struct FormatPair {
+  std::string plain, blocked;
+};
+
+inline const std::vector<FormatPair>& Pairs() {
+  static const std::vector<FormatPair> pairs = {{"NCHW", "NC1HWC0"},
+                                                {"NHWC", "NC1HWC0"},
+                                                {"NCHW", "FRACTAL_Z"},
+                                                {"HWCN", "FRACTAL_Z"},
+                                                {"NHWC", "FRACTAL_Z"}};
+  return pairs;
+}
+
+// The dtypes of the profile's trans_data.c0 table, with their C0.
+inline std::map<DType, int64_t> C0Table(const Profile& profile) {
+  std::map<DType, int64_t> out;
+  if (!profile.raw.contains("trans_data")) return out;
+  for (const auto& [name, c0] : profile.raw.at("trans_data").at("c0").at("value").items()) {
+    if (auto dtype = ParseDType(name)) out[*dtype] = c0.get<int64_t>();
+  }
+  return out;
+}
+
+// m·block + {1, block − 1, block} for m in [0, 2]: x mod block in {1, block − 1, 0}.
+inline rc::Gen<int64_t> EdgeDim(int64_t block) {
+  return rc::gen::mapcat(rc::gen::inRange<int64_t>(0, 3), [block](int64_t m) {
+    return rc::gen::map(Pick<int64_t>({1, block - 1, block}),
+                        [block, m](int64_t r) { return m * block + r; });
+  });
+}
+
+inline rc::Gen<int64_t> PlaneDim() {
+  return WeightedOneOf<int64_t>(
+      {{3, rc::gen::just<int64_t>(1)}, {2, rc::gen::inRange<int64_t>(2, 6)}});
+}
+
+inline Shape InOrder(const std::string& plain, int64_t n, int64_t c, int64_t h, int64_t w) {
+  if (plain == "NHWC") return {n, h, w, c};
+  if (plain == "HWCN") return {h, w, c, n};
+  return {n, c, h, w};
+}
+
+struct Draw {
+  bool pack_only = false;  // plain -> blocked only
+  bool fractal_z_only = false;
+  bool nchw_only = false;
+  int64_t min_groups = 1, max_groups = 8;
+};
+
+// Valid calls: N >= groups (N < groups under the reading ungrouped only, where
+// it is valid), grouped Cin >= 1.
+inline rc::Gen<Case> ValidCase(const Profile& profile, const CaseDomain& domain, Draw draw = {}) {
+  const std::string name = profile.name;
+  std::vector<FormatPair> pairs;
+  for (const auto& p : Pairs()) {
+    if (draw.fractal_z_only && p.blocked != "FRACTAL_Z") continue;
+    if (draw.nchw_only && p.plain != "NCHW") continue;
+    pairs.push_back(p);
+  }
+  const auto table = C0Table(profile);
+  std::vector<DType> dtypes;
+  for (const auto& [dtype, c0] : table) dtypes.push_back(dtype);
+  const std::vector<bool> directions =
+      draw.pack_only ? std::vector<bool>{true} : std::vector<bool>{true, false};
+  return rc::gen::mapcat(Pick(pairs), [=](FormatPair pair) {
+    return rc::gen::mapcat(PickIn(domain, "dtype", dtypes), [=](DType dtype) {
+      // NC1HWC0_C04's C0 is 4 for every dtype (spec layouts.md §A.2).
+      const int64_t c0 = pair.blocked == "NC1HWC0_C04" ? 4 : table.at(dtype);
+      const bool fz = pair.blocked == "FRACTAL_Z";
+      const int64_t lo = fz ? draw.min_groups : 1, hi = fz ? draw.max_groups : 1;
+      auto groups = lo == hi ? rc::gen::just(lo)
+                    : lo > 1 ? rc::gen::inRange<int64_t>(lo, hi + 1)
+                             : WeightedOneOf<int64_t>({{3, rc::gen::just<int64_t>(1)},
+                                                       {2, rc::gen::inRange<int64_t>(2, hi + 1)}});
+      return rc::gen::mapcat(groups, [=](int64_t g) {
+        // Grouped: N = g·cout + r (r > 0: g does not divide N); else N at the 16 edges.
+        auto n_gen = g == 1 ? EdgeDim(16)
+                            : rc::gen::mapcat(rc::gen::inRange<int64_t>(1, 20), [g](int64_t cout) {
+                                return rc::gen::map(rc::gen::inRange<int64_t>(0, g),
+                                                    [g, cout](int64_t r) { return g * cout + r; });
+                              });
+        return rc::gen::mapcat(
+            rc::gen::tuple(Pick(directions), n_gen, EdgeDim(c0), PlaneDim(), PlaneDim(),
+                           DataSeed()),
+            [=](const std::tuple<bool, int64_t, int64_t, int64_t, int64_t, int64_t>& t) {
+              const auto& [pack, n, c, h, w, seed] = t;
+              Case out(routines::cann_transdata::kTransData, name);
+              out.Set("src_format", pack ? pair.plain : pair.blocked)
+                  .Set("dst_format", pack ? pair.blocked : pair.plain)
+                  .Set("shape", InOrder(pair.plain, n, c, h, w))
+                  .Set("dtype", dtype)
+                  .Set("seed", seed);
+              if (fz) out.Set("groups", g);
+              return rc::gen::just(out);
+            });
+      });
+    });
+  });
+}
+
+// ND <-> FRACTAL_NZ(_C0_16/_C0_32) calls (spec layouts.md §A.8, cann.md §2.5): a
+// byte-sized dtype of the profile's fractal_nz.c0 table, rank min_rank..4, the last
+// dim at the C0 edges, the second-to-last at the 16 edges.
+inline rc::Gen<Case> NzCase(const Profile& profile, const CaseDomain& domain, bool pack_only,
+                            bool plain_nz_only, size_t min_rank = 1) {
+  const std::string name = profile.name;
+  std::map<DType, int64_t> table;
+  for (const auto& [dtype_name, c0] : profile.raw.at("fractal_nz").at("c0").at("value").items()) {
+    auto dtype = ParseDType(dtype_name);
+    if (dtype && Bits(*dtype) % 8 == 0) table[*dtype] = c0.get<int64_t>();
+  }
+  std::vector<DType> dtypes;
+  for (const auto& [dtype, c0] : table) dtypes.push_back(dtype);
+  const std::vector<std::string> formats =
+      plain_nz_only
+          ? std::vector<std::string>{"FRACTAL_NZ"}
+          : std::vector<std::string>{"FRACTAL_NZ", "FRACTAL_NZ_C0_16", "FRACTAL_NZ_C0_32"};
+  const std::vector<bool> directions =
+      pack_only ? std::vector<bool>{true} : std::vector<bool>{true, false};
+  return rc::gen::mapcat(Pick(formats), [=](std::string nz) {
+    return rc::gen::mapcat(PickIn(domain, "dtype", dtypes), [=](DType dtype) {
+      const int64_t c0 = nz == "FRACTAL_NZ_C0_16"   ? 16
+                         : nz == "FRACTAL_NZ_C0_32" ? 32
+                                                    : table.at(dtype);
+      return rc::gen::mapcat(rc::gen::inRange<size_t>(min_rank, 5), [=](size_t rank) {
+        auto batch = rc::gen::container<std::vector<int64_t>>(rank > 2 ? rank - 2 : 0,
+                                                              rc::gen::inRange<int64_t>(1, 4));
+        return rc::gen::mapcat(
+            rc::gen::tuple(Pick(directions), batch, EdgeDim(16), EdgeDim(c0), DataSeed()),
+            [=](const std::tuple<bool, std::vector<int64_t>, int64_t, int64_t, int64_t>& t) {
+              const auto& [pack, b, n, k, seed] = t;
+              Shape shape = b;
+              if (rank >= 2) shape.push_back(n);
+              shape.push_back(k);
+              Case out(routines::cann_transdata::kTransData, name);
+              out.Set("src_format", pack ? "ND" : nz)
+                  .Set("dst_format", pack ? nz : "ND")
+                  .Set("shape", shape)
+                  .Set("dtype", dtype)
+                  .Set("seed", seed);
+              return rc::gen::just(out);
+            });
+      });
+    });
+  });
+}
+
+// The ways a call can be wrong (spec layouts.md §A.1 steps 1–2, §A.3, §A.4).
+enum class Fault {
+  kUnregisteredPair,
+  kRankThree,
+  kRankFive,
+  kNegativeDim,
+  kOverTwoPow40,
+  kDtypeWithoutC0,
+  kNegativeGroups,
+  kGroupsOnNc1hwc0,
+  kGroupedEmptyCin,
+  kGroupsOverN,
+};
+
+inline Case WithFault(Case c, Fault fault) {
+  const std::string src = *c.String("src_format"), dst = *c.String("dst_format");
+  Shape shape = c.Find("shape")->ints;
+  const bool pack = src == "NCHW" || src == "NHWC" || src == "HWCN";
+  const std::string plain = pack ? src : dst;
+  auto c_axis = [&] { return plain == "NHWC" ? 3 : plain == "HWCN" ? 2 : 1; };
+  auto n_axis = [&] { return plain == "HWCN" ? 3 : 0; };
+  switch (fault) {
+    case Fault::kUnregisteredPair:
+      c.Set("src_format", plain).Set("dst_format", plain == "NCHW" ? "NHWC" : "NCHW");
+      break;
+    case Fault::kRankThree:
+      shape.pop_back();
+      break;
+    case Fault::kRankFive:
+      shape.push_back(1);
+      break;
+    case Fault::kNegativeDim:
+      shape[static_cast<size_t>(c_axis())] = -1;
+      break;
+    case Fault::kOverTwoPow40:
+      shape = InOrder(plain, int64_t{1} << 21, int64_t{1} << 20, 1, 1);
+      break;
+    case Fault::kDtypeWithoutC0:
+      c.Set("dtype", DType::kInt16);
+      break;
+    case Fault::kNegativeGroups:
+      c.Set("groups", int64_t{-1});
+      break;
+    case Fault::kGroupsOnNc1hwc0:
+      c.Set(pack ? "dst_format" : "src_format", "NC1HWC0").Set("groups", int64_t{2});
+      if (plain == "HWCN") c.Set(pack ? "src_format" : "dst_format", "NCHW");
+      break;
+    case Fault::kGroupedEmptyCin:
+      c.Set(pack ? "dst_format" : "src_format", "FRACTAL_Z").Set("groups", int64_t{2});
+      shape[static_cast<size_t>(c_axis())] = 0;
+      shape[static_cast<size_t>(n_axis())] = 4;
+      break;
+    case Fault::kGroupsOverN:
+      c.Set(pack ? "dst_format" : "src_format", "FRACTAL_Z")
+          .Set("groups", shape[static_cast<size_t>(n_axis())] + 1);
+      break;
+  }
+  c.Set("shape", shape);
+  return c;
+}
+
+// Invalid calls: a valid call with one fault. kGroupsOverN only where the
+// profile's reading rejects it.
+inline rc::Gen<Case> InvalidCase(const Profile& profile, const CaseDomain& domain) {
+  std::vector<Fault> faults = {
+      Fault::kUnregisteredPair, Fault::kRankThree,       Fault::kRankFive,
+      Fault::kNegativeDim,      Fault::kOverTwoPow40,    Fault::kDtypeWithoutC0,
+      Fault::kNegativeGroups,   Fault::kGroupsOnNc1hwc0, Fault::kGroupedEmptyCin};
+  if (profile.raw.at("trans_data").at("groups_exceed_n").at("value") == "rejected")
+    faults.push_back(Fault::kGroupsOverN);
+  return rc::gen::mapcat(ValidCase(profile, domain), [faults](Case c) {
+    return rc::gen::map(Pick(faults), [c](Fault f) { return WithFault(c, f); });
+  });
+}
+
+}  // namespace npuconf::gen::cann_transdata

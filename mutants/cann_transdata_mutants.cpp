@@ -1,0 +1,198 @@
+// Realistic faults of host TransData code (spec layouts.md §A.1–A.4, §A.12):
+// the other implementations' C0s and group factors taken as GE's, padding
+// left as found, an off-by-one C1, NHWC read as NCHW, checks in the wrong order
+// or with the wrong code. Each is the reference with one knob turned.
+#include "mutants/cann_transdata_mutants.h"
+
+#include <cstring>
+
+#include "core/abi_view.h"
+#include "core/profile.h"
+#include "core/routines/cann_transdata.h"
+#include "reference/cann_transdata/trans_data.h"
+#include "reference/cann_transdata/trans_data_port.h"
+
+namespace npuconf {
+namespace {
+
+using namespace cann_transdata;
+using namespace routines::cann_transdata;
+
+enum class Bug {
+  kFp32C0Is8,
+  kInt8C0Is16,
+  kThreeWayMin,
+  kGroupsIgnored,
+  kGroupsOverNUngrouped,
+  kPaddingUnwritten,
+  kC1OneTooMany,
+  kNNotPaddedTo16,
+  kNhwcReadAsNchw,
+  kDtypeCheckedFirst,
+  kRankIsFormatError,
+  kGroupBlocksRoundDown,
+  kGroupsZeroRejected,
+  kRejectedWritesDst,
+  kDimsNotReported,
+  kUnpackDropsPartialC1,
+  kNz1dColumn,
+  kC04TakesDtypeC0,
+};
+
+void Restorage(TransDataPlan* p) {
+  if (p->blocked == Format::kNc1hwc0 || p->blocked == Format::kNc1hwc0C04) {
+    p->storage = {p->n, p->c1, p->h, p->w, p->c0};
+  } else {
+    p->storage = {p->g_blocks * p->c1 * p->h * p->w, p->cout_padded / 16, 16, p->c0};
+  }
+  p->storage_elems = 1;
+  for (int64_t d : p->storage) p->storage_elems *= d;
+  const uint64_t storage_bytes = static_cast<uint64_t>(p->storage_elems * p->elem_bytes);
+  (p->pack ? p->dst_bytes : p->src_bytes) = storage_bytes;
+  if (p->pack) p->dst_dims = p->storage;
+}
+
+template <Bug kBug>
+int32_t Call(const npuconf_case* c, int64_t* status, char* message, uint64_t message_bytes) {
+  const CaseView view(c);
+  const Profile* profile = FindProfile(view.profile());
+  auto src = view.String("src_format"), dst = view.String("dst_format");
+  auto shape = view.IntList("shape");
+  auto dtype = view.DTypeParam("dtype");
+  auto reference = [&] {
+    return AnswerWith(CannTransDataReference(), c, status, message, message_bytes);
+  };
+  if (!profile || !profile->cann || !src || !dst || !shape || !dtype || !ParseFormat(*src) ||
+      !ParseFormat(*dst)) {
+    return reference();
+  }
+  TransDataFacts facts = ReadTransDataFacts(profile->raw);
+  TransDataArgs args{.src = *ParseFormat(*src),
+                     .dst = *ParseFormat(*dst),
+                     .groups = view.Int("groups").value_or(1),
+                     .shape = *shape,
+                     .dtype = *dtype,
+                     .c0 = view.Int("c0").value_or(0)};
+  const bool byte_int = *dtype == DType::kInt8 || *dtype == DType::kUint8;
+  const bool word = *dtype == DType::kFloat || *dtype == DType::kInt32;
+  if (kBug == Bug::kFp32C0Is8 && word && !args.c0) args.c0 = 8;
+  if (kBug == Bug::kInt8C0Is16 && byte_int && !args.c0) args.c0 = 16;
+  if (kBug == Bug::kThreeWayMin) facts.three_way_min = true;
+  if (kBug == Bug::kGroupsIgnored) args.groups = 1;
+  if (kBug == Bug::kNz1dColumn) facts.nz_1d_column = true;
+  if (kBug == Bug::kC04TakesDtypeC0) {
+    if (args.src == Format::kNc1hwc0C04) args.src = Format::kNc1hwc0;
+    if (args.dst == Format::kNc1hwc0C04) args.dst = Format::kNc1hwc0;
+  }
+  if (kBug == Bug::kGroupsOverNUngrouped) facts.groups_exceed_n_ungrouped = true;
+  if (kBug == Bug::kGroupsZeroRejected && args.groups == 0) {
+    *status = kGeShapeInvalid;
+    return NPUCONF_CALL_ANSWERED;
+  }
+  if (kBug == Bug::kDtypeCheckedFirst && args.c0 <= 0 && !facts.c0.count(*dtype)) {
+    *status = kGeDatatypeInvalid;
+    return NPUCONF_CALL_ANSWERED;
+  }
+  TransDataPlan plan;
+  *status = PlanTransData(facts, args, &plan);
+  npuconf_tensor* out = view.Output("dst");
+  const npuconf_tensor* in = view.Input("src");
+  if (*status != kGeSuccess) {
+    if (kBug == Bug::kRankIsFormatError && shape->size() != 4 && *status == kGeShapeInvalid)
+      *status = kGeFormatInvalid;
+    if (kBug == Bug::kRejectedWritesDst && out && out->data)
+      std::memset(out->data, 0, static_cast<size_t>(out->bytes));
+    return NPUCONF_CALL_ANSWERED;
+  }
+  if (!in || !out) return reference();
+  if (kBug == Bug::kC1OneTooMany) {
+    plan.c1 = plan.e * plan.c / plan.c0 + 1;
+    Restorage(&plan);
+  }
+  if (kBug == Bug::kNNotPaddedTo16 && plan.blocked == Format::kFractalZ) {
+    plan.cout_padded = plan.e * plan.cout;
+    Restorage(&plan);
+  }
+  if (kBug == Bug::kNhwcReadAsNchw && plan.plain == Format::kNhwc) plan.plain = Format::kNchw;
+  if (kBug == Bug::kGroupBlocksRoundDown && plan.groups > 1) {
+    plan.g_blocks = std::max<int64_t>(1, plan.groups / plan.e);
+    Restorage(&plan);
+  }
+  if (kBug == Bug::kUnpackDropsPartialC1 && !plan.pack) plan.c = plan.c / plan.c0 * plan.c0;
+  // A buffer too small for the (wrong) layout: kC1OneTooMany writes 16 bytes past it
+  // (into the guard zone, core/buffer.h), the others stop at its end.
+  std::vector<uint8_t> scratch(std::max<uint64_t>(plan.dst_bytes, out->bytes), 0);
+  std::vector<uint8_t> src_copy(std::max<uint64_t>(plan.src_bytes, in->bytes), 0);
+  if (in->data) std::memcpy(src_copy.data(), in->data, static_cast<size_t>(in->bytes));
+  if (kBug == Bug::kPaddingUnwritten) {
+    // What the buffer held stays where the layout has padding.
+    std::vector<uint8_t> ones(src_copy.size(), 0xFF), probe(scratch.size(), 0);
+    RunTransData(plan, ones.data(), probe.data());
+    RunTransData(plan, src_copy.data(), scratch.data());
+    auto* d = static_cast<uint8_t*>(out->data);
+    for (size_t b = 0; b < out->bytes; ++b) {
+      if (probe[b] == 0xFF) d[b] = scratch[b];
+    }
+  } else {
+    RunTransData(plan, src_copy.data(), scratch.data());
+    const uint64_t written = kBug == Bug::kC1OneTooMany
+                                 ? std::min<uint64_t>(plan.dst_bytes, out->bytes + 16)
+                                 : std::min(plan.dst_bytes, out->bytes);
+    if (written) std::memcpy(out->data, scratch.data(), static_cast<size_t>(written));
+  }
+  if (kBug != Bug::kDimsNotReported) SetOutputShape(out, plan.dst_dims);
+  return NPUCONF_CALL_ANSWERED;
+}
+
+}  // namespace
+
+void AddCannTransDataMutants(std::vector<Mutant>* out) {
+  const ReferenceFamily* family = &CannTransDataReference();
+  auto add = [&](const char* name, const char* bug, const char* property, PortCallPtr call) {
+    out->push_back({.name = name,
+                    .bug = bug,
+                    .caught_by = std::string("cann.trans_data.") + property,
+                    .profile = "ascend910b",
+                    .family = family,
+                    .call = call,
+                    .routines = {kTransData}});
+  };
+  add("transdata-fp32-c0-8", "FLOAT/INT32 take C0 8 (aclnn's CalcC0Format) for GE's 16 (D1)",
+      "matches_oracle", &Call<Bug::kFp32C0Is8>);
+  add("transdata-int8-c0-16", "INT8/UINT8 take C0 16 (torch_npu) for 32 (D2)", "matches_oracle",
+      &Call<Bug::kInt8C0Is16>);
+  add("transdata-three-way-min", "the group factor is cann.md's three-way min (D3)",
+      "matches_oracle", &Call<Bug::kThreeWayMin>);
+  add("transdata-groups-ignored", "groups are ignored (torch_npu InferShapeNDToZ)",
+      "matches_oracle", &Call<Bug::kGroupsIgnored>);
+  add("transdata-groups-over-n-ungrouped", "N < groups falls back to the ungrouped map (TSU, D6)",
+      "rejects_invalid", &Call<Bug::kGroupsOverNUngrouped>);
+  add("transdata-padding-unwritten", "padding positions keep what the buffer held",
+      "padding_is_zero", &Call<Bug::kPaddingUnwritten>);
+  add("transdata-c1-one-too-many", "C1 = C / C0 + 1 (one block too many when C0 divides C)",
+      "no_write_past_capacity", &Call<Bug::kC1OneTooMany>);
+  add("transdata-n-not-padded", "FRACTAL_Z's N axis is not padded to 16", "matches_oracle",
+      &Call<Bug::kNNotPaddedTo16>);
+  add("transdata-nhwc-read-as-nchw",
+      "an NHWC tensor is read with NCHW strides (its dims permuted, its data not)",
+      "matches_oracle", &Call<Bug::kNhwcReadAsNchw>);
+  add("transdata-dtype-checked-first", "the dtype is checked before the shape", "rejects_invalid",
+      &Call<Bug::kDtypeCheckedFirst>);
+  add("transdata-rank-is-format-error", "a rank other than 4 gets 145020, not 145021",
+      "rejects_invalid", &Call<Bug::kRankIsFormatError>);
+  add("transdata-group-blocks-round-down", "G' = g / e rounded down (the last groups lost)",
+      "matches_oracle", &Call<Bug::kGroupBlocksRoundDown>);
+  add("transdata-groups-zero-rejected", "groups 0 is rejected (not GE's alias of 1)",
+      "groups_one_is_ungrouped", &Call<Bug::kGroupsZeroRejected>);
+  add("transdata-rejected-writes-dst", "a rejected call zero-fills dst", "rejects_invalid",
+      &Call<Bug::kRejectedWritesDst>);
+  add("transdata-dims-not-reported", "dst dims are not reported", "size_matches_layout",
+      &Call<Bug::kDimsNotReported>);
+  add("transdata-unpack-drops-partial-c1", "the unpack skips the last partial C1 block",
+      "round_trip", &Call<Bug::kUnpackDropsPartialC1>);
+  add("transdata-nz-1d-column",
+      "a rank-1 [k] to FRACTAL_NZ is the column [k, 1] (TSU, torch_npu; D9)", "matches_oracle",
+      &Call<Bug::kNz1dColumn>);
+}
+
+}  // namespace npuconf
