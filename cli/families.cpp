@@ -7,9 +7,11 @@
 #include "conformance/harness/runner.h"
 #include "conformance/quant/family.h"
 #include "conformance/rknn/family.h"
+#include "conformance/rknn_native/family.h"
 #include "reference/cann/cann_port.h"
 #include "reference/quant/quant_port.h"
 #include "reference/rknn/rknn_port.h"
+#include "reference/rknn_native/rknn_native_port.h"
 
 namespace npuconf {
 
@@ -18,6 +20,7 @@ const std::vector<FamilyRegistration>& Families() {
       {CannFamily, cann::CannReference, AddCannMutants},
       {RknnFamily, rknn::RknnReference, AddRknnMutants},
       {QuantFamily, quant::QuantReference, AddQuantMutants},
+      {RknnNativeFamily, rknn_native::RknnNativeReference, AddRknnNativeMutants},
   };
   return families;
 }
