@@ -3,6 +3,8 @@
 // C2), and the family as registered in cli/families.cpp.
 #include "conformance/rknn_native/family.h"
 
+#include <algorithm>
+
 #include "conformance/harness/materialize.h"
 #include "conformance/rknn_native/support.h"
 
@@ -11,16 +13,36 @@ namespace {
 
 using namespace rknn_native_props;
 
-// An invalid call (rank, dims, dtype the routine must reject): small buffers,
-// so rejects_invalid can see that nothing is written.
+// An invalid call (rank, dims, dtype the routine must reject). Where the shape
+// is 4-D and positive the buffers fit it with any C2 up to 64 lanes (a port
+// that wrongly accepts the call can write it, and rejects_invalid sees that);
+// else 64 bytes each.
 constexpr uint64_t kInvalidBytes = 64;
 
 Invocation Invalid(const Case& c, const std::string& in, DType in_dtype, const std::string& out,
                    DType out_dtype) {
+  uint64_t in_bytes = kInvalidBytes, out_bytes = kInvalidBytes;
+  const Shape s = RequireShape(c, "shape");
+  if (s.size() == 4 && std::all_of(s.begin(), s.end(), [](int64_t d) { return d >= 1; })) {
+    const int64_t channels = IsNhwc(c.routine) ? s[3] : s[1];
+    const int64_t lanes = (channels + 63) / 64 * 64;
+    const uint64_t pixels =
+        static_cast<uint64_t>(s[0] * (IsNhwc(c.routine) ? s[1] * s[2] : s[2] * s[3]));
+    const uint64_t in_bits = static_cast<uint64_t>(Bits(in_dtype)),
+                   out_bits = static_cast<uint64_t>(Bits(out_dtype));
+    const bool in_plain = IsToNative(c.routine);
+    in_bytes = pixels * static_cast<uint64_t>(in_plain ? channels : lanes) * in_bits / 8;
+    out_bytes = pixels * static_cast<uint64_t>(in_plain ? lanes : channels) * out_bits / 8;
+    if (in_bytes > (uint64_t{1} << 20) || out_bytes > (uint64_t{1} << 20))
+      in_bytes = out_bytes = kInvalidBytes;
+  }
   Invocation inv{c, {}, {}};
   inv.inputs.push_back(
-      {in, in_dtype, {static_cast<int64_t>(kInvalidBytes)}, RandomBytes(Seed(c), kInvalidBytes)});
-  inv.outputs.push_back({out, out_dtype, kInvalidBytes, false, {}});
+      {in,
+       in_dtype,
+       {static_cast<int64_t>(in_bytes * 8 / static_cast<uint64_t>(Bits(in_dtype)))},
+       RandomBytes(Seed(c), in_bytes)});
+  inv.outputs.push_back({out, out_dtype, out_bytes, false, {}});
   return inv;
 }
 
