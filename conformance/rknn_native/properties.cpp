@@ -75,7 +75,9 @@ LayoutRoutine Layout(const std::string& routine) {
           .edge_cases =
               [routine](const PropertyContext& ctx) { return EdgeCases(routine, ctx.profile); },
           .real_cases =
-              [routine](const PropertyContext& ctx) { return RealCases(routine, ctx.profile); },
+              [routine](const PropertyContext& ctx) {
+                return ctx.real_shapes ? RealCases(routine, ctx.profile) : std::vector<Case>{};
+              },
           .generator =
               [routine, nhwc](const PropertyContext& ctx) {
                 return gen::rknn_native::LayoutCase(ctx.profile.name, routine, nhwc,
@@ -261,6 +263,7 @@ const std::vector<LoggedSize>& Rk3588Log() {
 
 std::vector<Case> SizeCases(const PropertyContext& ctx) {
   auto cases = EdgeCases(ids::kNc1hwc2Size, ctx.profile);
+  if (!ctx.real_shapes) return cases;
   auto real = RealCases(ids::kNc1hwc2Size, ctx.profile);
   cases.insert(cases.end(), real.begin(), real.end());
   return cases;
@@ -304,6 +307,7 @@ void AddProperties(std::vector<Property>* out) {
                   .explicit_cases =
                       [dq](const PropertyContext& ctx) {
                         auto cases = EdgeCases(dq, ctx.profile);
+                        if (!ctx.real_shapes) return cases;
                         auto real = RealCases(dq, ctx.profile);
                         cases.insert(cases.end(), real.begin(), real.end());
                         return cases;
