@@ -154,6 +154,12 @@ TEST(CliHardening, EveryRoutineChargesItsCaseBeforeAllocating) {
       {"rknn.dequant_b", "k=100000 n=100000 dtype=INT8 quant_type=0", false},
       {"rknn.dequant_b", "k=32 n=16 dtype=INT8 quant_type=2 scale_len=10000000000", false},
       {"rknn.dequant_b", "k=4096 n=4096 dtype=INT8 quant_type=0 b_fill=1", false},
+      {"rknn.nchw_to_nc1hwc2", "shape=[1,100000,100,100] dtype=INT8", false},
+      {"rknn.nc1hwc2_to_nchw", "shape=[1,100000,100,100] dtype=INT8", false},
+      {"rknn.nhwc_to_nc1hwc2", "shape=[1,100,100,100000] dtype=FLOAT16", false},
+      {"rknn.nc1hwc2_to_nhwc", "shape=[1,100,100,100000] dtype=FLOAT16", false},
+      {"rknn.nc1hwc2_int8_to_nchw_float", "shape=[1,100000,100,100]", false},
+      {"rknn.nc1hwc2_size", "shape=[100000,100000,100000,100000] dtype=INT8", true},
   };
   std::set<std::string> walked;
   for (const Huge& h : cases) walked.insert(h.routine);
