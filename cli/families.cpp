@@ -8,11 +8,13 @@
 #include "conformance/harness/runner.h"
 #include "conformance/quant/family.h"
 #include "conformance/rknn/family.h"
+#include "conformance/rknn_native/family.h"
 #include "mutants/cann_transdata_mutants.h"
 #include "reference/cann/cann_port.h"
 #include "reference/cann_transdata/trans_data_port.h"
 #include "reference/quant/quant_port.h"
 #include "reference/rknn/rknn_port.h"
+#include "reference/rknn_native/rknn_native_port.h"
 
 namespace npuconf {
 
@@ -22,6 +24,7 @@ const std::vector<FamilyRegistration>& Families() {
       {RknnFamily, rknn::RknnReference, AddRknnMutants},
       {QuantFamily, quant::QuantReference, AddQuantMutants},
       {CannTransDataFamily, cann_transdata::CannTransDataReference, AddCannTransDataMutants},
+      {RknnNativeFamily, rknn_native::RknnNativeReference, AddRknnNativeMutants},
   };
   return families;
 }

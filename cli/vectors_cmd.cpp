@@ -304,7 +304,9 @@ std::vector<Source> PropertyCases(const Suite& suite, const std::string& routine
   std::set<std::string> seen;
   std::vector<const Property*> generating;
   for (const Property& p : suite.properties()) {
-    if (p.routine != routine || (p.not_applicable && !p.not_applicable(profile).empty())) continue;
+    if (p.routine != routine || (p.not_applicable && !p.not_applicable(profile).empty()) ||
+        (p.not_covered && !p.not_covered(profile).empty()))
+      continue;
     if (p.generator) generating.push_back(&p);
     if (!p.explicit_cases) continue;
     for (Case c : p.explicit_cases(ctx)) {

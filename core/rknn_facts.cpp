@@ -95,6 +95,15 @@ RknnFacts ParseRknnFacts(const nlohmann::json& doc,
   if (doc.contains("known_unsupported_types")) {
     f.known_unsupported = Ints(ProfileFact(doc, "known_unsupported_types", where), where);
   }
+  if (doc.contains("native_io")) {
+    const auto& io = ProfileMember(doc, "native_io", where);
+    const auto& c2 = ProfileFact(io, "c2", where + ".native_io");
+    if (!c2.is_null()) f.nc1hwc2_c2 = DTypeInts(c2, where + ".native_io.c2");
+    const auto& w_align = ProfileFact(io, "output_w_align", where + ".native_io");
+    if (!w_align.is_null())
+      f.output_w_align = ProfileInt(w_align, where + ".native_io.output_w_align");
+  }
+  f.size_with_stride = ChoiceValue(choices, "rknn.native_io.size_with_stride", "unpadded_w");
   if (!verified && !doc.contains("supported_types")) return f;  // tables not public (§8.2)
   f.has_tables = true;
   f.supported_types = Ints(ProfileFact(doc, "supported_types", where), where + ".supported_types");

@@ -63,6 +63,14 @@ struct RknnFacts {
   std::string group_size_rule = "divides_k";              // rknn.quant.group_size
   std::string varying_dims = "k_n_fixed_unless_tp_norm";  // rknn.dynamic.varying_dims
 
+  // Native tensor layouts of model inputs and outputs (spec layouts.md §B.2–B.3),
+  // the "native_io" section. Empty c2: C2 is not public for this platform, so
+  // the NC1HWC2 routines are not covered on it.
+  std::map<DType, int64_t> nc1hwc2_c2;
+  std::optional<int64_t>
+      output_w_align;  // §B.3 W alignment behind size_with_stride; nullopt: none known
+  std::string size_with_stride = "unpadded_w";  // choice rknn.native_io.size_with_stride
+
   const RknnMatmulType* FindType(int32_t type) const;  // any defined type
   bool Supports(int32_t type) const;                   // on this platform
   // Which NATIVE sub-blocks a type uses is a rule (a mixed type's B row, §2.2),

@@ -36,5 +36,6 @@ struct Mutant {
 void AddCannMutants(std::vector<Mutant>* out);
 void AddRknnMutants(std::vector<Mutant>* out);
 void AddQuantMutants(std::vector<Mutant>* out);
+void AddRknnNativeMutants(std::vector<Mutant>* out);
 
 }  // namespace npuconf

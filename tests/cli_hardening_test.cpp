@@ -156,6 +156,12 @@ TEST(CliHardening, EveryRoutineChargesItsCaseBeforeAllocating) {
       {"rknn.dequant_b", "k=4096 n=4096 dtype=INT8 quant_type=0 b_fill=1", false},
       {"cann.trans_data",
        "src_format=NCHW dst_format=FRACTAL_Z dtype=FLOAT16 shape=[100000,10000,10,1]", false},
+      {"rknn.nchw_to_nc1hwc2", "shape=[1,100000,100,100] dtype=INT8", false},
+      {"rknn.nc1hwc2_to_nchw", "shape=[1,100000,100,100] dtype=INT8", false},
+      {"rknn.nhwc_to_nc1hwc2", "shape=[1,100,100,100000] dtype=FLOAT16", false},
+      {"rknn.nc1hwc2_to_nhwc", "shape=[1,100,100,100000] dtype=FLOAT16", false},
+      {"rknn.nc1hwc2_int8_to_nchw_float", "shape=[1,100000,100,100]", false},
+      {"rknn.nc1hwc2_size", "shape=[100000,100000,100000,100000] dtype=INT8", true},
   };
   std::set<std::string> walked;
   for (const Huge& h : cases) walked.insert(h.routine);

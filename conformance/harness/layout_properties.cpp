@@ -147,12 +147,15 @@ Verdict CheckLayoutRoundTrip(const LayoutRoutine& layout, const PropertyContext&
                          " call ('" + l.input + "', within bytes " + ChunkRangeText(x_digest, *at) +
                          ")");
   }
-  const auto comparison = verify::Compare({.output = l.input,
-                                           .got = restored->contents(),
-                                           .want = original,
-                                           .codec = l.input_codec,
-                                           .count = l.input_elems,
-                                           .map = l.input_map.get()});
+  const auto comparison =
+      verify::Compare({.output = l.input,
+                       .got = restored->contents(),
+                       .want = original,
+                       .codec = l.input_codec,
+                       .count = l.input_elems,
+                       .map = l.input_map.get(),
+                       .only = layout.padding_unspecified ? verify::CompareRequest::Only::kData
+                                                          : verify::CompareRequest::Only::kAll});
   // x once more, after the compare: a write racing it (a thread an in-process
   // port left running) must not make the two agree.
   if (comparison.ok() && !FirstChangedChunk(x_digest, original)) return Verdict::Pass();
@@ -209,7 +212,7 @@ Verdict CheckLayoutMatchesOracle(const LayoutRoutine& layout, const PropertyCont
   const uint64_t want_bytes = l.output_codec.Bytes(l.output_elems);
   // Equal bytes pass an exact compare: only an answer that differs needs the
   // whole expected tensor (for the evidence's places).
-  if (l.oracle_tile && mode == CompareMode::Exact()) {
+  if (l.oracle_tile && mode == CompareMode::Exact() && !layout.padding_unspecified) {
     const TiledCompare tiled = CompareTiles(l, InputSpanOf(k.inv, l.input), out.contents());
     if (!tiled.suite_error.empty()) return Verdict::Fail(tiled.suite_error);
     if (tiled.equal) return Verdict::Pass();
@@ -231,18 +234,22 @@ Verdict CheckLayoutMatchesOracle(const LayoutRoutine& layout, const PropertyCont
     ChargeCaseBytes(want_bytes);  // the expected tensor is part of the case's memory
   }
   const Bytes want = l.oracle(InputOf(k.inv, l.input));
-  auto comparison = verify::Compare({.output = l.output,
-                                     .got = out.contents(),
-                                     .want = want,
-                                     .codec = l.output_codec,
-                                     .count = l.output_elems,
-                                     .mode = mode,
-                                     .map = l.output_map.get()});
+  auto comparison =
+      verify::Compare({.output = l.output,
+                       .got = out.contents(),
+                       .want = want,
+                       .codec = l.output_codec,
+                       .count = l.output_elems,
+                       .mode = mode,
+                       .map = l.output_map.get(),
+                       .only = layout.padding_unspecified ? verify::CompareRequest::Only::kData
+                                                          : verify::CompareRequest::Only::kAll});
   if (comparison.ok()) return Verdict::Pass();
   return FailFrom(comparison, l.output_codec.dtype, l.output_map.get());
 }
 
 void AddLayoutProperties(const LayoutRoutine& layout, std::vector<Property>* out) {
+  const size_t first = out->size();
   auto edge = layout.edge_cases;
   auto with_real = [edge, real = layout.real_cases](const PropertyContext& ctx) {
     std::vector<Case> cases = edge ? edge(ctx) : std::vector<Case>{};
@@ -254,9 +261,11 @@ void AddLayoutProperties(const LayoutRoutine& layout, std::vector<Property>* out
   };
   out->push_back({.name = layout.routine + ".matches_oracle",
                   .routine = layout.routine,
-                  .description = layout.what +
-                                 " equals the oracle's, element for element (padding included) and "
-                                 "with the reported dims",
+                  .description = layout.what + " equals the oracle's, element for element " +
+                                 (layout.padding_unspecified
+                                      ? "(logical elements: the padding's content is unspecified)"
+                                      : "(padding included)") +
+                                 " and with the reported dims",
                   .choices = layout.choices,
                   .not_applicable = layout.not_applicable,
                   .explicit_cases = with_real,
@@ -277,7 +286,7 @@ void AddLayoutProperties(const LayoutRoutine& layout, std::vector<Property>* out
        .check = [layout](const PropertyContext& ctx, const Case& c) {
          return CheckLayoutCapacity(layout, ctx, c);
        }});
-  if (layout.output_has_padding) {
+  if (layout.output_has_padding && !layout.padding_unspecified) {
     out->push_back({.name = layout.routine + ".padding_is_zero",
                     .routine = layout.routine,
                     .description = "every storage position outside the logical tensor holds 0",
@@ -306,6 +315,7 @@ void AddLayoutProperties(const LayoutRoutine& layout, std::vector<Property>* out
            return CheckLayoutRoundTrip(layout, ctx, c);
          }});
   }
+  for (size_t i = first; i < out->size(); ++i) (*out)[i].not_covered = layout.not_covered;
 }
 
 }  // namespace npuconf

@@ -51,8 +51,13 @@ struct LayoutRoutine {
   std::string what;     // "ND -> FRACTAL_NZ", for descriptions
   // True when the output is the blocked side (padding_is_zero applies).
   bool output_has_padding = true;
+  // The vendor leaves the padding's content unspecified (RKNN NC1HWC2 pad
+  // lanes): matches_oracle and round_trip compare the logical elements only,
+  // and there is no padding_is_zero.
+  bool padding_unspecified = false;
   std::vector<std::string> choices;  // profile choices the verdicts depend on
   std::function<std::string(const Profile&)> not_applicable;
+  std::function<std::string(const Profile&)> not_covered;  // Property::not_covered
   // Throws CaseError for a case that is not a valid layout case.
   std::function<LayoutInstance(const Case&, const Profile&)> instance;
   // Explicit cases of every property (edge shapes, spec examples).

@@ -95,6 +95,9 @@ struct Property {
   // What its verdicts rest on when that is not the vendor's documents: "device
   // logs (…)" for cases devices really ran (the reports mark such results).
   std::string basis;
+  // Empty, or why this profile's facts for the routine are not public (RK3576's
+  // NC1HWC2 C2, say): reported not_covered, as a whole unverified profile is.
+  std::function<std::string(const Profile&)> not_covered;
 
   // `routine` and `also_needs`: every routine the port must claim.
   std::vector<std::string> AllRoutines() const {

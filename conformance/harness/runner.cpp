@@ -344,6 +344,10 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
   if (!ctx.profile.verified) {
     result.outcome = report::Outcome::kNotCovered;
     result.message = "profile facts are not public; nothing is checked against invented numbers";
+  } else if (std::string why = property.not_covered ? property.not_covered(ctx.profile) : "";
+             !why.empty()) {
+    result.outcome = report::Outcome::kNotCovered;
+    result.message = why;
   } else if (std::string why = property.not_applicable ? property.not_applicable(ctx.profile) : "";
              !why.empty()) {
     result.outcome = report::Outcome::kNotApplicable;

@@ -1,0 +1,96 @@
+// Explicit cases of the NC1HWC2 routines (spec layouts.md Part B): every C2
+// edge of every dtype of the platform's table, H = W = 1, batches; the real
+// feature-map shapes of detection heads; the invalid calls of each routine.
+#include <array>
+
+#include "conformance/rknn_native/support.h"
+
+namespace npuconf::rknn_native_props {
+namespace {
+
+// The logical shape of [n, c, h, w] in the routine's plain order.
+Shape Ordered(const std::string& routine, int64_t n, int64_t c, int64_t h, int64_t w) {
+  return IsNhwc(routine) ? Shape{n, h, w, c} : Shape{n, c, h, w};
+}
+
+bool TakesDtype(const std::string& routine) { return routine != ids::kNc1hwc2Int8ToNchwFloat; }
+
+Case Make(const std::string& routine, const Profile& profile, DType dtype, const Shape& shape,
+          int64_t seed) {
+  Case c(routine, profile.name);
+  c.Set("shape", shape);
+  if (TakesDtype(routine)) c.Set("dtype", dtype);
+  if (routine != ids::kNc1hwc2Size) c.Set("seed", seed);
+  return c;
+}
+
+}  // namespace
+
+std::vector<Case> EdgeCases(const std::string& routine, const Profile& profile) {
+  std::vector<Case> out;
+  int64_t seed = 1;
+  for (const auto& [dtype, c2] : C2Table(profile)) {
+    if (!TakesDtype(routine) && dtype != DType::kInt8) continue;
+    // C mod C2 in {0, 1, C2 - 1}, one lane, two blocks + 1 (§B.2: C1 = ceil(C / C2)).
+    for (int64_t c : {c2, c2 + 1, c2 - 1, int64_t{1}, 2 * c2 + 1}) {
+      if (c < 1) continue;
+      for (auto [n, h, w] : {std::array<int64_t, 3>{1, 1, 1}, {1, 3, 5}, {2, 2, 7}})
+        out.push_back(Make(routine, profile, dtype, Ordered(routine, n, c, h, w), seed++));
+    }
+  }
+  if (routine == ids::kNc1hwc2Int8ToNchwFloat) {
+    // zp at int8's ends, a scale whose products round (real = (q - zp) * scale, §B.1).
+    for (auto [zp, scale] :
+         {std::pair<int64_t, double>{-128, 0.00392156862745098}, {127, 1.0 / 3.0}, {-1, 0.1}}) {
+      out.push_back(Make(routine, profile, DType::kInt8, Shape{1, 17, 3, 5}, seed++)
+                        .Set("zp", zp)
+                        .Set("scale", ParamValue::Float(scale)));
+    }
+  }
+  return out;
+}
+
+// Detection heads at a 640x640 input, strides 8 / 16 / 32 (80 / 40 / 20):
+// - YOLOv5: 3 anchors x (80 classes + 5) = 255 channels per head
+//   (ultralytics/yolov5 models/yolo.py Detect: no = nc + 5, na = 3); these are
+//   the shapes of the rknn_yolov5_demo log of spec layouts.md §B.3.
+// - YOLOv8 as rknn_model_zoo exports it (airockchip/rknn_model_zoo
+//   examples/yolov8, §B.2 hint): per head a 64-channel box branch (4 x 16 DFL
+//   bins), an 80-channel class branch and a 1-channel score sum.
+std::vector<Case> RealCases(const std::string& routine, const Profile& profile) {
+  std::vector<Case> out;
+  const auto table = C2Table(profile);
+  if (!table.count(DType::kInt8)) return out;
+  int64_t seed = 101;
+  for (int64_t hw : {80, 40, 20}) {
+    for (int64_t c : {255, 64, 80, 1}) {
+      out.push_back(Make(routine, profile, DType::kInt8, Ordered(routine, 1, c, hw, hw), seed++));
+    }
+  }
+  return out;
+}
+
+std::vector<InvalidCase> InvalidCases(const std::string& routine, const Profile& profile) {
+  std::vector<InvalidCase> out;
+  auto add = [&](std::string fault, DType dtype, Shape shape) {
+    out.push_back({std::move(fault), Make(routine, profile, dtype, shape, 7)});
+  };
+  if (TakesDtype(routine)) {
+    add("dtype FLOAT has no C2 (Table 4-6: int8, float16, int16)", DType::kFloat, {1, 17, 3, 3});
+    add("dtype INT32 has no C2", DType::kInt32, {1, 17, 3, 3});
+  }
+  add("rank 3 shape", DType::kInt8, {17, 3, 3});
+  add("rank 5 shape", DType::kInt8, {1, 17, 3, 3, 1});
+  add("zero channels", DType::kInt8, Ordered(routine, 1, 0, 3, 3));
+  add("zero height", DType::kInt8, Ordered(routine, 1, 17, 0, 3));
+  add("negative width", DType::kInt8, Ordered(routine, 1, 17, 3, -2));
+  add("zero batch", DType::kInt8, Ordered(routine, 0, 17, 3, 3));
+  if (routine == ids::kNc1hwc2Int8ToNchwFloat) {
+    out.push_back(
+        {"zp past int32 (rknn_tensor_attr.zp is an int32, §B.1)",
+         Make(routine, profile, DType::kInt8, {1, 17, 3, 3}, 7).Set("zp", int64_t{1} << 33)});
+  }
+  return out;
+}
+
+}  // namespace npuconf::rknn_native_props

@@ -1,0 +1,128 @@
+// RapidCheck generators of the RKNN NC1HWC2 cases (spec layouts.md Part B): a
+// dtype of the platform's C2 table first, then C drawn near its C2 (C mod C2 in
+// {0, 1, C2 - 1}, and 1), H and W with 1 often, N small, so the native tensor
+// stays under an element budget by construction. The C2 per dtype comes from the
+// caller (the profile's facts); shrinking goes toward one full C2 block, H = W = 1.
+#pragma once
+
+#include <rapidcheck.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/case.h"
+#include "core/dtype.h"
+#include "generators/shapes.h"
+
+namespace npuconf::gen::rknn_native {
+
+// Random cases stay within these many native elements (the run's time); the
+// real feature-map shapes cover the large ones.
+inline constexpr int64_t kMaxNativeElems = int64_t{1} << 17;
+
+// C at a C2 edge: m·C2 + {0, 1, -1} for m in 1..4, and 1 (a single lane).
+inline rc::Gen<int64_t> ChannelsNear(int64_t c2) {
+  return WeightedOneOf<int64_t>({
+      {6, rc::gen::mapcat(rc::gen::inRange<int64_t>(1, 5),
+                          [c2](int64_t m) {
+                            return rc::gen::map(Pick<int64_t>({0, 1, -1}), [c2, m](int64_t off) {
+                              return std::max<int64_t>(1, m * c2 + off);
+                            });
+                          })},
+      {1, rc::gen::just<int64_t>(1)},
+      {1, rc::gen::inRange<int64_t>(1, 4 * c2 + 2)},
+  });
+}
+
+// H or W: 1 often, small, a few near 16.
+inline rc::Gen<int64_t> PlaneDim(int64_t max) {
+  std::vector<int64_t> dims;
+  for (int64_t d : {1, 1, 2, 3, 5, 7, 8, 13, 15, 16, 17, 20, 40}) {
+    if (d <= max) dims.push_back(d);
+  }
+  return Pick(dims);
+}
+
+// [N, C, H, W] (or NHWC order) for a C2, under kMaxNativeElems by construction.
+inline rc::Gen<Shape> LogicalShape(int64_t c2, bool nhwc) {
+  return rc::gen::mapcat(ChannelsNear(c2), [=](int64_t c) {
+    const int64_t lanes = (c + c2 - 1) / c2 * c2;
+    const int64_t plane_max = std::max<int64_t>(1, kMaxNativeElems / lanes);
+    return rc::gen::mapcat(PlaneDim(plane_max), [=](int64_t h) {
+      return rc::gen::mapcat(PlaneDim(std::max<int64_t>(1, plane_max / h)), [=](int64_t w) {
+        const int64_t n_max = std::max<int64_t>(1, plane_max / (h * w));
+        return rc::gen::map(
+            Pick<int64_t>({1, 1, 1, std::min<int64_t>(2, n_max), std::min<int64_t>(3, n_max)}),
+            [=](int64_t n) {
+              return nhwc ? Shape{n, h, w, c} : Shape{n, c, h, w};
+            });
+      });
+    });
+  });
+}
+
+// A valid layout case: dtype among `c2_by_dtype` (the claim's admitted ones), a
+// shape at a C2 edge, a data seed.
+inline rc::Gen<Case> LayoutCase(const std::string& profile, const std::string& routine, bool nhwc,
+                                std::map<DType, int64_t> c2_by_dtype, const CaseDomain& domain) {
+  std::vector<DType> dtypes;
+  for (const auto& [d, c2] : c2_by_dtype) dtypes.push_back(d);
+  return rc::gen::mapcat(PickIn(domain, "dtype", dtypes), [=](DType dtype) {
+    return rc::gen::mapcat(LogicalShape(c2_by_dtype.at(dtype), nhwc), [=](const Shape& shape) {
+      return rc::gen::map(DataSeed(), [=](int64_t seed) {
+        Case c(routine, profile);
+        c.Set("shape", shape).Set("dtype", dtype).Set("seed", seed);
+        return c;
+      });
+    });
+  });
+}
+
+// The dequant: an NCHW shape for int8's C2, a scale among values whose
+// products round (1/255, 0.1, 1/3, ...), a zero point across int8's range.
+inline rc::Gen<Case> DequantCase(const std::string& profile, const std::string& routine,
+                                 int64_t c2) {
+  return rc::gen::mapcat(LogicalShape(c2, false), [=](const Shape& shape) {
+    return rc::gen::mapcat(
+        Pick<double>({0.125, 0.00392156862745098, 0.1, 1.0 / 3.0, 17.5, 0.0078125, 1.0}),
+        [=](double scale) {
+          return rc::gen::mapcat(Pick<int64_t>({0, -128, -1, 1, 5, 127, -17}), [=](int64_t zp) {
+            return rc::gen::map(DataSeed(), [=](int64_t seed) {
+              Case c(routine, profile);
+              c.Set("shape", shape)
+                  .Set("scale", ParamValue::Float(scale))
+                  .Set("zp", zp)
+                  .Set("seed", seed);
+              return c;
+            });
+          });
+        });
+  });
+}
+
+// The size routine: any dtype of the table, shapes with large dims too.
+inline rc::Gen<Case> SizeCase(const std::string& profile, const std::string& routine,
+                              std::map<DType, int64_t> c2_by_dtype, const CaseDomain& domain) {
+  std::vector<DType> dtypes;
+  for (const auto& [d, c2] : c2_by_dtype) dtypes.push_back(d);
+  return rc::gen::mapcat(PickIn(domain, "dtype", dtypes), [=](DType dtype) {
+    const int64_t c2 = c2_by_dtype.at(dtype);
+    return rc::gen::mapcat(ChannelsNear(c2), [=](int64_t c) {
+      return rc::gen::mapcat(Pick<int64_t>({1, 2, 20, 40, 80, 160, 640, 1000}), [=](int64_t h) {
+        return rc::gen::mapcat(Pick<int64_t>({1, 2, 7, 8, 15, 16, 17, 20, 24, 40, 80, 640, 1001}),
+                               [=](int64_t w) {
+                                 return rc::gen::map(Pick<int64_t>({1, 1, 2, 4}), [=](int64_t n) {
+                                   Case k(routine, profile);
+                                   k.Set("shape", Shape{n, c, h, w}).Set("dtype", dtype);
+                                   return k;
+                                 });
+                               });
+      });
+    });
+  });
+}
+
+}  // namespace npuconf::gen::rknn_native
