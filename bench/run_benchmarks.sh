@@ -126,6 +126,26 @@ goal_rows() {
   row rknn.json "RKNN C NATIVE → NORM int32" 'BM_CNativeToNorm<int32>/*' "$mem" --max 1.5
   row rknn.json "RKNN B NORM → NATIVE int4" 'BM_BNormToNative<int4>/*' "$mem" --max 2
   row rknn.json "RKNN B NATIVE → NORM int4" 'BM_BNativeToNorm<int4>/*' "$mem" --max 2
+  # The channel-blocked layouts (issue 18 item 7): ≤ 1.5× memcpy from 1 MiB,
+  # ≤ 1.5× the vector copy in cache, and faster than oneDNN's reorder of the
+  # same layout (nChw16c / nChw8c; FRACTAL_Z a strided 6-D reorder).
+  for c in NCHW_to_NC1HWC0_fp16 NC1HWC0_to_NCHW_fp16 NCHW_to_NC1HWC0_fp32_c0_8 \
+           NCHW_to_NC1HWC0_fp32_c0_16 NHWC_to_NC1HWC0_fp16 NC1HWC0_to_NHWC_fp16 \
+           NCHW_to_FRACTAL_Z_fp16 FRACTAL_Z_to_NCHW_fp16; do
+    incache_rows td.json "TransData $c" "BM_TransData<$c>/*"
+    row td.json "TransData $c" "BM_TransData<$c>/*" "$mem" --only "$small,$mid,$large" --max 1.5
+    if has td.json BM_OneDnn; then
+      row td.json "TransData $c (× oneDNN)" "BM_TransData<$c>/*" "BM_OneDnn<$c>/*" --max 1
+    fi
+  done
+  for c in NCHW_to_NC1HWC2_int8 NC1HWC2_to_NCHW_int8 NCHW_to_NC1HWC2_fp16 NC1HWC2_to_NCHW_fp16 \
+           NHWC_to_NC1HWC2_int8 NC1HWC2_to_NHWC_int8; do
+    incache_rows nc1hwc2.json "RKNN $c" "BM_Nc1hwc2<$c>/*"
+    row nc1hwc2.json "RKNN $c" "BM_Nc1hwc2<$c>/*" "$mem" --only "$small,$mid,$large" --max 1.5
+    if has nc1hwc2.json BM_OneDnn; then
+      row nc1hwc2.json "RKNN $c (× oneDNN)" "BM_Nc1hwc2<$c>/*" "BM_OneDnn<$c>/*" --max 1
+    fi
+  done
   row quant.json "int4 per-group → fp16 per-step (× FMA loop)" "$fma" \
     'BM_Int4PerGroupDequantFp16PerStep/*' --min 0.25
   row quant.json "int4 per-group → fp32 (× FMA loop)" "$fma" 'BM_Int4PerGroupDequantFp32/*' \
@@ -191,6 +211,8 @@ gated=$(gate_of "$best")
 run nz_pack_bench nz.json
 run rknn_layout_bench rknn.json
 run quant_dequant_bench quant.json
+run trans_data_bench td.json
+run nc1hwc2_bench nc1hwc2.json
 
 echo "| routine | numerator | denominator | median numerator | median denominator | ratio | goal | verdict |"
 echo "|---|---|---|---:|---:|---:|---:|---|"
@@ -209,6 +231,8 @@ for p in "${paths[@]:1}"; do
   run rknn_layout_bench rknn.json '--benchmark_filter=^BM_(Memcpy|[ABC](NormToNative|NativeToNorm)<)'
   run quant_dequant_bench quant.json \
     '--benchmark_filter=^BM_(Fp32MultiplyAdd|Int4PerGroupDequantFp(16PerStep|32))/'
+  run trans_data_bench td.json '--benchmark_filter=^BM_(Memcpy|VectorCopy|TransData)'
+  run nc1hwc2_bench nc1hwc2.json '--benchmark_filter=^BM_(Memcpy|VectorCopy|Nc1hwc2)'
   goal_rows
 done
 

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "core/routines/cann_transdata.h"
+#include "reference/blocks/channel_blocks.h"
 
 namespace npuconf::cann_transdata {
 namespace {
@@ -177,6 +178,52 @@ int64_t PlanNz(const TransDataFacts& facts, const TransDataArgs& args, TransData
   return kGeSuccess;
 }
 
+// NHWC ↔ NC1HWC0: each pixel's C0-runs go to their planes. NCHW with groups
+// 1: each (n, C0 block) of channel planes is one transpose
+// to or from its blocked rows (reference/blocks: register tiles where the path
+// has them): NC1HWC0 rows follow each other, FRACTAL_Z rows are Np · C0
+// elements apart (§A.3). Writes every output byte: the pad lanes of a block,
+// and for FRACTAL_Z the pad rows n ≥ N, are set to 0 here.
+bool NchwBlocks(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
+  const int64_t e = p.elem_bytes, hw = p.h * p.w;
+  if (p.plain == Format::kNhwc && p.blocked == Format::kNc1hwc0) {
+    // NHWC: each pixel's C0-runs to their planes (§A.1).
+    const int64_t image = hw * p.c * e, blocked_image = p.c1 * hw * p.c0 * e;
+    for (int64_t n = 0; n < p.n; ++n) {
+      if (p.pack) {
+        blocks::PixelsToBlocks(src + n * image, hw, p.c * e, p.c0 * e, dst + n * blocked_image,
+                               hw * p.c0 * e);
+      } else {
+        blocks::BlocksToPixels(src + n * blocked_image, hw * p.c0 * e, hw, p.c * e, p.c0 * e,
+                               dst + n * image);
+      }
+    }
+    return true;
+  }
+  if (p.plain != Format::kNchw || p.groups != 1 || p.elem_bytes > 4) return false;
+  const bool fz = p.blocked == Format::kFractalZ;
+  const int64_t row_stride = (fz ? p.cout_padded : 1) * p.c0 * e;
+  if (p.pack && fz && p.cout_padded > p.n) {
+    const int64_t pad_bytes = (p.cout_padded - p.n) * p.c0 * e;
+    for (int64_t row = 0; row < p.c1 * hw; ++row) {
+      std::memset(dst + row * row_stride + p.n * p.c0 * e, 0, static_cast<size_t>(pad_bytes));
+    }
+  }
+  for (int64_t n = 0; n < p.n; ++n) {
+    for (int64_t c1 = 0; c1 < p.c1; ++c1) {
+      const int64_t planes = std::min(p.c0, p.c - c1 * p.c0);
+      const int64_t plane_at = (n * p.c + c1 * p.c0) * hw * e;
+      const int64_t block_at = (fz ? c1 * hw * p.cout_padded + n : (n * p.c1 + c1) * hw) * p.c0 * e;
+      if (p.pack) {
+        blocks::PlanesToC0(src + plane_at, hw * e, planes, hw, p.c0, e, dst + block_at, row_stride);
+      } else {
+        blocks::C0ToPlanes(src + block_at, row_stride, planes, hw, p.c0, e, dst + plane_at, hw * e);
+      }
+    }
+  }
+  return true;
+}
+
 int64_t Lcm(int64_t a, int64_t b) { return a / std::gcd(a, b) * b; }
 
 }  // namespace
@@ -297,6 +344,7 @@ int64_t PlanTransData(const TransDataFacts& facts, const TransDataArgs& args, Tr
 
 void RunTransData(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
   if (p.dst_bytes == 0) return;
+  if (p.plain_elems != 0 && NchwBlocks(p, src, dst)) return;
   // Padding (pack) and the rows no group reads (unpack, N not a multiple of g) hold 0.
   if (p.pack || p.groups * p.cout < p.n) std::memset(dst, 0, p.dst_bytes);
   if (p.plain_elems == 0) return;

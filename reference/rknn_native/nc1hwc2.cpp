@@ -3,59 +3,28 @@
 #include <algorithm>
 #include <cstring>
 
+#include "reference/blocks/channel_blocks.h"
+
 namespace npuconf::rknn_native {
 namespace {
 
-// Every plane loop below walks pointers: one (n, c1) block is C2 lanes by H·W
-// pixels; NHWC moves whole C2-runs with memcpy, NCHW transposes [lanes, H·W]
-// <-> [H·W, C2] with bumped pointers.
-template <typename T>
-void PlanarToNative(const uint8_t* in, uint8_t* out, const Nc1hwc2Geometry& g) {
-  const int64_t hw = g.h * g.w;
-  const T* src = reinterpret_cast<const T*>(in);
-  T* dst = reinterpret_cast<T*>(out);
+// One (n, C1) block is C2 lanes × H·W pixels. NCHW ↔ NC1HWC2 is a transpose
+// of the block's planes (reference/blocks: register tiles where the path has
+// them); NHWC moves whole C2-runs with memcpy.
+template <bool kToNative>
+void Planar(const uint8_t* in, uint8_t* out, const Nc1hwc2Geometry& g) {
+  const int64_t hw = g.h * g.w, e = g.elem_bytes;
   for (int64_t n = 0; n < g.n; ++n) {
     for (int64_t c1 = 0; c1 < g.c1; ++c1) {
       const int64_t lanes = std::min(g.c2, g.c - c1 * g.c2);
-      T* block = dst + (n * g.c1 + c1) * hw * g.c2;
-      if (lanes < g.c2) std::memset(block, 0, static_cast<size_t>(hw * g.c2) * sizeof(T));
-      for (int64_t l = 0; l < lanes; ++l) {
-        const T* s = src + (n * g.c + c1 * g.c2 + l) * hw;
-        T* d = block + l;
-        for (int64_t p = 0; p < hw; ++p, d += g.c2) *d = s[p];
+      const int64_t plane_at = (n * g.c + c1 * g.c2) * hw * e;
+      const int64_t block_at = (n * g.c1 + c1) * hw * g.c2 * e;
+      if constexpr (kToNative) {
+        blocks::PlanesToC0(in + plane_at, hw * e, lanes, hw, g.c2, e, out + block_at, g.c2 * e);
+      } else {
+        blocks::C0ToPlanes(in + block_at, g.c2 * e, lanes, hw, g.c2, e, out + plane_at, hw * e);
       }
     }
-  }
-}
-
-template <typename T>
-void NativeToPlanar(const uint8_t* in, uint8_t* out, const Nc1hwc2Geometry& g) {
-  const int64_t hw = g.h * g.w;
-  const T* src = reinterpret_cast<const T*>(in);
-  T* dst = reinterpret_cast<T*>(out);
-  for (int64_t n = 0; n < g.n; ++n) {
-    for (int64_t c1 = 0; c1 < g.c1; ++c1) {
-      const int64_t lanes = std::min(g.c2, g.c - c1 * g.c2);
-      const T* block = src + (n * g.c1 + c1) * hw * g.c2;
-      for (int64_t l = 0; l < lanes; ++l) {
-        const T* s = block + l;
-        T* d = dst + (n * g.c + c1 * g.c2 + l) * hw;
-        for (int64_t p = 0; p < hw; ++p, s += g.c2) d[p] = *s;
-      }
-    }
-  }
-}
-
-void Dispatch(const uint8_t* in, uint8_t* out, const Nc1hwc2Geometry& g, bool to_native) {
-  switch (g.elem_bytes) {
-    case 1:
-      return to_native ? PlanarToNative<uint8_t>(in, out, g) : NativeToPlanar<uint8_t>(in, out, g);
-    case 2:
-      return to_native ? PlanarToNative<uint16_t>(in, out, g)
-                       : NativeToPlanar<uint16_t>(in, out, g);
-    default:
-      return to_native ? PlanarToNative<uint32_t>(in, out, g)
-                       : NativeToPlanar<uint32_t>(in, out, g);
   }
 }
 
@@ -87,46 +56,26 @@ std::optional<Nc1hwc2Geometry> Nc1hwc2GeometryFor(int64_t n, int64_t c, int64_t 
 }
 
 void NchwToNc1hwc2(const uint8_t* nchw, uint8_t* native, const Nc1hwc2Geometry& g) {
-  Dispatch(nchw, native, g, true);
+  Planar<true>(nchw, native, g);
 }
 
 void Nc1hwc2ToNchw(const uint8_t* native, uint8_t* nchw, const Nc1hwc2Geometry& g) {
-  Dispatch(native, nchw, g, false);
+  Planar<false>(native, nchw, g);
 }
 
 void NhwcToNc1hwc2(const uint8_t* nhwc, uint8_t* native, const Nc1hwc2Geometry& g) {
-  const int64_t hw = g.h * g.w;
-  const size_t eb = static_cast<size_t>(g.elem_bytes);
-  const size_t run_bytes = static_cast<size_t>(g.c2) * eb;
-  uint8_t* d = native;
+  const int64_t hw = g.h * g.w, e = g.elem_bytes;
   for (int64_t n = 0; n < g.n; ++n) {
-    const uint8_t* image = nhwc + static_cast<size_t>(n * hw * g.c) * eb;
-    for (int64_t c1 = 0; c1 < g.c1; ++c1) {
-      const size_t lane_bytes = static_cast<size_t>(std::min(g.c2, g.c - c1 * g.c2)) * eb;
-      const uint8_t* s = image + static_cast<size_t>(c1 * g.c2) * eb;
-      const size_t pixel_bytes = static_cast<size_t>(g.c) * eb;
-      for (int64_t p = 0; p < hw; ++p, s += pixel_bytes, d += run_bytes) {
-        std::memcpy(d, s, lane_bytes);
-        if (lane_bytes < run_bytes) std::memset(d + lane_bytes, 0, run_bytes - lane_bytes);
-      }
-    }
+    blocks::PixelsToBlocks(nhwc + n * hw * g.c * e, hw, g.c * e, g.c2 * e,
+                           native + n * g.c1 * hw * g.c2 * e, hw * g.c2 * e);
   }
 }
 
 void Nc1hwc2ToNhwc(const uint8_t* native, uint8_t* nhwc, const Nc1hwc2Geometry& g) {
-  const int64_t hw = g.h * g.w;
-  const size_t eb = static_cast<size_t>(g.elem_bytes);
-  const size_t run_bytes = static_cast<size_t>(g.c2) * eb;
-  const uint8_t* s = native;
+  const int64_t hw = g.h * g.w, e = g.elem_bytes;
   for (int64_t n = 0; n < g.n; ++n) {
-    uint8_t* image = nhwc + static_cast<size_t>(n * hw * g.c) * eb;
-    for (int64_t c1 = 0; c1 < g.c1; ++c1) {
-      const size_t lane_bytes = static_cast<size_t>(std::min(g.c2, g.c - c1 * g.c2)) * eb;
-      uint8_t* d = image + static_cast<size_t>(c1 * g.c2) * eb;
-      const size_t pixel_bytes = static_cast<size_t>(g.c) * eb;
-      for (int64_t p = 0; p < hw; ++p, d += pixel_bytes, s += run_bytes)
-        std::memcpy(d, s, lane_bytes);
-    }
+    blocks::BlocksToPixels(native + n * g.c1 * hw * g.c2 * e, hw * g.c2 * e, hw, g.c * e, g.c2 * e,
+                           nhwc + n * hw * g.c * e);
   }
 }
 
