@@ -39,12 +39,9 @@ struct Case {
 
 const std::vector<Case>& Cases() {
   static const std::vector<Case> cases = {
-      {"NCHW_to_NC1HWC2_int8", false, true, 1, 16},
-      {"NC1HWC2_to_NCHW_int8", false, false, 1, 16},
-      {"NCHW_to_NC1HWC2_fp16", false, true, 2, 8},
-      {"NC1HWC2_to_NCHW_fp16", false, false, 2, 8},
-      {"NHWC_to_NC1HWC2_int8", true, true, 1, 16},
-      {"NC1HWC2_to_NHWC_int8", true, false, 1, 16},
+      {"NCHW_to_NC1HWC2_int8", false, true, 1, 16}, {"NC1HWC2_to_NCHW_int8", false, false, 1, 16},
+      {"NCHW_to_NC1HWC2_fp16", false, true, 2, 8},  {"NC1HWC2_to_NCHW_fp16", false, false, 2, 8},
+      {"NHWC_to_NC1HWC2_int8", true, true, 1, 16},  {"NC1HWC2_to_NHWC_int8", true, false, 1, 16},
   };
   return cases;
 }
@@ -87,7 +84,8 @@ void BM_OneDnn(benchmark::State& state, const Case& c) {
   const Nc1hwc2Geometry g = GeometryFor(c, bytes);
   const auto type = c.elem_bytes == 1 ? memory::data_type::s8 : memory::data_type::bf16;
   const memory::dims dims{g.n, g.c, g.h, g.w};
-  const memory::desc plain(dims, type, c.nhwc ? memory::format_tag::nhwc : memory::format_tag::nchw);
+  const memory::desc plain(dims, type,
+                           c.nhwc ? memory::format_tag::nhwc : memory::format_tag::nchw);
   const memory::desc native(dims, type,
                             c.c2 == 16 ? memory::format_tag::nChw16c : memory::format_tag::nChw8c);
   bench::OneDnnReorder(state, c.to_native ? plain : native, c.to_native ? native : plain, bytes);

@@ -111,8 +111,8 @@ void BM_OneDnn(benchmark::State& state, const Case& c) {
   if (c.blocked == Format::kNc1hwc0) {
     // oneDNN's logical dims are N, C, H, W whatever the memory order.
     const bool nhwc = c.plain == Format::kNhwc;
-    const memory::dims dims = nhwc ? memory::dims{s[0], s[3], s[1], s[2]}
-                                   : memory::dims{s[0], s[1], s[2], s[3]};
+    const memory::dims dims =
+        nhwc ? memory::dims{s[0], s[3], s[1], s[2]} : memory::dims{s[0], s[1], s[2], s[3]};
     plain = memory::desc(dims, type, nhwc ? memory::format_tag::nhwc : memory::format_tag::nchw);
     blocked = memory::desc(dims, type,
                            c.c0 == 16 ? memory::format_tag::nChw16c : memory::format_tag::nChw8c);

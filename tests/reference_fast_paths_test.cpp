@@ -224,6 +224,10 @@ std::vector<BCase> BCases() {
       {200, 128, 64, 32, 64, DType::kInt4, 0, 0, "int4 as bytes, segments of 2 bands + 8 rows"},
       {96, 128, 64, 32, 0, DType::kInt4, 3, 1, "int4 as bytes, misaligned buffers"},
       {4096, 4096, 64, 32, 0, DType::kInt4, 0, 0, "8 MiB int4 as bytes: streamed"},
+      {4096, 4096, 16, 32, 0, DType::kInt4, 0, 16,
+       "8 MiB int4 16x32 (RK3576 type 8), band path, "
+       "NATIVE 16-byte aligned only: cached stores"},
+      {4096, 4096, 16, 32, 0, DType::kInt4, 0, 0, "8 MiB int4 16x32, band path: streamed"},
       {256, 128, 32, 32, 64, DType::kInt8, 0, 0, "segments of 2 bands"},
       {200, 96, 16, 32, 80, DType::kFloat16, 0, 0, "segments ending inside a band"},
       {160, 64, 32, 32, 64, DType::kInt8, 5, 3, "misaligned buffers"},

@@ -1231,11 +1231,14 @@ void BInt4AsBytes(uint8_t* plain, uint8_t* native, const BNativeGeometry& g,
                   NibbleOrder plain_order, NibbleOrder native_order, bool to_native) {
   const int plain_first = FirstShift(plain_order), native_first = FirstShift(native_order);
   const int64_t row_bytes = g.n / 2, byte_tile = g.sub_n / 2 * g.sub_k;
-  // Streamed as the byte kernels stream a B this large; NATIVE tiles then
-  // start on 16 bytes (subK 32: rows of 16 bytes).
+  // Streamed as the byte kernels stream a B this large. Each split row pair
+  // is one 32-byte non-temporal store at a multiple of 32 bytes from the
+  // NATIVE base (subK 32: rows of 16 bytes, tiles of subN · 16 bytes, subN
+  // even), so the base must be 32-byte aligned (a 16-byte aligned base
+  // crashed: RK3576 type 8, B tiles 16 × 32).
   const bool large = (to_native ? g.native_bytes : g.norm_bytes) >= kStreamMinBytes;
   const bool stream_tiles = to_native && large && NibbleKernels32(g.sub_k) &&
-                            reinterpret_cast<uintptr_t>(native) % 16 == 0;
+                            reinterpret_cast<uintptr_t>(native) % 32 == 0;
   // All of B as bytes (K × N/2, tiles subN/2 × subK, the same segments): a
   // segment's whole K bands go through the AVX2 byte kernel with the split or
   // merge fused into its stores or loads, when it covers every column; the
