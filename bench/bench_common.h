@@ -164,6 +164,21 @@ inline void BM_VectorCopy(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(size_bytes));
 }
 
+// Registers `fn(state, args...)` as `name`/<size_bytes>, timed in µs.
+template <typename Fn, typename... Args>
+void RegisterAt(const std::string& name, int64_t size_bytes, Fn fn, const Args&... args) {
+  benchmark::RegisterBenchmark(name.c_str(), fn, args...)
+      ->Arg(size_bytes)
+      ->Unit(benchmark::kMicrosecond);
+}
+
+// The yardsticks of a size: BM_Memcpy/<size_bytes> and, at in-cache sizes
+// (≤ in_cache_max_bytes), BM_VectorCopy/<size_bytes>.
+inline void RegisterYardsticks(int64_t size_bytes, int64_t in_cache_max_bytes) {
+  RegisterAt("BM_Memcpy", size_bytes, BM_Memcpy);
+  if (size_bytes <= in_cache_max_bytes) RegisterAt("BM_VectorCopy", size_bytes, BM_VectorCopy);
+}
+
 #if NPUCONF_HAVE_DNNL
 // oneDNN's reorder from `from` to `to` (same dims), on the buffers above; one
 // thread, as memcpy and the reference use one.

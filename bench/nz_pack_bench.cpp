@@ -148,37 +148,18 @@ void RegisterAll() {
   const Workload fp16{"fp16", DType::kFloat16, 16, false};
   const Workload int8{"int8", DType::kInt8, 32, false};
   for (int64_t size_bytes = kMinBytes; size_bytes <= kMaxBytes; size_bytes *= 4) {
-    benchmark::RegisterBenchmark("BM_Memcpy", bench::BM_Memcpy)
-        ->Arg(size_bytes)
-        ->Unit(benchmark::kMicrosecond);
-    if (size_bytes <= kInCacheMaxBytes) {
-      benchmark::RegisterBenchmark("BM_VectorCopy", bench::BM_VectorCopy)
-          ->Arg(size_bytes)
-          ->Unit(benchmark::kMicrosecond);
-    }
+    bench::RegisterYardsticks(size_bytes, kInCacheMaxBytes);
     for (Workload w : {fp16, int8}) {
       const std::string t = std::string("<") + w.dtype_name + ">";
       Workload ragged = w;
       ragged.ragged_k = true;
-      benchmark::RegisterBenchmark(("BM_PackNdToNz" + t).c_str(), BM_Pack, w)
-          ->Arg(size_bytes)
-          ->Unit(benchmark::kMicrosecond);
-      benchmark::RegisterBenchmark(("BM_PackNdToNzRaggedK" + t).c_str(), BM_Pack, ragged)
-          ->Arg(size_bytes)
-          ->Unit(benchmark::kMicrosecond);
-      benchmark::RegisterBenchmark(("BM_UnpackNzToNd" + t).c_str(), BM_Unpack, w)
-          ->Arg(size_bytes)
-          ->Unit(benchmark::kMicrosecond);
-      benchmark::RegisterBenchmark(("BM_TransMatmulWeight" + t).c_str(), BM_Trans, w)
-          ->Arg(size_bytes)
-          ->Unit(benchmark::kMicrosecond);
+      bench::RegisterAt("BM_PackNdToNz" + t, size_bytes, BM_Pack, w);
+      bench::RegisterAt("BM_PackNdToNzRaggedK" + t, size_bytes, BM_Pack, ragged);
+      bench::RegisterAt("BM_UnpackNzToNd" + t, size_bytes, BM_Unpack, w);
+      bench::RegisterAt("BM_TransMatmulWeight" + t, size_bytes, BM_Trans, w);
 #if NPUCONF_HAVE_DNNL
-      benchmark::RegisterBenchmark(("BM_OneDnnNdToNz" + t).c_str(), BM_OneDnn, w, true)
-          ->Arg(size_bytes)
-          ->Unit(benchmark::kMicrosecond);
-      benchmark::RegisterBenchmark(("BM_OneDnnNzToNd" + t).c_str(), BM_OneDnn, w, false)
-          ->Arg(size_bytes)
-          ->Unit(benchmark::kMicrosecond);
+      bench::RegisterAt("BM_OneDnnNdToNz" + t, size_bytes, BM_OneDnn, w, true);
+      bench::RegisterAt("BM_OneDnnNzToNd" + t, size_bytes, BM_OneDnn, w, false);
 #endif
     }
   }

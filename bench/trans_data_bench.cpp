@@ -130,23 +130,12 @@ void BM_OneDnn(benchmark::State& state, const Case& c) {
 
 void RegisterAll() {
   for (int64_t size_bytes = kMinBytes; size_bytes <= kMaxBytes; size_bytes *= 4) {
-    benchmark::RegisterBenchmark("BM_Memcpy", bench::BM_Memcpy)
-        ->Arg(size_bytes)
-        ->Unit(benchmark::kMicrosecond);
-    if (size_bytes <= kInCacheMaxBytes) {
-      benchmark::RegisterBenchmark("BM_VectorCopy", bench::BM_VectorCopy)
-          ->Arg(size_bytes)
-          ->Unit(benchmark::kMicrosecond);
-    }
+    bench::RegisterYardsticks(size_bytes, kInCacheMaxBytes);
     for (const Case& c : Cases()) {
       const std::string t = std::string("<") + c.name + ">";
-      benchmark::RegisterBenchmark(("BM_TransData" + t).c_str(), BM_TransData, c)
-          ->Arg(size_bytes)
-          ->Unit(benchmark::kMicrosecond);
+      bench::RegisterAt("BM_TransData" + t, size_bytes, BM_TransData, c);
 #if NPUCONF_HAVE_DNNL
-      benchmark::RegisterBenchmark(("BM_OneDnn" + t).c_str(), BM_OneDnn, c)
-          ->Arg(size_bytes)
-          ->Unit(benchmark::kMicrosecond);
+      bench::RegisterAt("BM_OneDnn" + t, size_bytes, BM_OneDnn, c);
 #endif
     }
   }
