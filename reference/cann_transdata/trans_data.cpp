@@ -1,8 +1,10 @@
-// Host TransData (spec layouts.md §A.1, §A.3, §A.4). One loop nest for every
-// pair: for each (n, c) of the weight, the H·W plane is copied with the two
-// sides' strides; where the plain side holds C contiguously (NHWC) the copy
-// runs along C instead, one memcpy per C0 run (every run lies inside one C0
-// block). No index division inside the copy loops.
+// Host TransData (spec layouts.md §A.1, §A.3, §A.4). NCHW with groups 1 and
+// NHWC ↔ NC1HWC0 run on the channel-block kernels (ChannelBlocks,
+// reference/blocks). Every other pair takes one loop nest: for each (n, c) of
+// the weight, the H·W plane is copied with the two sides' strides; where the
+// plain side holds C contiguously (NHWC) the copy runs along C instead, one
+// memcpy per C0 run (every run lies inside one C0 block). No index division
+// inside the copy loops.
 #include "reference/cann_transdata/trans_data.h"
 
 #include <cstring>
@@ -184,7 +186,7 @@ int64_t PlanNz(const TransDataFacts& facts, const TransDataArgs& args, TransData
 // has them): NC1HWC0 rows follow each other, FRACTAL_Z rows are Np · C0
 // elements apart (§A.3). Writes every output byte: the pad lanes of a block,
 // and for FRACTAL_Z the pad rows n ≥ N, are set to 0 here.
-bool NchwBlocks(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
+bool ChannelBlocks(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
   const int64_t e = p.elem_bytes, hw = p.h * p.w;
   if (p.plain == Format::kNhwc && p.blocked == Format::kNc1hwc0) {
     // NHWC: each pixel's C0-runs to their planes (§A.1).
@@ -344,7 +346,7 @@ int64_t PlanTransData(const TransDataFacts& facts, const TransDataArgs& args, Tr
 
 void RunTransData(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
   if (p.dst_bytes == 0) return;
-  if (p.plain_elems != 0 && NchwBlocks(p, src, dst)) return;
+  if (p.plain_elems != 0 && ChannelBlocks(p, src, dst)) return;
   // Padding (pack) and the rows no group reads (unpack, N not a multiple of g) hold 0.
   if (p.pack || p.groups * p.cout < p.n) std::memset(dst, 0, p.dst_bytes);
   if (p.plain_elems == 0) return;
