@@ -10,7 +10,8 @@ namespace {
 
 // One (n, C1) block is C2 lanes × H·W pixels. NCHW ↔ NC1HWC2 is a transpose
 // of the block's planes (reference/blocks: register tiles where the path has
-// them); NHWC moves whole C2-runs with memcpy.
+// them); NHWC moves each pixel's C2-runs to their planes (blocks::
+// PixelsToBlocks, below).
 template <bool kToNative>
 void Planar(const uint8_t* in, uint8_t* out, const Nc1hwc2Geometry& g) {
   const int64_t hw = g.h * g.w, e = g.elem_bytes;
