@@ -20,6 +20,16 @@ std::string_view StatusName(int64_t status) {
       return "ACLNN_ERR_INNER_CREATE_EXECUTOR";
     case kAclnnErrInnerNullptr:
       return "ACLNN_ERR_INNER_NULLPTR";
+    case kGeParamInvalid:
+      return "ACL_ERROR_GE_PARAM_INVALID";
+    case kGeFormatInvalid:
+      return "ACL_ERROR_GE_FORMAT_INVALID";
+    case kGeShapeInvalid:
+      return "ACL_ERROR_GE_SHAPE_INVALID";
+    case kGeDatatypeInvalid:
+      return "ACL_ERROR_GE_DATATYPE_INVALID";
+    case kGeMemoryAllocation:
+      return "ACL_ERROR_GE_MEMORY_ALLOCATION";
     default:
       return "?";
   }

@@ -18,8 +18,16 @@ inline constexpr int64_t kAclnnErrInner = 561000;
 inline constexpr int64_t kAclnnErrInnerInfershapeError = 561001;
 inline constexpr int64_t kAclnnErrInnerCreateExecutor = 561101;
 inline constexpr int64_t kAclnnErrInnerNullptr = 561103;
+// GraphEngine host format-transfer codes (hicann/ge inc/external/ge/ge_error_codes.h@ffdcbc9f,
+// spec layouts.md §0 "Status codes"): what the GE TransData converters return.
+inline constexpr int64_t kGeParamInvalid = 145000;
+inline constexpr int64_t kGeFormatInvalid = 145020;
+inline constexpr int64_t kGeShapeInvalid = 145021;
+inline constexpr int64_t kGeDatatypeInvalid = 145022;
+inline constexpr int64_t kGeMemoryAllocation = 245000;
 
-// Name of a CANN status for messages ("ACLNN_ERR_PARAM_INVALID"); "?" if unknown.
+// Name of a CANN status (aclnn or GE) for messages ("ACLNN_ERR_PARAM_INVALID",
+// "ACL_ERROR_GE_SHAPE_INVALID"); "?" if unknown.
 std::string_view StatusName(int64_t status);
 }  // namespace cann
 

@@ -115,6 +115,17 @@ TEST(Cli, CaseAnswersTheQuickestQuestion) {
   EXPECT_NE(run.output.find("1536 (ELEMENTS"), std::string::npos) << run.output;
 }
 
+TEST(Cli, CaseNamesGeStatusCodes) {
+  // spec layouts.md §A.4 hazard 3: FRACTAL_Z with groups > N is rejected (the default reading of
+  // choice cann.trans_data.groups_exceed_n) as 145021; `case` names it as ge_error_codes.h does.
+  const auto run = RunNpuconf(
+      "case cann.trans_data profile=ascend910b src_format=NCHW dst_format=FRACTAL_Z groups=4 "
+      "dtype=FLOAT16 'shape=[2,8,1,1]'");
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("status: 145021 (ACL_ERROR_GE_SHAPE_INVALID)"), std::string::npos)
+      << run.output;
+}
+
 TEST(Cli, ListsAnswer) {
   for (const char* what : {"profiles", "routines", "properties", "ports"}) {
     const auto run = RunNpuconf(std::string("list ") + what);

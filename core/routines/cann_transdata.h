@@ -7,16 +7,17 @@
 #include <vector>
 
 #include "core/routine.h"
+#include "core/status.h"
 
 namespace npuconf::routines::cann_transdata {
 
 inline constexpr char kTransData[] = "cann.trans_data";
 
-// hicann/ge inc/external/ge/ge_error_codes.h@ffdcbc9f (spec layouts.md §0 "Status codes").
+// The GE codes the routine returns (core/status.h: ge_error_codes.h, spec layouts.md §0).
 inline constexpr int64_t kGeSuccess = 0;
-inline constexpr int64_t kGeFormatInvalid = 145020;
-inline constexpr int64_t kGeShapeInvalid = 145021;
-inline constexpr int64_t kGeDatatypeInvalid = 145022;
+using cann::kGeDatatypeInvalid;
+using cann::kGeFormatInvalid;
+using cann::kGeShapeInvalid;
 
 // The formats the routine knows (spec layouts.md §A.1–A.4, §A.8).
 inline constexpr const char* kFormats[] = {"NCHW",
