@@ -84,6 +84,14 @@ INSTANTIATE_TEST_SUITE_P(
         FaultCase{"overflow_far",
                   "SIGSEGV (segmentation fault): wrote past the capacity of output "
                   "'weight_tensor_size' (byte 8 of 8)"},
+        // A write that jumps over the bytes right behind a buffer (F7 of the
+        // breaker: a one-page guard let these pass).
+        FaultCase{"write_skip_page",
+                  "wrote past the capacity of output 'weight_tensor_size' (byte "},
+        FaultCase{"write_far",
+                  "wrote past the capacity of output 'weight_tensor_size' (byte 8388616 of 8)"},
+        FaultCase{"write_before", "8192 bytes before output 'n"},
+        FaultCase{"write_before_pad", "65 bytes before output 'n"},
         FaultCase{"read_past_input", "read past the end of input"},
         FaultCase{"write_input", "(inputs are read-only), byte 0"},
         FaultCase{"sigkill", "killed by SIGKILL"}, FaultCase{"stack_overflow", "killed by SIGSEGV"},

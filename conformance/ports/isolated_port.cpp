@@ -40,6 +40,17 @@ constexpr uint64_t kArenaChunkBytes = 1u << 20;
 // An arena above this is sized to the case and given back after it: a huge
 // case must not keep its memory for the rest of the run.
 constexpr uint64_t kKeepArenaBytes = 64u << 20;
+// Behind every buffer a PROT_NONE guard as large as the buffer, at least
+// kMinGuardBytes and at most kMaxGuardBytes: a write that skips over a page
+// (a wrong stride, a wrong row count) still faults, and is attributed. The
+// guards are address space of a sparse file: they cost no memory.
+constexpr uint64_t kMinGuardBytes = 1u << 20;
+constexpr uint64_t kMaxGuardBytes = 64u << 20;
+// The worker maps the arena inside a PROT_NONE reservation of this much in
+// front of it and behind it, so a stray access just outside the arena faults
+// there and is attributed too (instead of landing in whatever is mapped next).
+constexpr uint64_t kArenaHeadGuardBytes = 1u << 20;
+constexpr uint64_t kArenaTailGuardBytes = 64u << 20;
 constexpr int kSocketFd = 3;  // in the worker
 constexpr int kArenaFd = 4;
 
@@ -68,8 +79,9 @@ struct ResultMessage {
 struct SignalMessage {
   char kind = 'S';
   int32_t signal_number = 0;
-  int32_t is_write = -1;      // -1 unknown
-  int64_t arena_offset = -1;  // of the faulting address; -1 outside the arena
+  int32_t is_write = -1;     // -1 unknown
+  int32_t in_arena = 0;      // the faulting address lies in the arena or its reservation
+  int64_t arena_offset = 0;  // of the faulting address (negative: before the arena)
 };
 
 size_t PageBytes() {
@@ -131,13 +143,40 @@ class BlobReader {
   bool ok_ = true;
 };
 
+// One buffer in the arena: [start, data_offset) is padding the runner fills
+// with a pattern and checks after the call (for an output its last
+// kGuardBytes are the guard bytes of core/buffer.h), then the data, then a
+// PROT_NONE guard of guard_bytes.
 struct Region {
-  enum class Kind { kInput, kOutput, kMessage } kind;
+  enum class Kind { kControl, kInput, kOutput, kMessage } kind;
   std::string name;
+  uint64_t start = 0;
   uint64_t data_offset = 0;
   uint64_t bytes = 0;  // of the data (input bytes, output capacity)
   uint64_t guard_offset = 0;
+  uint64_t guard_bytes = 0;
 };
+
+// How the port sees a region, for messages: "input 'nd'", "the message buffer".
+std::string RegionName(const Region& region) {
+  switch (region.kind) {
+    case Region::Kind::kControl:
+      return "the runner's control block";
+    case Region::Kind::kInput:
+      return "input '" + region.name + "'";
+    case Region::Kind::kOutput:
+      return "output '" + region.name + "'";
+    case Region::Kind::kMessage:
+      return "the message buffer";
+  }
+  return region.name;
+}
+
+// The pattern of the padding byte at `offset` before `data_offset`; the last
+// kGuardBytes are GuardByteAt(0 .. kGuardBytes - 1), as in a GuardedBuffer.
+uint8_t PaddingByte(uint64_t offset, uint64_t data_offset) {
+  return GuardByteAt((kGuardBytes - (data_offset - offset) % kGuardBytes) % kGuardBytes);
+}
 
 struct Layout {
   uint64_t control_bytes = 0;
@@ -145,7 +184,7 @@ struct Layout {
   uint64_t message_offset = 0;
   std::vector<uint64_t> input_offsets;   // 0: no data (an empty input is NULL)
   std::vector<uint64_t> output_offsets;  // 0: a null output
-  std::vector<Region> regions;           // each with its guard page
+  std::vector<Region> regions;           // each with its guard
   uint64_t total_bytes = 0;
 };
 
@@ -204,27 +243,35 @@ std::string SerializeCase(const Invocation& inv, const Layout& layout) {
   w.Put<uint64_t>(layout.result_offset);
   w.Put<uint64_t>(layout.message_offset);
   w.Put<uint64_t>(layout.regions.size());
-  for (const auto& region : layout.regions) w.Put<uint64_t>(region.guard_offset);
+  for (const auto& region : layout.regions) {
+    w.Put<uint64_t>(region.guard_offset);
+    w.Put<uint64_t>(region.guard_bytes);
+  }
   return w.bytes();
 }
 
 Layout PlanLayout(const Invocation& inv, uint64_t blob_bytes) {
   const uint64_t page = PageBytes();
   Layout layout;
-  // blob_bytes is the size of the blob without its list of guard pages; one
-  // entry per region at most.
+  // blob_bytes is the size of the blob without its list of guards; two words
+  // per region, at most 2 + inputs + outputs regions.
   const uint64_t results =
-      RoundUp(blob_bytes + sizeof(uint64_t) * (1 + inv.inputs.size() + inv.outputs.size()), 8);
+      RoundUp(blob_bytes + 2 * sizeof(uint64_t) * (2 + inv.inputs.size() + inv.outputs.size()), 8);
   layout.result_offset = results;
   layout.control_bytes = RoundUp(results + inv.outputs.size() * kResultSlotBytes, page);
-  uint64_t at = layout.control_bytes;
-  // The message buffer ends at a guard page: a port writing past
-  // message_bytes faults.
+  const auto guard_bytes = [page](uint64_t bytes) {
+    return RoundUp(std::clamp(bytes, kMinGuardBytes, kMaxGuardBytes), page);
+  };
+  // A guard page between the control block and the message buffer.
+  layout.regions.push_back(
+      {Region::Kind::kControl, "control", 0, 0, 0, layout.control_bytes, page});
+  uint64_t at = layout.control_bytes + page;
+  // The message buffer ends at a guard: a port writing past message_bytes faults.
   const uint64_t message_region = RoundUp(kMessageBytes, page);
   layout.message_offset = at + message_region - kMessageBytes;
-  layout.regions.push_back({Region::Kind::kMessage, "message", layout.message_offset, kMessageBytes,
-                            at + message_region});
-  at += message_region + page;
+  layout.regions.push_back({Region::Kind::kMessage, "message", at, layout.message_offset,
+                            kMessageBytes, at + message_region, guard_bytes(kMessageBytes)});
+  at += message_region + layout.regions.back().guard_bytes;
   for (const auto& input : inv.inputs) {
     const uint64_t bytes = input.bytes.size();
     if (bytes == 0) {
@@ -233,9 +280,9 @@ Layout PlanLayout(const Invocation& inv, uint64_t blob_bytes) {
     }
     const uint64_t region = RoundUp(bytes, page);
     layout.input_offsets.push_back(at + region - bytes);
-    layout.regions.push_back(
-        {Region::Kind::kInput, input.name, at + region - bytes, bytes, at + region});
-    at += region + page;
+    layout.regions.push_back({Region::Kind::kInput, input.name, at, at + region - bytes, bytes,
+                              at + region, guard_bytes(bytes)});
+    at += region + layout.regions.back().guard_bytes;
   }
   for (const auto& output : inv.outputs) {
     if (output.null) {
@@ -245,9 +292,9 @@ Layout PlanLayout(const Invocation& inv, uint64_t blob_bytes) {
     const uint64_t cap = output.capacity_bytes;
     const uint64_t region = RoundUp(cap + kGuardBytes, page);
     layout.output_offsets.push_back(at + region - cap);
-    layout.regions.push_back(
-        {Region::Kind::kOutput, output.name, at + region - cap, cap, at + region});
-    at += region + page;
+    layout.regions.push_back({Region::Kind::kOutput, output.name, at, at + region - cap, cap,
+                              at + region, guard_bytes(cap)});
+    at += region + layout.regions.back().guard_bytes;
   }
   layout.total_bytes = at;
   return layout;
@@ -258,6 +305,8 @@ Layout PlanLayout(const Invocation& inv, uint64_t blob_bytes) {
 int g_worker_socket = -1;
 uint8_t* g_worker_arena = nullptr;
 uint64_t g_worker_arena_bytes = 0;
+uint8_t* g_worker_reservation = nullptr;  // the arena with its head and tail guards
+uint64_t g_worker_reservation_bytes = 0;
 uint64_t g_worker_arena_generation = 0;  // changes with every (re)mapping
 
 void SendAll(int fd, const void* data, size_t size) {
@@ -272,21 +321,50 @@ void SendText(int fd, char kind, const std::string& text) {
   SendAll(fd, message.data(), message.size());
 }
 
+// 1 when the faulting access was a write, 0 a read, -1 unknown.
+int32_t FaultWasWrite(void* context) {
+  const auto* uc = static_cast<const ucontext_t*>(context);
+#if defined(__x86_64__)
+  // Bit 1 of the x86 page-fault error code: the access was a write.
+  return (uc->uc_mcontext.gregs[REG_ERR] & 2) ? 1 : 0;
+#elif defined(__aarch64__)
+  // The kernel appends an esr_context record (ESR_MAGIC) to the signal frame;
+  // for a data abort (EC 0x24 / 0x25) ISS bit 6 (WnR) says a write.
+  const auto* at = reinterpret_cast<const uint8_t*>(uc->uc_mcontext.__reserved);
+  const uint8_t* end = at + sizeof(uc->uc_mcontext.__reserved);
+  while (at + 8 <= end) {
+    uint32_t magic = 0, size = 0;
+    std::memcpy(&magic, at, 4);
+    std::memcpy(&size, at + 4, 4);
+    if (magic == 0 || size < 8 || at + size > end) break;
+    if (magic == 0x45535201 && size >= 16) {  // ESR_MAGIC, struct esr_context
+      uint64_t esr = 0;
+      std::memcpy(&esr, at + 8, 8);
+      const uint64_t ec = esr >> 26;
+      if (ec == 0x24 || ec == 0x25) return (esr >> 6) & 1 ? 1 : 0;
+      return -1;
+    }
+    at += size;
+  }
+  return -1;
+#else
+  (void)uc;
+  return -1;
+#endif
+}
+
 void OnWorkerFatalSignal(int signal_number, siginfo_t* info, void* context) {
   SignalMessage message;
   message.signal_number = signal_number;
   const auto address = reinterpret_cast<uintptr_t>(info->si_addr);
   const auto base = reinterpret_cast<uintptr_t>(g_worker_arena);
+  const auto first = reinterpret_cast<uintptr_t>(g_worker_reservation);
   if ((signal_number == SIGSEGV || signal_number == SIGBUS) && info->si_code > 0 && base &&
-      address >= base && address < base + g_worker_arena_bytes) {
-    message.arena_offset = static_cast<int64_t>(address - base);
-#if defined(__x86_64__)
-    // Bit 1 of the x86 page-fault error code: the access was a write.
-    const auto* uc = static_cast<const ucontext_t*>(context);
-    message.is_write = (uc->uc_mcontext.gregs[REG_ERR] & 2) ? 1 : 0;
-#endif
+      address >= first && address < first + g_worker_reservation_bytes) {
+    message.in_arena = 1;
+    message.arena_offset = static_cast<int64_t>(address) - static_cast<int64_t>(base);
+    message.is_write = FaultWasWrite(context);
   }
-  (void)context;
   send(g_worker_socket, &message, sizeof(message), MSG_NOSIGNAL | MSG_DONTWAIT);
   // SA_RESETHAND restored the default action; the signal is blocked in the
   // handler, so it is delivered (and ends the worker) on return.
@@ -318,13 +396,21 @@ void InstallWorkerSignals() {
 
 bool MapWorkerArena(uint64_t bytes) {
   if (g_worker_arena && g_worker_arena_bytes == bytes) return true;
-  if (g_worker_arena) munmap(g_worker_arena, g_worker_arena_bytes);
-  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, kArenaFd, 0);
+  if (g_worker_reservation) munmap(g_worker_reservation, g_worker_reservation_bytes);
+  g_worker_arena = g_worker_reservation = nullptr;
+  g_worker_arena_bytes = g_worker_reservation_bytes = 0;
+  const uint64_t reservation = kArenaHeadGuardBytes + bytes + kArenaTailGuardBytes;
+  void* r =
+      mmap(nullptr, reservation, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (r == MAP_FAILED) return false;
+  void* p = mmap(static_cast<uint8_t*>(r) + kArenaHeadGuardBytes, bytes, PROT_READ | PROT_WRITE,
+                 MAP_SHARED | MAP_FIXED, kArenaFd, 0);
   if (p == MAP_FAILED) {
-    g_worker_arena = nullptr;
-    g_worker_arena_bytes = 0;
+    munmap(r, reservation);
     return false;
   }
+  g_worker_reservation = static_cast<uint8_t*>(r);
+  g_worker_reservation_bytes = reservation;
   g_worker_arena = static_cast<uint8_t*>(p);
   g_worker_arena_bytes = bytes;
   g_worker_arena_generation += 1;
@@ -371,7 +457,7 @@ struct WorkerCase {
   std::vector<uint64_t> result_slots;
   std::string routine, profile;
   uint64_t message_offset = 0;
-  std::vector<uint64_t> guards;
+  std::vector<std::pair<uint64_t, uint64_t>> guards;  // offset, bytes
 };
 
 bool ReadWorkerCase(uint64_t blob_bytes, WorkerCase* wc) {
@@ -440,30 +526,36 @@ bool ReadWorkerCase(uint64_t blob_bytes, WorkerCase* wc) {
   wc->message_offset = r.Get<uint64_t>();
   const uint64_t n_guards = r.Get<uint64_t>();
   if (!r.ok() || n_guards > blob_bytes) return false;
-  for (uint64_t i = 0; i < n_guards; ++i) wc->guards.push_back(r.Get<uint64_t>());
+  for (uint64_t i = 0; i < n_guards; ++i) {
+    const uint64_t offset = r.Get<uint64_t>();
+    wc->guards.emplace_back(offset, r.Get<uint64_t>());
+  }
   for (uint64_t i = 0; i < n_outputs; ++i)
     wc->result_slots.push_back(result_offset + i * kResultSlotBytes);
   if (!r.ok() || wc->message_offset + kMessageBytes > g_worker_arena_bytes ||
       result_offset + n_outputs * kResultSlotBytes > g_worker_arena_bytes) {
     return false;
   }
-  for (uint64_t guard : wc->guards) {
-    if (guard + PageBytes() > g_worker_arena_bytes || guard % PageBytes() != 0) return false;
+  for (const auto& [offset, bytes] : wc->guards) {
+    if (offset > g_worker_arena_bytes || bytes > g_worker_arena_bytes - offset ||
+        offset % PageBytes() != 0 || bytes % PageBytes() != 0) {
+      return false;
+    }
   }
   return true;
 }
 
 // Makes exactly `guards` PROT_NONE (a no-op when the layout did not change).
-void ProtectGuards(const std::vector<uint64_t>& guards) {
-  static std::vector<uint64_t> protected_now;
+void ProtectGuards(const std::vector<std::pair<uint64_t, uint64_t>>& guards) {
+  static std::vector<std::pair<uint64_t, uint64_t>> protected_now;
   static uint64_t protected_generation = 0;
   if (protected_generation == g_worker_arena_generation && protected_now == guards) return;
   if (protected_generation == g_worker_arena_generation) {
-    for (uint64_t guard : protected_now) {
-      mprotect(g_worker_arena + guard, PageBytes(), PROT_READ | PROT_WRITE);
+    for (const auto& [offset, bytes] : protected_now) {
+      mprotect(g_worker_arena + offset, bytes, PROT_READ | PROT_WRITE);
     }
   }
-  for (uint64_t guard : guards) mprotect(g_worker_arena + guard, PageBytes(), PROT_NONE);
+  for (const auto& [offset, bytes] : guards) mprotect(g_worker_arena + offset, bytes, PROT_NONE);
   protected_now = guards;
   protected_generation = g_worker_arena_generation;
 }
@@ -784,16 +876,25 @@ class IsolatedWorker {
       }
     }
     Layout layout = PlanLayout(inv, SerializeCase(inv, Layout{}).size());
-    const std::string blob = SerializeCase(inv, layout);
-    last_layout_regions_ = layout.regions;
     std::string error;
     if (!EnsureArena(layout.total_bytes, &error)) {
       answer.fault = error;
       FillOutputs(inv, nullptr, &answer);
       return answer;
     }
+    // The last guard runs to the end of the arena (the worker's reservation
+    // goes on behind it): no part of the arena a case does not use is writable.
+    Region& last = layout.regions.back();
+    last.guard_bytes = arena_bytes_ - last.guard_offset;
+    const std::string blob = SerializeCase(inv, layout);
+    last_layout_regions_ = layout.regions;
     std::memcpy(arena_, blob.data(), blob.size());
     std::memset(arena_ + layout.message_offset, 0, kMessageBytes);
+    for (const Region& region : layout.regions) {
+      for (uint64_t at = region.start; at < region.data_offset; ++at) {
+        arena_[at] = PaddingByte(at, region.data_offset);
+      }
+    }
     // Tensors go through the arena's file, not its mapping: the worker holds
     // the port's buffers, and this process only its own copy of the case.
     bool placed = true;
@@ -807,7 +908,6 @@ class IsolatedWorker {
       const OutputSpec& spec = inv.outputs[i];
       if (!layout.output_offsets[i]) continue;
       const uint64_t at = layout.output_offsets[i];
-      for (size_t g = 0; g < kGuardBytes; ++g) arena_[at - kGuardBytes + g] = GuardByteAt(g);
       const uint64_t head = std::min<uint64_t>(spec.initial.size(), spec.capacity_bytes);
       if (head) placed = placed && ArenaWrite(at, spec.initial.data(), head, &error);
       placed = placed && ArenaFill(at + head, kSentinelByte, spec.capacity_bytes - head, &error);
@@ -848,6 +948,7 @@ class IsolatedWorker {
       Stop();
     }
     if (answer.fault.empty()) answer.fault = InputWrites(inv, layout);
+    if (answer.fault.empty()) answer.fault = PaddingWrites(layout);
     bool terminated = true;
     answer.message = BoundedCString(reinterpret_cast<const char*>(arena_ + layout.message_offset),
                                     kMessageBytes, &terminated);
@@ -877,6 +978,31 @@ class IsolatedWorker {
           return "wrote to its input '" + inv.inputs[i].name + "' (inputs are read-only), byte " +
                  std::to_string(done + static_cast<uint64_t>(at - chunk.begin()));
         }
+      }
+    }
+    return {};
+  }
+
+  // A write between buffers that no guard caught (it skipped over one, or ran
+  // back past an output's guard bytes): names the first damaged padding byte
+  // by the buffers on either side of it, "" when every padding is intact. The
+  // guard bytes right in front of an output are FillOutputs' to report.
+  std::string PaddingWrites(const Layout& layout) const {
+    for (size_t i = 0; i < layout.regions.size(); ++i) {
+      const Region& region = layout.regions[i];
+      const uint64_t end = region.kind == Region::Kind::kOutput ? region.data_offset - kGuardBytes
+                                                                : region.data_offset;
+      for (uint64_t at = region.start; at < end; ++at) {
+        if (arena_[at] == PaddingByte(at, region.data_offset)) continue;
+        std::string where = "wrote outside every buffer it was given, " +
+                            std::to_string(region.data_offset - at) + " bytes before " +
+                            RegionName(region);
+        if (i > 0 && layout.regions[i - 1].kind != Region::Kind::kControl) {
+          const Region& before = layout.regions[i - 1];
+          where += " (" + std::to_string(at - before.data_offset - before.bytes) +
+                   " bytes past the end of " + RegionName(before) + ")";
+        }
+        return where;
       }
     }
     return {};
@@ -1038,28 +1164,51 @@ class IsolatedWorker {
     }
   }
 
+  // A fault in a guard: what the port touched, named by the buffer the guard
+  // follows and, for a write, by the buffer it precedes.
   void NoteSignal(const std::string& message) {
     SignalMessage s;
     if (message.size() != sizeof(s)) return;
     std::memcpy(&s, message.data(), sizeof(s));
-    if (s.arena_offset < 0) return;
+    const std::vector<Region>& regions = last_layout_regions_;
+    if (!s.in_arena || regions.empty()) return;
+    const std::string verb = s.is_write == 1 ? "wrote" : s.is_write == 0 ? "read" : "read or wrote";
+    if (s.arena_offset < 0) {
+      last_signal_ = ": " + verb + " " + std::to_string(-s.arena_offset) +
+                     " bytes before the port's shared arena (before every buffer it was given)";
+      return;
+    }
     const auto offset = static_cast<uint64_t>(s.arena_offset);
-    for (const auto& region : last_layout_regions_) {
-      if (offset < region.guard_offset || offset >= region.guard_offset + PageBytes()) continue;
+    for (size_t i = 0; i < regions.size(); ++i) {
+      const Region& region = regions[i];
+      // The last guard goes on into the worker's reservation behind the arena.
+      const bool in_guard =
+          offset >= region.guard_offset &&
+          (i + 1 == regions.size() || offset < region.guard_offset + region.guard_bytes);
+      if (!in_guard) continue;
       const std::string at = " (byte " + std::to_string(offset - region.data_offset) + " of " +
                              std::to_string(region.bytes) + ")";
       switch (region.kind) {
+        case Region::Kind::kControl:
+          last_signal_ = ": " + verb + " outside every buffer it was given";
+          break;
         case Region::Kind::kInput:
-          last_signal_ = ": read past the end of input '" + region.name + "'" + at;
-          return;
+          last_signal_ = ": " + verb + " past the end of input '" + region.name + "'" + at;
+          break;
         case Region::Kind::kOutput:
-          last_signal_ = std::string(": ") + (s.is_write == 0 ? "read" : "wrote") +
-                         " past the capacity of output '" + region.name + "'" + at;
-          return;
+          last_signal_ = ": " + verb + " past the capacity of output '" + region.name + "'" + at;
+          break;
         case Region::Kind::kMessage:
-          last_signal_ = ": wrote past message_bytes" + at;
-          return;
+          last_signal_ = ": " + verb + " past message_bytes" + at;
+          break;
       }
+      if (i + 1 < regions.size() && s.is_write != 0) {
+        const Region& next = regions[i + 1];
+        last_signal_ += region.kind == Region::Kind::kControl ? ", " : ", or ";
+        last_signal_ +=
+            std::to_string(next.data_offset - offset) + " bytes before " + RegionName(next);
+      }
+      return;
     }
   }
 

@@ -5,10 +5,19 @@
 // library; the runner never loads it. Cases travel through a shared-memory
 // arena (a memfd mapped in both processes, reused from case to case and grown
 // when a case needs more); small control messages go over a socketpair.
-// In the child every input ENDS at a page boundary with a PROT_NONE guard page
+// In the child every input ENDS at a page boundary with a PROT_NONE guard
 // behind it (a read past the end faults), and every output's capacity ends at
-// a page boundary with a guard page behind it (a write past the capacity
-// faults however far it runs) and the guard bytes of core/buffer.h in front.
+// a page boundary with a guard behind it (a write past the capacity faults)
+// and the guard bytes of core/buffer.h in front. A guard is as large as its
+// buffer (at least 1 MiB, at most 64 MiB); the last one runs to the end of the
+// arena, and the worker maps the arena between 1 MiB and 64 MiB of PROT_NONE
+// reservation. The padding between buffers is filled with a pattern and
+// checked after the call. So a write past an output is caught whether it runs
+// on or jumps: into a guard it faults and is named ("wrote past the capacity
+// of output 'nz' (byte 70000 of 4096)", or "... N bytes before output 'nz'"
+// for a write in front of one), into padding it is named by the buffers on
+// either side, into an input it is "wrote to its input". Only a write that
+// lands inside another output's capacity cannot be told from the port's own.
 //
 // Whatever stops `call` from returning becomes Answer::fault, naming it:
 // "killed by SIGSEGV (segmentation fault): read past the end of input ...",

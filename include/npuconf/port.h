@@ -29,9 +29,11 @@
  * Isolation
  *   The runner calls `call` in a child process (a long-lived worker that has
  *   loaded the library; `npuconf --in-process` opts out). Every input ends at
- *   a page boundary with an inaccessible guard page behind it, and so does
- *   every output's capacity (`bytes`) and the `message` buffer: reading past
- *   an input or writing past an output faults. Data pointers are therefore
+ *   a page boundary with an inaccessible guard behind it (as large as the
+ *   buffer, 1 MiB to 64 MiB), and so does every output's capacity (`bytes`)
+ *   and the `message` buffer: reading past an input or writing past an output
+ *   faults, and a write into the padding between buffers fails the case too.
+ *   Data pointers are therefore
  *   aligned only to the element size (a byte for INT4), not to 16 or 64 bytes.
  *   A crash, an exit() or _exit(), a C++ exception escaping `call`, or
  *   running longer than the per-case limit (default 10 s) fails that case,

@@ -10,6 +10,10 @@
 // failing case replays it exactly.
 //
 // NPUCONF_FAULT = segv | abort | exit0 | _exit | throw | hang | overflow_far |
+//   write_skip_page (one byte a page and 100 bytes past the size output) |
+//   write_far (one byte 8 MiB past the size output) |
+//   write_before (cann.nd_to_nz: one byte 8 KiB before the output) |
+//   write_before_pad (cann.nd_to_nz: one byte just in front of the output's guard bytes) |
 //   read_past_input | write_input | sigkill | stack_overflow | bad_utf8 | no_nul_message |
 //   null_claims | segv_unlink (deletes NPUCONF_FAULT_UNLINK, then segv) |
 //   truncate_arena (tries to shrink the arena the runner maps: must fail) |
@@ -294,6 +298,11 @@ int32_t Call(const npuconf_case* c, int64_t* vendor_status, char* message, uint6
       // Runs on far past the 64 guard bytes.
       memset(static_cast<uint8_t*>(size->data) + size->bytes, 0x5A, 1 << 20);
     }
+    if (trip && (Is("write_skip_page") || Is("write_far")) && size->data) {
+      // A jump, not a run: the bytes in between stay untouched.
+      const uint64_t past = Is("write_far") ? (8u << 20) : sysconf(_SC_PAGESIZE) + 100;
+      static_cast<volatile uint8_t*>(size->data)[size->bytes + past] = 0x5A;
+    }
     return NPUCONF_CALL_ANSWERED;
   }
   const bool to_nz = strcmp(c->routine, "cann.nd_to_nz") == 0;
@@ -313,6 +322,10 @@ int32_t Call(const npuconf_case* c, int64_t* vendor_status, char* message, uint6
   }
   const int32_t answered = Layout(c, to_nz, vendor_status, in, out, shape, dtype->s);
   if (trip && Is("rank_1000")) out->rank = 1000;  // far past NPUCONF_MAX_RANK
+  if (trip && (Is("write_before") || Is("write_before_pad")) && out->data) {
+    const int64_t before = Is("write_before") ? 8192 : 65;  // guard bytes are 64
+    static_cast<volatile uint8_t*>(out->data)[-before] = 0x5A;
+  }
   return answered;
 }
 
