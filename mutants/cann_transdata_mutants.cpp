@@ -37,6 +37,7 @@ enum class Bug {
   kUnpackDropsPartialC1,
   kNz1dColumn,
   kC04TakesDtypeC0,
+  kN1StepsOfFour,
 };
 
 void Restorage(TransDataPlan* p) {
@@ -140,6 +141,19 @@ int32_t Call(const npuconf_case* c, int64_t* status, char* message, uint64_t mes
                                  : std::min(plan.dst_bytes, out->bytes);
     if (written) std::memcpy(out->data, scratch.data(), static_cast<size_t>(written));
   }
+  if (kBug == Bug::kN1StepsOfFour && plan.pack && plan.blocked == Format::kFractalZ &&
+      plan.groups <= 1) {
+    // The ungrouped fast path. Storage [C1·H·W, N1, 16, C0]: the N1 blocks
+    // after the last whole step of four are zeroed, not packed.
+    const int64_t n1 = plan.cout_padded / 16, done = n1 / 4 * 4;
+    const int64_t row = 16 * plan.c0 * plan.elem_bytes;
+    auto* d = static_cast<uint8_t*>(out->data);
+    if (n1 > 4 && done < n1 && plan.dst_bytes <= out->bytes) {
+      for (int64_t outer = 0; outer < plan.storage[0]; ++outer) {
+        std::memset(d + (outer * n1 + done) * row, 0, static_cast<size_t>((n1 - done) * row));
+      }
+    }
+  }
   if (kBug != Bug::kDimsNotReported) SetOutputShape(out, plan.dst_dims);
   return NPUCONF_CALL_ANSWERED;
 }
@@ -193,6 +207,10 @@ void AddCannTransDataMutants(std::vector<Mutant>* out) {
   add("transdata-nz-1d-column",
       "a rank-1 [k] to FRACTAL_NZ is the column [k, 1] (TSU, torch_npu; D9)", "matches_oracle",
       &Call<Bug::kNz1dColumn>);
+  add("transdata-n1-steps-of-four",
+      "ungrouped FRACTAL_Z is packed four N1 blocks (64 rows of N) at a time and the last "
+      "N1 mod 4 blocks are left zero when N1 > 4 (a bug only at N > 64)",
+      "matches_oracle", &Call<Bug::kN1StepsOfFour>);
 }
 
 }  // namespace npuconf
