@@ -18,6 +18,32 @@ struct FormatPair {
   std::string plain, blocked;
 };
 
+// One direction of a pair: plain -> blocked when `pack`.
+struct Route {
+  FormatPair pair;
+  bool pack = true;
+};
+
+// The routes among `pairs` x `directions` whose src_format and dst_format the
+// claim admits (every route when it admits none, as PickIn does): a port that
+// claims only NCHW -> FRACTAL_Z is drawn only that (the breaker's F13: the
+// pair was drawn ignoring the claim, and the property gave up).
+inline std::vector<Route> AdmittedRoutes(const CaseDomain& domain,
+                                         const std::vector<FormatPair>& pairs,
+                                         const std::vector<bool>& directions) {
+  std::vector<Route> all, admitted;
+  for (const auto& pair : pairs) {
+    for (bool pack : directions) {
+      all.push_back({pair, pack});
+      if (domain.AdmitsText("src_format", pack ? pair.plain : pair.blocked) &&
+          domain.AdmitsText("dst_format", pack ? pair.blocked : pair.plain)) {
+        admitted.push_back(all.back());
+      }
+    }
+  }
+  return admitted.empty() ? all : admitted;
+}
+
 inline const std::vector<FormatPair>& Pairs() {
   static const std::vector<FormatPair> pairs = {{"NCHW", "NC1HWC0"},
                                                 {"NHWC", "NC1HWC0"},
@@ -85,7 +111,9 @@ inline rc::Gen<Case> ValidCase(const Profile& profile, const CaseDomain& domain,
   for (const auto& [dtype, c0] : table) dtypes.push_back(dtype);
   const std::vector<bool> directions =
       draw.pack_only ? std::vector<bool>{true} : std::vector<bool>{true, false};
-  return rc::gen::mapcat(Pick(pairs), [=](FormatPair pair) {
+  return rc::gen::mapcat(Pick(AdmittedRoutes(domain, pairs, directions)), [=](Route route) {
+    const FormatPair pair = route.pair;
+    const bool pack = route.pack;
     return rc::gen::mapcat(PickIn(domain, "dtype", dtypes), [=](DType dtype) {
       // NC1HWC0_C04's C0 is 4 for every dtype (spec layouts.md §A.2).
       const int64_t c0 = pair.blocked == "NC1HWC0_C04" ? 4 : table.at(dtype);
@@ -103,10 +131,9 @@ inline rc::Gen<Case> ValidCase(const Profile& profile, const CaseDomain& domain,
                                                     [g, cout](int64_t r) { return g * cout + r; });
                               });
         return rc::gen::mapcat(
-            rc::gen::tuple(Pick(directions), n_gen, EdgeDim(c0), PlaneDim(), PlaneDim(),
-                           DataSeed()),
-            [=](const std::tuple<bool, int64_t, int64_t, int64_t, int64_t, int64_t>& t) {
-              const auto& [pack, n, c, h, w, seed] = t;
+            rc::gen::tuple(n_gen, EdgeDim(c0), PlaneDim(), PlaneDim(), DataSeed()),
+            [=](const std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t>& t) {
+              const auto& [n, c, h, w, seed] = t;
               Case out(routines::cann_transdata::kTransData, name);
               out.Set("src_format", pack ? pair.plain : pair.blocked)
                   .Set("dst_format", pack ? pair.blocked : pair.plain)
@@ -140,7 +167,11 @@ inline rc::Gen<Case> NzCase(const Profile& profile, const CaseDomain& domain, bo
           : std::vector<std::string>{"FRACTAL_NZ", "FRACTAL_NZ_C0_16", "FRACTAL_NZ_C0_32"};
   const std::vector<bool> directions =
       pack_only ? std::vector<bool>{true} : std::vector<bool>{true, false};
-  return rc::gen::mapcat(Pick(formats), [=](std::string nz) {
+  std::vector<FormatPair> pairs;
+  for (const auto& nz : formats) pairs.push_back({"ND", nz});
+  return rc::gen::mapcat(Pick(AdmittedRoutes(domain, pairs, directions)), [=](Route route) {
+    const std::string nz = route.pair.blocked;
+    const bool pack = route.pack;
     return rc::gen::mapcat(PickIn(domain, "dtype", dtypes), [=](DType dtype) {
       const int64_t c0 = nz == "FRACTAL_NZ_C0_16"   ? 16
                          : nz == "FRACTAL_NZ_C0_32" ? 32
@@ -149,9 +180,9 @@ inline rc::Gen<Case> NzCase(const Profile& profile, const CaseDomain& domain, bo
         auto batch = rc::gen::container<std::vector<int64_t>>(rank > 2 ? rank - 2 : 0,
                                                               rc::gen::inRange<int64_t>(1, 4));
         return rc::gen::mapcat(
-            rc::gen::tuple(Pick(directions), batch, EdgeDim(16), EdgeDim(c0), DataSeed()),
-            [=](const std::tuple<bool, std::vector<int64_t>, int64_t, int64_t, int64_t>& t) {
-              const auto& [pack, b, n, k, seed] = t;
+            rc::gen::tuple(batch, EdgeDim(16), EdgeDim(c0), DataSeed()),
+            [=](const std::tuple<std::vector<int64_t>, int64_t, int64_t, int64_t>& t) {
+              const auto& [b, n, k, seed] = t;
               Shape shape = b;
               if (rank >= 2) shape.push_back(n);
               shape.push_back(k);
