@@ -250,6 +250,31 @@ TEST(Selftest, ClaimsOfANarrowedPortGiveItsOwnKillRate) {
   EXPECT_EQ(RunNpuconf("selftest --claims-of " + port + " --mutant rank7-accepted").exit_code, 4);
 }
 
+// A port claiming one direction of cann.trans_data (NCHW -> FRACTAL_Z): the
+// round trip's way back lies outside its claims, so a bug only in the unpack is
+// not a kill of its gate (breaker F1: the unclaimed way back was called), and
+// the pack bugs are still killed inside the claim (F13).
+TEST(Selftest, ARoundTripsWayBackOutsideTheClaimsIsNotCalled) {
+  const auto self = RunShell(
+      "NPUCONF_TEST_CLAIMS='cann.trans_data:ascend910b:src_format=NCHW,dst_format=FRACTAL_Z' " +
+      std::string(NPUCONF_BINARY) + " selftest --claims-of " + NPUCONF_SCRIPTED_PORT +
+      " --mutant 'transdata-unpack-drops-partial-c1,transdata-n1-steps-of-four' --json");
+  ASSERT_EQ(self.exit_code, 1) << self.output;
+  const auto doc = nlohmann::json::parse(self.output);
+  int seen = 0;
+  for (const auto& m : doc.at("mutants")) {
+    if (m.at("name") == "transdata-unpack-drops-partial-c1") {
+      ++seen;
+      EXPECT_FALSE(m.at("survived_seeds").empty()) << m.dump(2);
+    }
+    if (m.at("name") == "transdata-n1-steps-of-four") {
+      ++seen;
+      EXPECT_TRUE(m.at("survived_seeds").empty()) << m.dump(2);
+    }
+  }
+  EXPECT_EQ(seen, 2) << self.output;
+}
+
 TEST(ReferencePort, PassesEveryPropertyOnEveryProfile) {
   TempDir out("reference");
   const auto run = RunNpuconf("run --no-real-shapes --quiet --cases 30 --out " + out.path());

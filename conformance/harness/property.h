@@ -36,6 +36,17 @@ struct Verdict {
   }
   // The case lies outside the domain the vendor defines and the port claims.
   static Verdict Skip(std::string why) { return {Kind::kSkip, std::move(why), {}}; }
+  // A further call the check needs (the way back of a round trip, say) lies
+  // outside the port's claims: the case is counted as outside them, as a
+  // drawn case would be, so a property whose every case needs one is
+  // "not claimed", never a failure or a give-up blamed on the port.
+  static constexpr std::string_view kOutsideClaimsMark = "outside the port's claims: ";
+  static Verdict OutsideClaims(std::string why) {
+    return Skip(std::string(kOutsideClaimsMark) + why);
+  }
+  bool IsOutsideClaims() const {
+    return kind == Kind::kSkip && message.rfind(kOutsideClaimsMark, 0) == 0;
+  }
   bool failed() const { return kind == Kind::kFail; }
 };
 

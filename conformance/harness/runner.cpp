@@ -233,6 +233,7 @@ void RandomPhase(const Property& property, const PropertyContext& ctx, const Run
     }
     const Verdict verdict = SafeCheck(property, ctx, c, result);
     if (IsTooLarge(verdict)) CountTooLarge(c, result);
+    if (verdict.IsOutsideClaims()) ++result->outside_claims;
     if (verdict.kind == Verdict::Kind::kSkip) RC_DISCARD(verdict.message);
     if (verdict.failed()) {
       last_failure = c;
@@ -365,6 +366,10 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
       const Verdict verdict = SafeCheck(property, ctx, c, &result);
       if (IsTooLarge(verdict)) {
         CountTooLarge(c, &result);
+        return true;
+      }
+      if (verdict.IsOutsideClaims()) {
+        ++result.outside_claims;
         return true;
       }
       if (verdict.kind == Verdict::Kind::kSkip) {
