@@ -12,8 +12,8 @@
 // NPUCONF_FAULT = segv | abort | exit0 | _exit | throw | hang | overflow_far |
 //   write_skip_page (one byte a page and 100 bytes past the size output) |
 //   write_far (one byte 8 MiB past the size output) |
-//   write_before (cann.nd_to_nz: one byte 8 KiB before the output) |
-//   write_before_pad (cann.nd_to_nz: one byte just in front of the output's guard bytes) |
+//   write_before (cann.nd_to_nz / nz_to_nd: one byte 8 KiB before the output) |
+//   write_before_pad (cann.nd_to_nz / nz_to_nd: one byte in front of the guard bytes) |
 //   read_past_input | write_input | sigkill | stack_overflow | bad_utf8 | no_nul_message |
 //   null_claims | segv_unlink (deletes NPUCONF_FAULT_UNLINK, then segv) |
 //   truncate_arena (tries to shrink the arena the runner maps: must fail) |
