@@ -31,17 +31,14 @@ struct Route {
 inline std::vector<Route> AdmittedRoutes(const CaseDomain& domain,
                                          const std::vector<FormatPair>& pairs,
                                          const std::vector<bool>& directions) {
-  std::vector<Route> all, admitted;
+  std::vector<Route> routes;
   for (const auto& pair : pairs) {
-    for (bool pack : directions) {
-      all.push_back({pair, pack});
-      if (domain.AdmitsText("src_format", pack ? pair.plain : pair.blocked) &&
-          domain.AdmitsText("dst_format", pack ? pair.blocked : pair.plain)) {
-        admitted.push_back(all.back());
-      }
-    }
+    for (bool pack : directions) routes.push_back({pair, pack});
   }
-  return admitted.empty() ? all : admitted;
+  return KeepOrAll(std::move(routes), [&](const Route& r) {
+    return domain.AdmitsText("src_format", r.pack ? r.pair.plain : r.pair.blocked) &&
+           domain.AdmitsText("dst_format", r.pack ? r.pair.blocked : r.pair.plain);
+  });
 }
 
 inline const std::vector<FormatPair>& Pairs() {
