@@ -143,6 +143,7 @@ report::RunReport MergeShards(const std::vector<report::RunReport>& shards,
   std::vector<const Profile*> profiles;
   for (const Profile& p : claimed) profiles.push_back(&p);
   for (auto& r : merged.results) r.unit = -1;
+  ApplyValidCaseRule(&merged);
   ApplyCoverageGate(BuiltinSuite(), merged.coverage_filter, profiles, &merged);
   return merged;
 }

@@ -9,6 +9,7 @@
 #include "cli/families.h"
 #include "conformance/harness/materialize.h"
 #include "conformance/harness/runner.h"
+#include "reports/matrix.h"
 
 namespace npuconf {
 namespace {
@@ -535,6 +536,42 @@ TEST(Claims, NarrowedClaimsOfEveryFamilyGetTheirRandomCases) {
       EXPECT_EQ(r.random_cases, 50) << r.property << "@" << profile << ": " << r.message;
     }
   }
+}
+
+// Breaker F3: NC1HWC2 has no C2 for FLOAT (spec rknn.md Table 4-6), so a port
+// claiming dtype=FLOAT is only ever asked to reject. Its conversion never ran:
+// one passing rejects_invalid does not make the run CONFORMANT.
+report::RunReport RunNc1hwc2(const std::vector<std::string>& claims, const std::string& property) {
+  const auto port = MakeReferencePort(claims);
+  RunOptions options;
+  options.profiles = {"rk3588"};
+  options.routine_glob = "rknn.nchw_to_nc1hwc2";
+  options.property_glob = property;
+  options.real_shapes = false;
+  options.cases = 20;
+  return RunSuite(BuiltinSuite(), *port, options);
+}
+
+TEST(Claims, ClaimsAdmittingOnlyRejectedCallsCheckNothing) {
+  const report::RunReport only_float = RunNc1hwc2({"rknn.nchw_to_nc1hwc2:rk3588:dtype=FLOAT"}, "*");
+  EXPECT_EQ(report::VerdictOf(only_float), report::Verdict::kNothingChecked);
+  bool seen = false;
+  for (const auto& r : only_float.results) {
+    EXPECT_EQ(r.outcome, report::Outcome::kNotClaimed) << r.property << ": " << r.message;
+    if (r.property != "rknn.nchw_to_nc1hwc2.rejects_invalid") continue;
+    seen = true;
+    EXPECT_GT(r.explicit_cases, 0) << "the rejections were still checked";
+    EXPECT_NE(r.message.find("admit no valid case"), std::string::npos) << r.message;
+  }
+  EXPECT_TRUE(seen);
+  // With a dtype that has a C2 beside it, the conversion is checked.
+  const report::RunReport with_fp16 =
+      RunNc1hwc2({"rknn.nchw_to_nc1hwc2:rk3588:dtype=FLOAT|FLOAT16"}, "*");
+  EXPECT_EQ(report::VerdictOf(with_fp16), report::Verdict::kConformant);
+  // Selecting rejects_invalid alone checks the rejections, on purpose.
+  const report::RunReport selected =
+      RunNc1hwc2({"rknn.nchw_to_nc1hwc2:rk3588:dtype=FLOAT"}, "*.rejects_invalid");
+  EXPECT_EQ(report::VerdictOf(selected), report::Verdict::kConformant);
 }
 
 }  // namespace

@@ -131,4 +131,31 @@ void ApplyCoverageGate(const Suite& suite, const std::string& filtered,
   for (auto& f : failures) run->results.push_back(std::move(f));
 }
 
+void ApplyValidCaseRule(report::RunReport* run) {
+  using report::Outcome;
+  const auto rejections_only = [](const report::PropertyResult& r) {
+    return r.property == r.routine + ".rejects_invalid";
+  };
+  // routine × profile -> {a valid-case property not claimed, one checked}.
+  std::map<std::pair<std::string, std::string>, std::pair<bool, bool>> cells;
+  for (const auto& r : run->results) {
+    if (rejections_only(r)) continue;
+    auto& [unclaimed, checked] = cells[{r.routine, r.profile}];
+    unclaimed = unclaimed || r.outcome == Outcome::kNotClaimed;
+    checked = checked || (r.outcome != Outcome::kNotClaimed && r.outcome != Outcome::kNotCovered &&
+                          r.outcome != Outcome::kNotApplicable);
+  }
+  for (auto& r : run->results) {
+    if (!rejections_only(r) || r.outcome != Outcome::kPass) continue;
+    const auto it = cells.find({r.routine, r.profile});
+    if (it == cells.end() || !it->second.first || it->second.second) continue;
+    r.outcome = Outcome::kNotClaimed;
+    r.message = "the port's claims admit no valid case of " + r.routine + " on " + r.profile +
+                ": every other property of the routine is not claimed, so its conversion was "
+                "never run; the " +
+                std::to_string(r.explicit_cases + r.random_cases) +
+                " rejections that held do not make it conformant";
+  }
+}
+
 }  // namespace npuconf

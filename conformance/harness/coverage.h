@@ -81,4 +81,17 @@ std::string CoverageFilterReason(const RunOptions& options);
 void ApplyCoverageGate(const Suite& suite, const std::string& filter,
                        const std::vector<const Profile*>& profiles, report::RunReport* run);
 
+// A property named `<routine>.rejects_invalid` checks only calls the vendor
+// rejects. Where the port's claims leave every other property of the routine
+// on a profile "not claimed" (every valid case lies outside them: a claim of
+// dtype=FLOAT for an NC1HWC2 pack, which has no C2 for FLOAT) and none of them
+// was checked, the routine's conversion was never run: each passing
+// rejects_invalid result of that routine × profile becomes not_claimed, with a
+// message saying how many rejections held. A run that checked nothing else is
+// NOTHING CHECKED (exit 4), never CONFORMANT. Other properties that are not
+// applicable there (the vendor rejects every call on the profile) or that a
+// --property glob left out do not trigger it: there the rejections are the
+// check. Applied once on an unsharded run and again on `report merge`.
+void ApplyValidCaseRule(report::RunReport* run);
+
 }  // namespace npuconf

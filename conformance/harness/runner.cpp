@@ -717,10 +717,12 @@ report::RunReport RunSuite(const Suite& suite, const Port& port, const RunOption
   }
   run.coverage_filter = CoverageFilterReason(options);
   if (options.shard_count > 0) {
-    // A shard sees part of each routine's units: the gate runs on the merge.
+    // A shard sees part of each routine's units: the gate (and the valid-case
+    // rule) run on the merge.
     run.coverage_gate = "deferred: shard " + std::to_string(options.shard_index) + "/" +
                         std::to_string(options.shard_count) + " (npuconf report merge applies it)";
   } else {
+    ApplyValidCaseRule(&run);
     const size_t before = run.results.size();
     ApplyCoverageGate(suite, run.coverage_filter, profiles, &run);
     for (size_t i = before; i < run.results.size() && options.waivers; ++i)
