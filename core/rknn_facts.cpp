@@ -102,8 +102,27 @@ RknnFacts ParseRknnFacts(const nlohmann::json& doc,
     const auto& w_align = ProfileFact(io, "output_w_align", where + ".native_io");
     if (!w_align.is_null())
       f.output_w_align = ProfileInt(w_align, where + ".native_io.output_w_align");
+    // §B.4 zero-copy input conditions (absent or null: not public).
+    const std::string io_where = where + ".native_io";
+    if (io.contains("zero_copy_input_channels")) {
+      const auto& ch = ProfileFact(io, "zero_copy_input_channels", io_where);
+      if (!ch.is_null()) {
+        for (const auto& v : ProfileArray(ch, io_where + ".zero_copy_input_channels"))
+          f.zero_copy_channels.push_back(ProfileInt(v, io_where + ".zero_copy_input_channels[]"));
+      }
+      const auto& dt = ProfileFact(io, "zero_copy_input_dtypes", io_where);
+      if (!dt.is_null()) {
+        for (const auto& v : ProfileArray(dt, io_where + ".zero_copy_input_dtypes"))
+          f.zero_copy_dtypes.push_back(
+              ProfileDType(ProfileString(v, io_where + ".zero_copy_input_dtypes[]"), io_where));
+      }
+      const auto& wa = ProfileFact(io, "zero_copy_input_w_align", io_where);
+      if (!wa.is_null())
+        f.zero_copy_w_align = ProfileInt(wa, io_where + ".zero_copy_input_w_align");
+    }
   }
   f.size_with_stride = ChoiceValue(choices, "rknn.native_io.size_with_stride", "unpadded_w");
+  f.nhwc_input_batch = ChoiceValue(choices, "rknn.native_io.nhwc_input_batch", "every_batch");
   if (!verified && !doc.contains("supported_types")) return f;  // tables not public (§8.2)
   f.has_tables = true;
   f.supported_types = Ints(ProfileFact(doc, "supported_types", where), where + ".supported_types");

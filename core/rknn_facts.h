@@ -70,6 +70,13 @@ struct RknnFacts {
   std::optional<int64_t>
       output_w_align;  // §B.3 W alignment behind size_with_stride; nullopt: none known
   std::string size_with_stride = "unpadded_w";  // choice rknn.native_io.size_with_stride
+  // Zero-copy NHWC inputs (§B.4): the channel counts and dtypes an NHWC native
+  // input has, and the width alignment below which rows are stored w_stride
+  // apart. Empty / nullopt: not public for this platform (not covered).
+  std::vector<int64_t> zero_copy_channels;
+  std::vector<DType> zero_copy_dtypes;
+  std::optional<int64_t> zero_copy_w_align;
+  std::string nhwc_input_batch = "every_batch";  // choice rknn.native_io.nhwc_input_batch
 
   const RknnMatmulType* FindType(int32_t type) const;  // any defined type
   bool Supports(int32_t type) const;                   // on this platform

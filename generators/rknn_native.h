@@ -125,4 +125,67 @@ inline rc::Gen<Case> SizeCase(const std::string& profile, const std::string& rou
   });
 }
 
+// ---- zero-copy NHWC inputs (spec layouts.md §B.4) ---------------------------------
+
+// w_stride for a width W: W, align(W, a) (the runtime's padded row), one more
+// alignment step, W plus a few pixels, and 0 ("equal to width", §B.1).
+inline rc::Gen<int64_t> WStrideFor(int64_t w, int64_t a) {
+  const int64_t aligned = (w + a - 1) / a * a;
+  return WeightedOneOf<int64_t>({
+      {3, rc::gen::just(aligned)},
+      {2, rc::gen::just(w)},
+      {1, rc::gen::just(aligned + a)},
+      {1, rc::gen::map(rc::gen::inRange<int64_t>(1, 2 * a + 1),
+                       [w](int64_t extra) { return w + extra; })},
+      {1, rc::gen::just<int64_t>(0)},
+  });
+}
+
+// A valid zero-copy case: a dtype and a C of the profile's zero-copy
+// conditions, H and W small (W often unaligned), N up to 3, w_stride from
+// WStrideFor, the stored buffer under `max_elems` (the pack) or any size (the
+// NHWC size, `size` true: fmt NHWC and no seed).
+inline rc::Gen<Case> ZeroCopyCase(const std::string& profile, const std::string& routine,
+                                  std::vector<DType> dtypes, std::vector<int64_t> channels,
+                                  int64_t w_align, const CaseDomain& domain, bool size) {
+  const int64_t max_elems = size ? (int64_t{1} << 40) : kMaxNativeElems;
+  const std::vector<int64_t> heights =
+      size ? std::vector<int64_t>{1, 2, 20, 224, 480, 640, 1080}
+           : std::vector<int64_t>{1, 1, 2, 3, 5, 7, 8, 13, 16, 17};
+  const std::vector<int64_t> widths =
+      size ? std::vector<int64_t>{1, 7, 15, 16, 17, 224, 513, 640, 1001, 1920}
+           : std::vector<int64_t>{1, 1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 20, 33};
+  return rc::gen::mapcat(PickIn(domain, "dtype", dtypes), [=](DType dtype) {
+    return rc::gen::mapcat(Pick(channels), [=](int64_t c) {
+      return rc::gen::mapcat(Pick(widths), [=](int64_t w) {
+        return rc::gen::mapcat(WStrideFor(w, w_align), [=](int64_t ws) {
+          const int64_t row = std::max(w, ws) * c;
+          std::vector<int64_t> hs;
+          for (int64_t h : heights) {
+            if (h * row <= max_elems) hs.push_back(h);
+          }
+          if (hs.empty()) hs.push_back(1);
+          return rc::gen::mapcat(Pick(hs), [=](int64_t h) {
+            const int64_t n_max = std::max<int64_t>(1, max_elems / (h * row));
+            return rc::gen::mapcat(
+                Pick<int64_t>({1, 1, std::min<int64_t>(2, n_max), std::min<int64_t>(3, n_max)}),
+                [=](int64_t n) {
+                  return rc::gen::map(DataSeed(), [=](int64_t seed) {
+                    Case k(routine, profile);
+                    k.Set("shape", Shape{n, h, w, c}).Set("dtype", dtype).Set("w_stride", ws);
+                    if (size) {
+                      k.Set("fmt", std::string("NHWC"));
+                    } else {
+                      k.Set("seed", seed);
+                    }
+                    return k;
+                  });
+                });
+          });
+        });
+      });
+    });
+  });
+}
+
 }  // namespace npuconf::gen::rknn_native

@@ -14,6 +14,7 @@
 #include "core/status.h"
 #include "mutants/mutants.h"
 #include "reference/rknn_native/nc1hwc2.h"
+#include "reference/rknn_native/nhwc_stride.h"
 #include "reference/rknn_native/rknn_native_port.h"
 
 namespace npuconf {
@@ -36,7 +37,44 @@ enum class Bug {
   kSizeIsNativeBytes,
   kSizeWithStrideUnaligned,
   kAnyDtypeSixteenBytes,
+  kZeroCopyRowAdvanceW,
+  kZeroCopyBatchStrideMissing,
+  kNhwcSizeWithStrideIsW,
 };
+
+// The zero-copy faults (§B.4) on top of the reference's correct answer.
+template <Bug kBug>
+void ZeroCopyBug(const CaseView& view) {
+  auto s = view.IntList("shape");
+  auto ws = view.Int("w_stride");
+  auto dtype = view.DTypeParam("dtype");
+  if (!s || s->size() != 4 || !ws || !dtype) return;
+  auto g =
+      rknn_native::StrideGeometryFor((*s)[0], (*s)[1], (*s)[2], (*s)[3], *ws, Bits(*dtype) / 8);
+  if (!g) return;
+  if constexpr (kBug == Bug::kNhwcSizeWithStrideIsW) {
+    // size_with_stride from W, not w_stride: the attr's size twice.
+    if (npuconf_tensor* out = view.Output("attr")) {
+      const uint64_t words[2] = {g->plain_bytes, g->plain_bytes};
+      std::memcpy(out->data, words, sizeof(words));
+    }
+    return;
+  }
+  const auto* src = static_cast<const uint8_t*>(view.Input("src")->data);
+  auto* dst = static_cast<uint8_t*>(view.Output("dst")->data);
+  if constexpr (kBug == Bug::kZeroCopyRowAdvanceW) {
+    // The destination advanced by W·C per row, as if w_stride were W: one dense copy.
+    std::memcpy(dst, src, g->plain_bytes);
+  } else {
+    // Every batch written from the buffer's start (h·w_stride·C, no batch term):
+    // batch 0's rows end up holding the last batch.
+    for (int64_t n = 0; n < g->n; ++n) {
+      for (int64_t h = 0; h < g->h; ++h) {
+        std::memcpy(dst + h * g->stride_bytes, src + (n * g->h + h) * g->row_bytes, g->row_bytes);
+      }
+    }
+  }
+}
 
 int32_t Reference(const npuconf_case* c, int64_t* status, char* message, uint64_t bytes) {
   return rknn_native::RknnNativeReferenceCall(c, status, message, bytes);
@@ -111,6 +149,12 @@ int32_t MutantCall(const npuconf_case* c, int64_t* status, char* message, uint64
   }
   const int32_t result = Reference(c, status, message, bytes);
   if (result != NPUCONF_CALL_ANSWERED || *status != rknn::kRknnSucc) return result;
+  if constexpr (kBug == Bug::kZeroCopyRowAdvanceW || kBug == Bug::kZeroCopyBatchStrideMissing ||
+                kBug == Bug::kNhwcSizeWithStrideIsW) {
+    if (r == ids::kNhwcZeroCopyPack || view.String("fmt").value_or("") == "NHWC")
+      ZeroCopyBug<kBug>(view);
+    return result;
+  }
   const DType d = dtype.value_or(DType::kInt8);
   auto g = Geometry(view, d, C2Of(view, d));
   if (!g) return result;
@@ -300,6 +344,21 @@ void AddRknnNativeMutants(std::vector<Mutant>* out) {
   add("nc1hwc2-size-with-stride-unaligned",
       "size_with_stride ignores the W stride RK3588 pads to (§B.3: 40 -> 48, 20 -> 32)",
       "rknn.nc1hwc2_size.device_log", "rk3588", &MutantCall<Bug::kSizeWithStrideUnaligned>,
+      {ids::kNc1hwc2Size});
+  add("zero-copy-row-advance-w",
+      "the zero-copy pack advances the destination by W*C per row instead of w_stride*C (the "
+      "rows packed densely, §B.4)",
+      "rknn.nhwc_zero_copy_pack.matches_oracle", "rk3588", &MutantCall<Bug::kZeroCopyRowAdvanceW>,
+      {ids::kNhwcZeroCopyPack});
+  add("zero-copy-batch-stride-missing",
+      "the zero-copy pack starts every batch at the buffer's start (no n*H*w_stride*C term; "
+      "RK-ZOO deeplabv3 continues the rows across the batch, §B.4)",
+      "rknn.nhwc_zero_copy_pack.matches_oracle", "rk3566_rk3568",
+      &MutantCall<Bug::kZeroCopyBatchStrideMissing>, {ids::kNhwcZeroCopyPack});
+  add("nhwc-size-with-stride-is-w",
+      "rknn.nc1hwc2_size with fmt NHWC reports size_with_stride from W instead of w_stride "
+      "(N*H*W*C*elem, §B.4)",
+      "rknn.nc1hwc2_size.matches_oracle", "rk3562", &MutantCall<Bug::kNhwcSizeWithStrideIsW>,
       {ids::kNc1hwc2Size});
 }
 

@@ -1,6 +1,7 @@
 // Explicit cases of the NC1HWC2 routines (spec layouts.md Part B): every C2
 // edge of every dtype of the platform's table, H = W = 1, batches; the real
 // feature-map shapes of detection heads; the invalid calls of each routine.
+#include <algorithm>
 #include <array>
 
 #include "conformance/rknn_native/support.h"
@@ -71,6 +72,7 @@ std::vector<Case> RealCases(const std::string& routine, const Profile& profile) 
 }
 
 std::vector<InvalidCase> InvalidCases(const std::string& routine, const Profile& profile) {
+  if (routine == ids::kNhwcZeroCopyPack) return ZeroCopyInvalidCases(routine, profile);
   std::vector<InvalidCase> out;
   auto add = [&](std::string fault, DType dtype, Shape shape) {
     out.push_back({std::move(fault), Make(routine, profile, dtype, shape, 7)});
@@ -85,11 +87,83 @@ std::vector<InvalidCase> InvalidCases(const std::string& routine, const Profile&
   add("zero height", DType::kInt8, Ordered(routine, 1, 17, 0, 3));
   add("negative width", DType::kInt8, Ordered(routine, 1, 17, 3, -2));
   add("zero batch", DType::kInt8, Ordered(routine, 0, 17, 3, 3));
+  if (routine == ids::kNc1hwc2Size) {
+    out.push_back(
+        {"w_stride with fmt NC1HWC2 (w_stride belongs to NHWC inputs, §B.1, §B.4)",
+         Make(routine, profile, DType::kInt8, {1, 17, 3, 3}, 7).Set("w_stride", int64_t{16})});
+  }
   if (routine == ids::kNc1hwc2Int8ToNchwFloat) {
     out.push_back(
         {"zp past int32 (rknn_tensor_attr.zp is an int32, §B.1)",
          Make(routine, profile, DType::kInt8, {1, 17, 3, 3}, 7).Set("zp", int64_t{1} << 33)});
   }
+  if (routine == ids::kNc1hwc2Size) {
+    for (auto& invalid : ZeroCopyInvalidCases(routine, profile)) out.push_back(std::move(invalid));
+  }
+  return out;
+}
+
+namespace {
+
+int64_t AlignUp(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
+
+// A zero-copy case: an NHWC shape, a dtype, a w_stride; the size routine's
+// with fmt NHWC and no seed.
+Case ZeroCopy(const std::string& routine, const Profile& profile, DType dtype, const Shape& nhwc,
+              int64_t w_stride, int64_t seed) {
+  Case c(routine, profile.name);
+  c.Set("shape", nhwc).Set("dtype", dtype).Set("w_stride", w_stride);
+  if (routine == ids::kNc1hwc2Size) {
+    c.Set("fmt", std::string("NHWC"));
+  } else {
+    c.Set("seed", seed);
+  }
+  return c;
+}
+
+}  // namespace
+
+std::vector<Case> ZeroCopyEdgeCases(const std::string& routine, const Profile& profile) {
+  std::vector<Case> out;
+  if (!ZeroCopyNotCovered(profile).empty()) return out;
+  const RknnFacts& f = *profile.rknn;
+  const int64_t a = f.zero_copy_w_align.value_or(16);
+  int64_t seed = 201;
+  for (DType dtype : f.zero_copy_dtypes) {
+    for (int64_t c : f.zero_copy_channels) {
+      // One pixel, an odd width, two batches (the batch continues the rows,
+      // §B.4), a width already aligned (w_stride == W: one memcpy).
+      for (auto [n, h, w] : {std::array<int64_t, 3>{1, 1, 1}, {1, 3, 5}, {2, 2, 7}, {2, 3, a}}) {
+        std::vector<int64_t> strides = {0, w, AlignUp(w, a), AlignUp(w, a) + a, w + 1};
+        std::sort(strides.begin(), strides.end());
+        strides.erase(std::unique(strides.begin(), strides.end()), strides.end());
+        for (int64_t ws : strides)
+          out.push_back(ZeroCopy(routine, profile, dtype, {n, h, w, c}, ws, seed++));
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<InvalidCase> ZeroCopyInvalidCases(const std::string& routine, const Profile& profile) {
+  std::vector<InvalidCase> out;
+  auto add = [&](std::string fault, DType dtype, Shape shape, int64_t w_stride) {
+    out.push_back({std::move(fault), ZeroCopy(routine, profile, dtype, shape, w_stride, 7)});
+  };
+  add("w_stride 4 below W 5 (§B.1: w_stride counts valid + fill pixels)", DType::kUint8,
+      {1, 3, 5, 3}, 4);
+  add("w_stride 1 below W 16", DType::kInt8, {2, 2, 16, 4}, 1);
+  add("negative w_stride", DType::kUint8, {1, 3, 5, 3}, -16);
+  add("C 2 (§B.2, §B.4: an NHWC native input has 1, 3 or 4 channels)", DType::kUint8, {1, 3, 5, 2},
+      16);
+  add("C 16 (NC1HWC2, not NHWC, for other channel counts)", DType::kInt8, {1, 3, 5, 16}, 16);
+  add("dtype FLOAT16 (§B.4: zero copy needs an int8 quantized model: UINT8 or INT8 input)",
+      DType::kFloat16, {1, 3, 5, 3}, 16);
+  add("dtype FLOAT", DType::kFloat, {1, 3, 5, 3}, 16);
+  add("rank 3 shape", DType::kUint8, {3, 5, 3}, 16);
+  add("zero height", DType::kUint8, {1, 0, 5, 3}, 16);
+  add("zero batch", DType::kUint8, {0, 3, 5, 3}, 16);
+  add("negative width", DType::kUint8, {1, 3, -5, 3}, 16);
   return out;
 }
 

@@ -90,6 +90,44 @@ Invocation DequantInvocation(const Case& c, const Profile& profile) {
   return inv;
 }
 
+// The zero-copy pack: src dense NHWC, dst of the oracle's size_with_stride.
+// An invalid call whose shape is 4-D and positive gets buffers that fit its
+// shape at max(W, |w_stride|) pixels a row, so a port that wrongly accepts it
+// can write it (rejects_invalid sees that); else 64 bytes each.
+Invocation PackInvocation(const Case& c, const Profile& profile) {
+  const Shape s = RequireShape(c, "shape");
+  try {
+    const ZeroCopyGeometry g = ZeroCopyGeometryOf(c, profile);
+    Invocation inv{c, {}, {}};
+    inv.inputs.push_back({"src", g.dtype, g.logical, RandomBytes(Seed(c), g.plain_bytes)});
+    inv.outputs.push_back({"dst", g.dtype, g.stored_bytes, false, {}});
+    return inv;
+  } catch (const CaseTooLarge&) {
+    throw;
+  } catch (const CaseError&) {
+  }
+  const DType d = c.DTypeParam("dtype").value_or(DType::kUint8);
+  const uint64_t elem = static_cast<uint64_t>(std::max(8, Bits(d)) / 8);
+  uint64_t in_bytes = kInvalidBytes, out_bytes = kInvalidBytes;
+  const int64_t w_stride = c.Int("w_stride").value_or(0);
+  auto small = [](int64_t x) { return x >= 1 && x <= (1 << 20); };
+  if (s.size() == 4 && std::all_of(s.begin(), s.end(), small) && w_stride > -(1 << 20) &&
+      w_stride < (1 << 20)) {
+    const __int128 ws = std::max<int64_t>(s[2], w_stride < 0 ? -w_stride : w_stride);
+    const __int128 rows = static_cast<__int128>(s[0]) * s[1];
+    const __int128 in = rows * s[2] * s[3] * elem, out = rows * ws * s[3] * elem;
+    if (in <= (1 << 20) && out <= (1 << 20)) {
+      in_bytes = static_cast<uint64_t>(in);
+      out_bytes = static_cast<uint64_t>(out);
+    }
+  }
+  Invocation inv{c, {}, {}};
+  inv.inputs.push_back(
+      {"src", d, {static_cast<int64_t>(in_bytes / elem)}, RandomBytes(Seed(c), in_bytes)});
+  inv.outputs.push_back({"dst", d, out_bytes, false, {}});
+  return inv;
+}
+
 Invocation SizeInvocation(const Case& c, const Profile&) {
   RequireShape(c, "shape");
   Invocation inv{c, {}, {}};
@@ -114,6 +152,7 @@ Family RknnNativeFamily() {
   }
   family.routines.push_back({Spec(ids::kNc1hwc2Int8ToNchwFloat), DequantInvocation});
   family.routines.push_back({Spec(ids::kNc1hwc2Size), SizeInvocation});
+  family.routines.push_back({Spec(ids::kNhwcZeroCopyPack), PackInvocation});
   return family;
 }
 

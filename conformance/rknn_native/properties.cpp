@@ -15,6 +15,7 @@
 #include "core/status.h"
 #include "generators/rknn_native.h"
 #include "oracles/rknn_native/nc1hwc2_oracle.h"
+#include "oracles/rknn_native/nhwc_stride_oracle.h"
 #include "verify/compare.h"
 
 namespace npuconf::rknn_native_props {
@@ -83,6 +84,74 @@ LayoutRoutine Layout(const std::string& routine) {
                 return gen::rknn_native::LayoutCase(ctx.profile.name, routine, nhwc,
                                                     C2Table(ctx.profile), ctx.Domain());
               }};
+}
+
+// ---- the zero-copy pack (§B.4) -----------------------------------------------------
+
+const std::vector<std::string> kPackChoices = {"rknn.native_io.nhwc_input_batch"};
+
+LayoutInstance PackInstance(const Case& c, const Profile& profile) {
+  const ZeroCopyGeometry g = ZeroCopyGeometryOf(c, profile);
+  LayoutInstance l;
+  l.input = "src";
+  l.output = "dst";
+  l.input_codec = l.output_codec = verify::ElementCodec{g.dtype, false};
+  l.input_elems = g.plain_elems;
+  l.output_elems = g.stored_elems;
+  l.output_dims = g.stored_dims;
+  l.oracle = [g](const Bytes& in) {
+    return orc::PadRowsToStride(in, g.logical, g.w_stride, Bits(g.dtype) / 8);
+  };
+  l.output_map = std::make_shared<StridedRowsMap>(g);
+  l.input_map = std::make_shared<verify::RowMajorMap>(
+      g.logical, std::vector<std::string>{"n", "h", "w", "c"}, "NHWC");
+  return l;
+}
+
+// A 640x640 RGB image, the shape of the §B.4 log (int8, w_stride 640), and the
+// same image one alignment step wider (the rows then copied one by one).
+std::vector<Case> PackRealCases(const PropertyContext& ctx) {
+  std::vector<Case> out;
+  if (!ctx.real_shapes || !ZeroCopyNotCovered(ctx.profile).empty()) return out;
+  const int64_t a = ctx.profile.rknn->zero_copy_w_align.value_or(16);
+  int64_t seed = 301;
+  for (DType dtype : ctx.profile.rknn->zero_copy_dtypes) {
+    for (int64_t ws : {int64_t{640}, 640 + a}) {
+      Case c(ids::kNhwcZeroCopyPack, ctx.profile.name);
+      c.Set("shape", Shape{1, 640, 640, 3})
+          .Set("dtype", dtype)
+          .Set("w_stride", ws)
+          .Set("seed", seed++);
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+rc::Gen<Case> PackGen(const PropertyContext& ctx, const std::string& routine, bool size) {
+  const RknnFacts& f = *ctx.profile.rknn;
+  return gen::rknn_native::ZeroCopyCase(ctx.profile.name, routine, f.zero_copy_dtypes,
+                                        f.zero_copy_channels, f.zero_copy_w_align.value_or(16),
+                                        ctx.Domain(), size);
+}
+
+LayoutRoutine PackLayout() {
+  const std::string r = ids::kNhwcZeroCopyPack;
+  return {
+      .routine = r,
+      .vendor = "rknn",
+      .success = kRknnSucc,
+      .what =
+          "NHWC -> rows w_stride pixels apart (the oracle's pad of W to w_stride; the "
+          "fill pixels w >= W unspecified, never compared)",
+      .output_has_padding = true,
+      .padding_unspecified = true,
+      .choices = kPackChoices,
+      .not_covered = ZeroCopyNotCovered,
+      .instance = PackInstance,
+      .edge_cases = [r](const PropertyContext& ctx) { return ZeroCopyEdgeCases(r, ctx.profile); },
+      .real_cases = PackRealCases,
+      .generator = [r](const PropertyContext& ctx) { return PackGen(ctx, r, false); }};
 }
 
 // ---- rejects_invalid ----------------------------------------------------------------
@@ -201,7 +270,31 @@ SizeAnswer OracleSizes(const NativeGeometry& g, const Profile& profile) {
           static_cast<uint64_t>(*NumElements(padded)) * elem};
 }
 
+// fmt NHWC (§B.4): size = N*H*W*C*elem, size_with_stride = the oracle's
+// [N, H, w_stride, C] buffer, dims [N, H, W, C].
+Verdict CheckNhwcSizeOracle(const PropertyContext& ctx, const Case& c) {
+  const ZeroCopyGeometry g = ZeroCopyGeometryOf(c, ctx.profile);
+  SizeAnswer got;
+  Called k;
+  if (auto v = CallSize(ctx, c, &got, &k)) return *v;
+  if (got.size != g.plain_bytes || got.size_with_stride != g.stored_bytes) {
+    return Verdict::Fail("NHWC input " + ToString(g.logical) + " w_stride " +
+                         std::to_string(g.w_stride) + ": size " + std::to_string(got.size) +
+                         ", size_with_stride " + std::to_string(got.size_with_stride) +
+                         "; the oracle's " + std::to_string(g.plain_bytes) + ", " +
+                         std::to_string(g.stored_bytes) + " (the bytes of " +
+                         ToString(g.stored_dims) + ", §B.4)");
+  }
+  const OutputResult& out = *k.answer.Output("attr");
+  if (out.dims != g.logical) {
+    return Verdict::Fail("NHWC input dims " + ReportedDims(out) + ", expected " +
+                         ToString(g.logical));
+  }
+  return Verdict::Pass();
+}
+
 Verdict CheckSizeOracle(const PropertyContext& ctx, const Case& c) {
+  if (IsNhwcSize(c)) return CheckNhwcSizeOracle(ctx, c);
   const NativeGeometry g = GeometryOf(c, ctx.profile);
   SizeAnswer got;
   Called k;
@@ -223,7 +316,36 @@ Verdict CheckSizeOracle(const PropertyContext& ctx, const Case& c) {
 
 // size = product of the logical dims · elem; size_with_stride >= product of the
 // reported storage dims · elem >= size (§B.1, §B.3).
+// fmt NHWC: size = product of the logical dims x elem = product of the
+// reported dims x elem; size_with_stride >= size and whole rows of N*H rows.
+Verdict CheckNhwcSizeLaw(const PropertyContext& ctx, const Case& c) {
+  const ZeroCopyGeometry g = ZeroCopyGeometryOf(c, ctx.profile);
+  SizeAnswer got;
+  Called k;
+  if (auto v = CallSize(ctx, c, &got, &k)) return *v;
+  const uint64_t elem = static_cast<uint64_t>(Bits(g.dtype) / 8);
+  const OutputResult& out = *k.answer.Output("attr");
+  auto reported = out.rank == 4 ? NumElements(out.dims) : std::nullopt;
+  if (!reported) return Verdict::Fail("NHWC input dims " + ReportedDims(out) + " are not 4-D");
+  const uint64_t dense = static_cast<uint64_t>(g.plain_elems) * elem;
+  if (got.size != dense || static_cast<uint64_t>(*reported) * elem != dense) {
+    return Verdict::Fail("size " + std::to_string(got.size) + " and reported dims " +
+                         ReportedDims(out) + " x " + std::to_string(elem) +
+                         " must both be the dense tensor's " + std::to_string(dense) + " bytes");
+  }
+  const uint64_t rows = static_cast<uint64_t>(g.logical[0] * g.logical[1]);
+  const uint64_t pixel = static_cast<uint64_t>(g.logical[3]) * elem;
+  if (got.size_with_stride < got.size || got.size_with_stride % (rows * pixel) != 0) {
+    return Verdict::Fail("size_with_stride " + std::to_string(got.size_with_stride) +
+                         " is not >= size " + std::to_string(got.size) + " in whole rows of " +
+                         std::to_string(rows) + " rows x " + std::to_string(pixel) +
+                         " bytes a pixel");
+  }
+  return Verdict::Pass();
+}
+
 Verdict CheckSizeLaw(const PropertyContext& ctx, const Case& c) {
+  if (IsNhwcSize(c)) return CheckNhwcSizeLaw(ctx, c);
   const NativeGeometry g = GeometryOf(c, ctx.profile);
   SizeAnswer got;
   Called k;
@@ -263,6 +385,8 @@ const std::vector<LoggedSize>& Rk3588Log() {
 
 std::vector<Case> SizeCases(const PropertyContext& ctx) {
   auto cases = EdgeCases(ids::kNc1hwc2Size, ctx.profile);
+  auto nhwc = ZeroCopyEdgeCases(ids::kNc1hwc2Size, ctx.profile);
+  cases.insert(cases.end(), nhwc.begin(), nhwc.end());
   if (!ctx.real_shapes) return cases;
   auto real = RealCases(ids::kNc1hwc2Size, ctx.profile);
   cases.insert(cases.end(), real.begin(), real.end());
@@ -285,9 +409,87 @@ Verdict CheckLoggedSize(const PropertyContext& ctx, const Case& c) {
   return Verdict::Pass();
 }
 
+// The pack's capacity (the oracle's [N, H, w_stride, C] bytes, the dst the
+// pack was handed and filled) is what the port's own size routine answers as
+// size_with_stride for the same input (fmt NHWC), as the vendor demos allocate
+// it (§B.3: rknn_create_mem(ctx, size_with_stride)).
+Verdict CheckCapacityIsSizeWithStride(const PropertyContext& ctx, const Case& c) {
+  const ZeroCopyGeometry g = ZeroCopyGeometryOf(c, ctx.profile);
+  Called pack;
+  if (auto v = CallPort(ctx, c, &pack)) return *v;
+  const OutputResult& dst = *pack.answer.Output("dst");
+  if (auto v = CheckGuards(dst)) return *v;
+  if (pack.answer.status != kRknnSucc) {
+    return Verdict::Fail("status " + StatusText("rknn", pack.answer.status) + " for a dst of " +
+                         std::to_string(g.stored_bytes) + " bytes (N*H*w_stride*C*elem)");
+  }
+  Case size(ids::kNc1hwc2Size, c.profile);
+  size.Set("shape", g.logical)
+      .Set("dtype", g.dtype)
+      .Set("fmt", std::string("NHWC"))
+      .Set("w_stride", g.w_stride);
+  SizeAnswer got;
+  Called k;
+  if (auto v = CallSize(ctx, size, &got, &k)) return *v;
+  if (got.size_with_stride != g.stored_bytes) {
+    return Verdict::Fail("rknn.nc1hwc2_size (fmt NHWC) gives size_with_stride " +
+                         std::to_string(got.size_with_stride) + ", but the pack fills " +
+                         std::to_string(g.stored_bytes) + " bytes (" + ToString(g.stored_dims) +
+                         ")");
+  }
+  return Verdict::Pass();
+}
+
+// The NHWC input log of spec layouts.md §B.4: [1,640,640,3] int8, w_stride
+// 640, size_with_stride 1228800 (platform not stated: a formula check on every
+// covered profile).
+constexpr uint64_t kLoggedNhwcSizeWithStride = 1228800;
+
+Case LoggedNhwcCase(const Profile& profile) {
+  Case c(ids::kNc1hwc2Size, profile.name);
+  c.Set("shape", Shape{1, 640, 640, 3})
+      .Set("dtype", DType::kInt8)
+      .Set("fmt", std::string("NHWC"))
+      .Set("w_stride", int64_t{640});
+  return c;
+}
+
+Verdict CheckLoggedNhwcSize(const PropertyContext& ctx, const Case& c) {
+  SizeAnswer got;
+  Called k;
+  if (auto v = CallSize(ctx, c, &got, &k)) return *v;
+  if (got.size_with_stride != kLoggedNhwcSizeWithStride) {
+    return Verdict::Fail("size_with_stride " + std::to_string(got.size_with_stride) +
+                         " for NHWC [1,640,640,3] int8 w_stride 640; the log has 1228800 (spec "
+                         "layouts.md §B.4)");
+  }
+  return Verdict::Pass();
+}
+
 }  // namespace
 
 void AddProperties(std::vector<Property>* out) {
+  AddLayoutProperties(PackLayout(), out);
+  const std::string pack = ids::kNhwcZeroCopyPack;
+  out->push_back(Rejects(pack));
+  out->back().not_covered = ZeroCopyNotCovered;
+  out->back().description =
+      "w_stride negative or in (0, W), C not 1, 3 or 4, a dtype other than UINT8 / INT8 "
+      "(§B.2, §B.4), a shape of rank other than 4 or a dim < 1 gets RKNN_ERR_PARAM_INVALID (-5), "
+      "dst untouched";
+  out->push_back(
+      {.name = pack + ".capacity_is_size_with_stride",
+       .routine = pack,
+       .also_needs = {ids::kNc1hwc2Size},
+       .description = "the pack fills a dst of N*H*w_stride*C*elem bytes (the oracle's padded "
+                      "shape) and rknn.nc1hwc2_size with fmt NHWC answers that as "
+                      "size_with_stride (§B.3, §B.4)",
+       .choices = kPackChoices,
+       .explicit_cases =
+           [pack](const PropertyContext& ctx) { return ZeroCopyEdgeCases(pack, ctx.profile); },
+       .generator = [pack](const PropertyContext& ctx) { return PackGen(ctx, pack, false); },
+       .check = CheckCapacityIsSizeWithStride,
+       .not_covered = ZeroCopyNotCovered});
   for (const char* r :
        {ids::kNchwToNc1hwc2, ids::kNc1hwc2ToNchw, ids::kNhwcToNc1hwc2, ids::kNc1hwc2ToNhwc}) {
     AddLayoutProperties(Layout(r), out);
@@ -320,8 +522,15 @@ void AddProperties(std::vector<Property>* out) {
                   .check = CheckDequant,
                   .not_covered = NotCovered});
   const std::string size = ids::kNc1hwc2Size;
-  auto size_gen = [size](const PropertyContext& ctx) {
-    return gen::rknn_native::SizeCase(ctx.profile.name, size, C2Table(ctx.profile), ctx.Domain());
+  auto size_gen = [size](const PropertyContext& ctx) -> rc::Gen<Case> {
+    auto native =
+        gen::rknn_native::SizeCase(ctx.profile.name, size, C2Table(ctx.profile), ctx.Domain());
+    if (!ZeroCopyNotCovered(ctx.profile).empty()) return native;
+    auto nhwc = PackGen(ctx, size, true);
+    // fmt NC1HWC2 (the default, left unset) twice as often as NHWC.
+    return rc::gen::mapcat(
+        gen::PickIn(ctx.Domain(), "fmt", std::vector<std::string>{"NC1HWC2", "NC1HWC2", "NHWC"}),
+        [native, nhwc](const std::string& fmt) { return fmt == "NHWC" ? nhwc : native; });
   };
   out->push_back({.name = size + ".matches_oracle",
                   .routine = size,
@@ -365,6 +574,18 @@ void AddProperties(std::vector<Property>* out) {
        .check = CheckLoggedSize,
        .basis = "device logs (spec layouts.md §B.3: rknn_yolov5_demo on RK3588, SDK 2.3.2)",
        .not_covered = NotCovered});
+  out->push_back({.name = size + ".nhwc_input_log",
+                  .routine = size,
+                  .description =
+                      "fmt NHWC [1,640,640,3] int8 with w_stride 640 has size_with_stride "
+                      "1228800, as logged (spec layouts.md §B.4; platform not stated)",
+                  .explicit_cases =
+                      [](const PropertyContext& ctx) {
+                        return std::vector<Case>{LoggedNhwcCase(ctx.profile)};
+                      },
+                  .check = CheckLoggedNhwcSize,
+                  .basis = "a device log (spec layouts.md §B.4)",
+                  .not_covered = ZeroCopyNotCovered});
 }
 
 }  // namespace npuconf::rknn_native_props

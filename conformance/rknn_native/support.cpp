@@ -1,7 +1,10 @@
 #include "conformance/rknn_native/support.h"
 
+#include <algorithm>
+
 #include "conformance/harness/materialize.h"
 #include "oracles/rknn_native/nc1hwc2_oracle.h"
+#include "oracles/rknn_native/nhwc_stride_oracle.h"
 
 namespace npuconf::rknn_native_props {
 
@@ -89,6 +92,80 @@ std::shared_ptr<verify::StorageMap> PlainMapOf(const NativeGeometry& g) {
                                                    ? std::vector<std::string>{"n", "h", "w", "c"}
                                                    : std::vector<std::string>{"n", "c", "h", "w"},
                                                g.nhwc ? "NHWC" : "NCHW");
+}
+
+std::string ZeroCopyNotCovered(const Profile& profile) {
+  if (profile.family != "rknn") return "";
+  if (!profile.rknn || profile.rknn->zero_copy_channels.empty() ||
+      profile.rknn->zero_copy_dtypes.empty()) {
+    return "the zero-copy input conditions of this platform are not public (spec layouts.md "
+           "§B.4, §B.6.1): nothing is checked against invented ones";
+  }
+  return "";
+}
+
+bool IsNhwcSize(const Case& c) {
+  return c.routine == ids::kNc1hwc2Size && c.String("fmt").value_or("NC1HWC2") == "NHWC";
+}
+
+ZeroCopyGeometry ZeroCopyGeometryOf(const Case& c, const Profile& profile) {
+  if (std::string why = ZeroCopyNotCovered(profile); !why.empty())
+    throw CaseError("profile '" + profile.name + "': " + why);
+  const RknnFacts& f = *profile.rknn;
+  ZeroCopyGeometry g;
+  g.logical = RequireShape(c, "shape");
+  if (g.logical.size() != 4)
+    throw CaseError("shape=" + ToString(g.logical) + " must have rank 4 (NHWC)");
+  for (int64_t d : g.logical) {
+    if (d < 1) throw CaseError("shape=" + ToString(g.logical) + " must have every dim >= 1");
+  }
+  g.dtype = RequireDType(c, "dtype");
+  if (std::find(f.zero_copy_dtypes.begin(), f.zero_copy_dtypes.end(), g.dtype) ==
+      f.zero_copy_dtypes.end()) {
+    throw CaseError("dtype " + std::string(Name(g.dtype)) +
+                    " is not a zero-copy NHWC input dtype (spec layouts.md §B.4: UINT8, INT8)");
+  }
+  const int64_t channels = g.logical[3];
+  if (std::find(f.zero_copy_channels.begin(), f.zero_copy_channels.end(), channels) ==
+      f.zero_copy_channels.end()) {
+    throw CaseError("C=" + std::to_string(channels) +
+                    ": an NHWC native input has 1, 3 or 4 channels (spec layouts.md §B.2, §B.4)");
+  }
+  g.w_stride = RequireInt(c, "w_stride");
+  if (g.w_stride < 0 || (g.w_stride > 0 && g.w_stride < g.logical[2])) {
+    throw CaseError("w_stride=" + std::to_string(g.w_stride) + " is below W=" +
+                    std::to_string(g.logical[2]) + " (spec layouts.md §B.1: valid + fill pixels)");
+  }
+  g.stored_dims = oracle::rknn_native::StridedDims(g.logical, g.w_stride);
+  auto plain = NumElements(g.logical);
+  auto stored = NumElements(g.stored_dims);
+  if (!plain || !stored) throw CaseError("shape " + ToString(g.stored_dims) + " overflows int64");
+  g.plain_elems = *plain;
+  g.stored_elems = *stored;
+  g.plain_bytes = ElemBytes(g.dtype, g.plain_elems, g.logical);
+  g.stored_bytes = ElemBytes(g.dtype, g.stored_elems, g.stored_dims);
+  g.first_batch_only = f.nhwc_input_batch == "first_batch";
+  return g;
+}
+
+StridedRowsMap::StridedRowsMap(const ZeroCopyGeometry& g)
+    : n_(g.logical[0]),
+      h_(g.logical[1]),
+      w_(g.logical[2]),
+      c_(g.logical[3]),
+      stored_w_(g.stored_dims[2]),
+      elements_(g.stored_elems),
+      first_batch_only_(g.first_batch_only) {}
+
+verify::Place StridedRowsMap::Locate(int64_t e) const {
+  const int64_t c = e % c_, w = (e / c_) % stored_w_, h = (e / (c_ * stored_w_)) % h_,
+                n = e / (c_ * stored_w_ * h_);
+  verify::Place place;
+  place.block = {{"n", n, n_}, {"row h", h, h_}};
+  place.within = {{"w", w, stored_w_}, {"c", c, c_}};
+  place.padding = w >= w_ || (first_batch_only_ && n > 0);
+  if (!place.padding) place.logical = {{"n", n, n_}, {"h", h, h_}, {"w", w, w_}, {"c", c, c_}};
+  return place;
 }
 
 }  // namespace npuconf::rknn_native_props

@@ -58,6 +58,45 @@ class Nc1hwc2Map : public verify::StorageMap {
 
 std::shared_ptr<verify::StorageMap> PlainMapOf(const NativeGeometry& g);
 
+// ---- zero-copy NHWC inputs (§B.4) ------------------------------------------------
+
+// "" or why the profile does not cover rknn.nhwc_zero_copy_pack and the NHWC
+// size (its zero-copy input conditions are not public).
+std::string ZeroCopyNotCovered(const Profile& profile);
+// True for an rknn.nc1hwc2_size case with fmt NHWC.
+bool IsNhwcSize(const Case& c);
+
+struct ZeroCopyGeometry {
+  DType dtype = DType::kUint8;
+  Shape logical;      // [N, H, W, C]
+  int64_t w_stride;   // the case's param (0: W)
+  Shape stored_dims;  // [N, H, stored width, C], the oracle's
+  int64_t plain_elems = 0, stored_elems = 0;
+  uint64_t plain_bytes = 0, stored_bytes = 0;  // size and size_with_stride
+  bool first_batch_only = false;  // reading first_batch of rknn.native_io.nhwc_input_batch
+};
+
+// Throws CaseError for a case the routine must reject on the profile: rank not
+// 4, a dim < 1, a dtype or C outside the zero-copy conditions, w_stride in
+// (0, W) or negative, a size past int64.
+ZeroCopyGeometry ZeroCopyGeometryOf(const Case& c, const Profile& profile);
+
+// [N, H, stored width, C]: block = (n, h), a row; within = w, c; the fill
+// pixels w >= W (and under first_batch every batch past 0) are padding, their
+// content unspecified.
+class StridedRowsMap : public verify::StorageMap {
+ public:
+  explicit StridedRowsMap(const ZeroCopyGeometry& g);
+  int64_t elements() const override { return elements_; }
+  std::string logical_name() const override { return "NHWC"; }
+  verify::Place Locate(int64_t storage_index) const override;
+  int64_t block_elements() const override { return stored_w_ * c_; }
+
+ private:
+  int64_t n_ = 0, h_ = 0, w_ = 0, c_ = 0, stored_w_ = 0, elements_ = 0;
+  bool first_batch_only_ = false;
+};
+
 // Registration of the family's properties (properties.cpp).
 void AddProperties(std::vector<Property>* out);
 
@@ -71,5 +110,10 @@ struct InvalidCase {
   Case c;
 };
 std::vector<InvalidCase> InvalidCases(const std::string& routine, const Profile& profile);
+// The zero-copy cases (cases.cpp): every zero-copy dtype and C, w_stride 0, W,
+// align(W, the profile's width alignment) and past it; the invalid NHWC calls
+// of the pack and of the NHWC size.
+std::vector<Case> ZeroCopyEdgeCases(const std::string& routine, const Profile& profile);
+std::vector<InvalidCase> ZeroCopyInvalidCases(const std::string& routine, const Profile& profile);
 
 }  // namespace npuconf::rknn_native_props

@@ -4,6 +4,7 @@
 // the routines of nc1hwc2.h.
 #include "reference/rknn_native/rknn_native_port.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -11,6 +12,7 @@
 #include "core/routines/rknn_native.h"
 #include "core/status.h"
 #include "reference/rknn_native/nc1hwc2.h"
+#include "reference/rknn_native/nhwc_stride.h"
 
 namespace npuconf::rknn_native {
 namespace {
@@ -116,9 +118,94 @@ int32_t Dequant(const CaseView& view, const Profile& profile, int64_t* status,
   return NPUCONF_CALL_ANSWERED;
 }
 
+bool Contains(const auto& list, const auto& value) {
+  return std::find(list.begin(), list.end(), value) != list.end();
+}
+
+// The zero-copy NHWC geometry of the case, or nullopt (rejected): rank 4, a
+// zero-copy dtype and channel count of the profile (§B.4), w_stride 0 or >= W.
+std::optional<StrideGeometry> ZeroCopyGeometryOf(const CaseView& view, const RknnFacts& f,
+                                                 DType dtype, int64_t w_stride) {
+  auto shape = view.IntList("shape");
+  if (!shape || shape->size() != 4) return std::nullopt;
+  const Shape& s = *shape;
+  if (!Contains(f.zero_copy_dtypes, dtype) || !Contains(f.zero_copy_channels, s[3]))
+    return std::nullopt;
+  return StrideGeometryFor(s[0], s[1], s[2], s[3], w_stride, Bits(dtype) / 8);
+}
+
+bool ZeroCopyPublic(const Profile& profile) {
+  return profile.rknn && !profile.rknn->zero_copy_channels.empty() &&
+         !profile.rknn->zero_copy_dtypes.empty();
+}
+
+std::string ZeroCopyNotPublic(const Profile& profile) {
+  return "the zero-copy input conditions of profile '" + profile.name +
+         "' are not public (spec layouts.md §B.4, §B.6.1)";
+}
+
+// §B.4: each of the N·H rows copies W·C elements, the destination advancing
+// w_stride·C; the fill pixels keep the caller's bytes.
+int32_t ZeroCopyPack(const CaseView& view, const Profile& profile, int64_t* status,
+                     std::string* message) {
+  if (!ZeroCopyPublic(profile)) {
+    *message = ZeroCopyNotPublic(profile);
+    return NPUCONF_CALL_UNCLAIMED;
+  }
+  auto dtype = view.DTypeParam("dtype");
+  auto w_stride = view.Int("w_stride");
+  const npuconf_tensor* src = view.Input("src");
+  npuconf_tensor* dst = view.Output("dst");
+  if (!dtype || !w_stride || !src || !dst) {
+    *message = "needs params 'dtype', 'w_stride' and tensors 'src', 'dst'";
+    return NPUCONF_CALL_BAD_CASE;
+  }
+  auto g = ZeroCopyGeometryOf(view, *profile.rknn, *dtype, *w_stride);
+  if (!g || !Fits(src, g->plain_bytes) || !Fits(dst, g->size_with_stride)) return Rejected(status);
+  PackNhwcRows(static_cast<const uint8_t*>(src->data), static_cast<uint8_t*>(dst->data), *g);
+  SetOutputShape(dst, {g->n, g->h, g->w_stride, g->c});
+  *status = kRknnSucc;
+  return NPUCONF_CALL_ANSWERED;
+}
+
+// fmt NHWC: size = N·H·W·C·elem, size_with_stride = N·H·w_stride·C·elem (§B.4).
+int32_t NhwcInputSize(const CaseView& view, const Profile& profile, DType dtype,
+                      npuconf_tensor* out, int64_t* status, std::string* message) {
+  if (!ZeroCopyPublic(profile)) {
+    *message = ZeroCopyNotPublic(profile);
+    return NPUCONF_CALL_UNCLAIMED;
+  }
+  auto w_stride = view.Int("w_stride");
+  if (!w_stride) {
+    *message = "fmt NHWC needs param 'w_stride'";
+    return NPUCONF_CALL_BAD_CASE;
+  }
+  auto g = ZeroCopyGeometryOf(view, *profile.rknn, dtype, *w_stride);
+  if (!g || !Fits(out, 2 * sizeof(uint64_t))) return Rejected(status);
+  const uint64_t words[2] = {g->plain_bytes, g->size_with_stride};
+  std::memcpy(out->data, words, sizeof(words));
+  SetOutputShape(out, {g->n, g->h, g->w, g->c});
+  *status = kRknnSucc;
+  return NPUCONF_CALL_ANSWERED;
+}
+
 // size = N·C·H·W·elem (§B.1); size_with_stride = N·C1·C2·H·W'·elem with W' the
-// W aligned per choice rknn.native_io.size_with_stride (§B.3).
+// W aligned per choice rknn.native_io.size_with_stride (§B.3). fmt NHWC: above.
 int32_t Size(const CaseView& view, const Profile& profile, int64_t* status, std::string* message) {
+  const auto fmt = view.String("fmt").value_or("NC1HWC2");
+  if (fmt == "NHWC") {
+    auto dtype = view.DTypeParam("dtype");
+    npuconf_tensor* out = view.Output("attr");
+    if (!dtype || !out) {
+      *message = "needs param 'dtype' and output 'attr'";
+      return NPUCONF_CALL_BAD_CASE;
+    }
+    return NhwcInputSize(view, profile, *dtype, out, status, message);
+  }
+  if (fmt != "NC1HWC2") {
+    *message = "param 'fmt' is '" + fmt + "': NC1HWC2 or NHWC";
+    return NPUCONF_CALL_BAD_CASE;
+  }
   if (!profile.rknn || profile.rknn->nc1hwc2_c2.empty()) {
     *message = "the NC1HWC2 C2 of profile '" + profile.name + "' is not public";
     return NPUCONF_CALL_UNCLAIMED;
@@ -131,7 +218,8 @@ int32_t Size(const CaseView& view, const Profile& profile, int64_t* status, std:
   }
   const RknnFacts& f = *profile.rknn;
   auto g = GeometryOf(view, f, *dtype, Plain::kNchw);
-  if (!g || !Fits(out, 2 * sizeof(uint64_t))) return Rejected(status);
+  // w_stride belongs to NHWC inputs (§B.1, §B.4): an NC1HWC2 output has none.
+  if (!g || view.Param("w_stride") || !Fits(out, 2 * sizeof(uint64_t))) return Rejected(status);
   int64_t w = g->w;
   if (f.size_with_stride == "w_aligned" && f.output_w_align) {
     const int64_t a = *f.output_w_align;
@@ -156,7 +244,8 @@ const ReferenceFamily& RknnNativeReference() {
                    {ids::kNhwcToNc1hwc2, Layout<Plain::kNhwc, true>},
                    {ids::kNc1hwc2ToNhwc, Layout<Plain::kNhwc, false>},
                    {ids::kNc1hwc2Int8ToNchwFloat, Dequant},
-                   {ids::kNc1hwc2Size, Size}}};
+                   {ids::kNc1hwc2Size, Size},
+                   {ids::kNhwcZeroCopyPack, ZeroCopyPack}}};
   return family;
 }
 
