@@ -141,6 +141,38 @@ inline rc::Gen<int64_t> WStrideFor(int64_t w, int64_t a) {
   });
 }
 
+// The rest of a zero-copy case once dtype, C, W and w_stride are drawn: H from
+// `heights` while the stored rows fit `max_elems` (H = 1 always fits a drawn
+// row), N up to 3 within the same budget, and the data seed (the pack) or fmt
+// NHWC (the size routine, `size` true).
+inline rc::Gen<Case> ZeroCopyRows(const std::string& profile, const std::string& routine,
+                                  DType dtype, int64_t c, int64_t w, int64_t ws,
+                                  const std::vector<int64_t>& heights, int64_t max_elems,
+                                  bool size) {
+  const int64_t row = std::max(w, ws) * c;
+  std::vector<int64_t> hs = {1};
+  for (int64_t h : heights) {
+    if (h > 1 && h * row <= max_elems) hs.push_back(h);
+  }
+  return rc::gen::mapcat(Pick(hs), [=](int64_t h) {
+    const int64_t n_max = std::max<int64_t>(1, max_elems / (h * row));
+    const std::vector<int64_t> ns = {1, 1, std::min<int64_t>(2, n_max),
+                                     std::min<int64_t>(3, n_max)};
+    return rc::gen::mapcat(Pick(ns), [=](int64_t n) {
+      return rc::gen::map(DataSeed(), [=](int64_t seed) {
+        Case k(routine, profile);
+        k.Set("shape", Shape{n, h, w, c}).Set("dtype", dtype).Set("w_stride", ws);
+        if (size) {
+          k.Set("fmt", std::string("NHWC"));
+        } else {
+          k.Set("seed", seed);
+        }
+        return k;
+      });
+    });
+  });
+}
+
 // A valid zero-copy case: a dtype and a C of the profile's zero-copy
 // conditions, H and W small (W often unaligned), N up to 3, w_stride from
 // WStrideFor, the stored buffer under `max_elems` (the pack) or any size (the
@@ -149,41 +181,19 @@ inline rc::Gen<Case> ZeroCopyCase(const std::string& profile, const std::string&
                                   std::vector<DType> dtypes, std::vector<int64_t> channels,
                                   int64_t w_align, const CaseDomain& domain, bool size) {
   const int64_t max_elems = size ? (int64_t{1} << 40) : kMaxNativeElems;
-  const std::vector<int64_t> heights =
-      size ? std::vector<int64_t>{1, 2, 20, 224, 480, 640, 1080}
-           : std::vector<int64_t>{1, 1, 2, 3, 5, 7, 8, 13, 16, 17};
+  const std::vector<int64_t> heights = size ? std::vector<int64_t>{1, 2, 20, 224, 480, 640, 1080}
+                                            : std::vector<int64_t>{1, 1, 2, 3, 5, 7, 8, 13, 16, 17};
   const std::vector<int64_t> widths =
       size ? std::vector<int64_t>{1, 7, 15, 16, 17, 224, 513, 640, 1001, 1920}
            : std::vector<int64_t>{1, 1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 20, 33};
+  const auto rows = [=](DType dtype, int64_t c, int64_t w) {
+    return rc::gen::mapcat(WStrideFor(w, w_align), [=](int64_t ws) {
+      return ZeroCopyRows(profile, routine, dtype, c, w, ws, heights, max_elems, size);
+    });
+  };
   return rc::gen::mapcat(PickIn(domain, "dtype", dtypes), [=](DType dtype) {
     return rc::gen::mapcat(Pick(channels), [=](int64_t c) {
-      return rc::gen::mapcat(Pick(widths), [=](int64_t w) {
-        return rc::gen::mapcat(WStrideFor(w, w_align), [=](int64_t ws) {
-          const int64_t row = std::max(w, ws) * c;
-          std::vector<int64_t> hs;
-          for (int64_t h : heights) {
-            if (h * row <= max_elems) hs.push_back(h);
-          }
-          if (hs.empty()) hs.push_back(1);
-          return rc::gen::mapcat(Pick(hs), [=](int64_t h) {
-            const int64_t n_max = std::max<int64_t>(1, max_elems / (h * row));
-            return rc::gen::mapcat(
-                Pick<int64_t>({1, 1, std::min<int64_t>(2, n_max), std::min<int64_t>(3, n_max)}),
-                [=](int64_t n) {
-                  return rc::gen::map(DataSeed(), [=](int64_t seed) {
-                    Case k(routine, profile);
-                    k.Set("shape", Shape{n, h, w, c}).Set("dtype", dtype).Set("w_stride", ws);
-                    if (size) {
-                      k.Set("fmt", std::string("NHWC"));
-                    } else {
-                      k.Set("seed", seed);
-                    }
-                    return k;
-                  });
-                });
-          });
-        });
-      });
+      return rc::gen::mapcat(Pick(widths), [=](int64_t w) { return rows(dtype, c, w); });
     });
   });
 }
