@@ -161,6 +161,7 @@ TEST(CliHardening, EveryRoutineChargesItsCaseBeforeAllocating) {
       {"rknn.nhwc_to_nc1hwc2", "shape=[1,100,100,100000] dtype=FLOAT16", false},
       {"rknn.nc1hwc2_to_nhwc", "shape=[1,100,100,100000] dtype=FLOAT16", false},
       {"rknn.nc1hwc2_int8_to_nchw_float", "shape=[1,100000,100,100]", false},
+      {"rknn.nhwc_zero_copy_pack", "shape=[1,100000,100000,3] dtype=UINT8 w_stride=100000", false},
       {"rknn.nc1hwc2_size", "shape=[100000,100000,100000,100000] dtype=INT8", true},
   };
   std::set<std::string> walked;

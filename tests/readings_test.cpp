@@ -134,6 +134,28 @@ std::map<std::pair<std::string, std::string>, OpenRegion> OpenRegions() {
             return WithStatus(ref, inv, 161002);
           return ref.Call(inv);
         }}},
+      {{"rknn.native_io.nhwc_input_batch", "first_batch"},
+       {"rk3588", "rknn.nhwc_zero_copy_pack.*",
+        // Packs batch 0 only, as the RV1106 mobilenet demo does (spec layouts.md
+        // §B.4): the first pixel of batch 1 is left as the buffer was.
+        [](const Port& ref, const Invocation& inv) {
+          Answer a = ref.Call(inv);
+          const Shape shape = inv.c.IntList("shape").value_or(Shape{});
+          if (inv.c.routine != "rknn.nhwc_zero_copy_pack" || a.status != 0 || shape.size() != 4 ||
+              shape[0] < 2)
+            return a;
+          const int64_t w_stride = inv.c.Int("w_stride").value_or(0);
+          const int64_t batch_bytes = shape[1] * (w_stride > 0 ? w_stride : shape[2]) * shape[3];
+          for (auto& out : a.outputs) {
+            if (out.name != "dst" || !out.buffer ||
+                out.buffer->capacity_bytes() <= static_cast<uint64_t>(batch_bytes))
+              continue;
+            auto changed = std::make_shared<GuardedBuffer>(*out.buffer);
+            changed->data()[batch_bytes] ^= 0x5a;
+            out.buffer = changed;
+          }
+          return a;
+        }}},
       {{"rknn.segment.b_dims", "unknown"},
        {"rk3588", "rknn.b_norm_to_native.*",
         // Reports a segmented NATIVE B as [T, N1, K1_per_segment...]: here, rank 1.
