@@ -111,5 +111,54 @@ TEST(NarrowClaimsCli, VectorsCheckFailsAFaultInsideTheClaims) {
   EXPECT_EQ(run.exit_code, 1) << run.output;
 }
 
+// A port claiming the other reading of cann.nz.fp32_c0 (16, where the profile
+// says 8: spec cann.md §5.6) is gated by vectors derived under the default:
+// those whose answer does not depend on the reading (FLOAT16, INT8) are checked,
+// the FLOAT ones skipped with the reason (breaker F6: every vector was skipped,
+// NOTHING CHECKED).
+TEST(NarrowClaimsCli, VectorsOfAnotherReadingAreCheckedWhereTheAnswerIsTheSame) {
+  TempDir vectors("reading-gen"), out("reading-out");
+  const auto gen = RunNpuconf("vectors generate --out " + vectors.path() +
+                              " --routine 'cann.n*' --profile ascend910b --count 40");
+  ASSERT_EQ(gen.exit_code, 0) << gen.output;
+  const auto run =
+      RunShell("NPUCONF_NARROW_FP32_C0=16 " + std::string(NPUCONF_BINARY) + " vectors check " +
+               vectors.path() + " " + kPort + " --out " + out.path());
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  int checked = 0, skipped = 0;
+  const auto report = ReadJson(out.path() + "/report.json");
+  for (const auto& r : report["results"]) {
+    checked += r["explicit_cases"].get<int>();
+    skipped += r["explicit_skipped"].get<int>();
+  }
+  EXPECT_GT(checked, 10);
+  EXPECT_GT(skipped, 0) << "FLOAT vectors derived with C0 8";
+}
+
+// The failure vectors of a run under a claimed reading replay under it, every
+// file reported (breaker F5: a FRACTAL_NZ input of C0 16 was checked against
+// the profile default's C0 8, and `vectors check` stopped at exit 2 naming no file).
+TEST(NarrowClaimsCli, FailureVectorsOfAClaimedReadingReplay) {
+  TempDir run_out("reading-run"), replay("reading-replay"), fixed("reading-fixed");
+  const std::string lying = "NPUCONF_NARROW_FP32_C0=16 NPUCONF_NARROW_FP32_IMPL=8 ";
+  const auto run =
+      RunShell(lying + NPUCONF_BINARY + " run " + kPort +
+               " --profile ascend910b --no-real-shapes --quiet --out " + run_out.path());
+  ASSERT_EQ(run.exit_code, 1) << run.output;
+  const std::string failures = run_out.path() + "/failures";
+  const auto again = RunShell(lying + NPUCONF_BINARY + " vectors check " + failures + " " + kPort +
+                              " --out " + replay.path());
+  EXPECT_EQ(again.exit_code, 1) << again.output;
+  int failed = 0;
+  const auto report = ReadJson(replay.path() + "/report.json");
+  for (const auto& r : report["results"]) failed += r["result"] == "fail";
+  EXPECT_GE(failed, 2) << "both nd_to_nz and nz_to_nd replay";
+  // A port that implements the reading it claims passes them.
+  const auto right =
+      RunShell("NPUCONF_NARROW_FP32_C0=16 " + std::string(NPUCONF_BINARY) + " vectors check " +
+               failures + " " + kPort + " --out " + fixed.path());
+  EXPECT_EQ(right.exit_code, 0) << right.output;
+}
+
 }  // namespace
 }  // namespace npuconf

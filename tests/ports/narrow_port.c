@@ -3,7 +3,11 @@
  * CANN profile. NPUCONF_NARROW_BUG=1 plants one fault inside those claims:
  * INT8 with n past 64 packs the rows of the second N1 block one row late (a
  * case a few percent of the claimed domain reaches). For the tests of claims
- * in `run` and in `vectors check` (tests/claims_cli_test.cpp). */
+ * in `run` and in `vectors check` (tests/claims_cli_test.cpp).
+ * NPUCONF_NARROW_FP32_C0=8|16 also claims FLOAT with that reading of choice
+ * cann.nz.fp32_c0 (spec cann.md §5.6), and packs FLOAT with C0
+ * NPUCONF_NARROW_FP32_IMPL (default: the claimed one; another value makes a
+ * port that lies about its reading). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,13 +37,19 @@ static int32_t call(const npuconf_case* c, int64_t* vendor_status, char* message
   if (!to_nz && strcmp(c->routine, "cann.nz_to_nd") != 0) return NPUCONF_CALL_UNCLAIMED;
   const npuconf_param* shape = find_param(c, "shape");
   const npuconf_param* dtype = find_param(c, "dtype");
+  const npuconf_param* c0_param = find_param(c, "c0");
   if (!shape || shape->kind != NPUCONF_PARAM_INT_LIST || !dtype || c->n_inputs != 1 ||
-      c->n_outputs != 1 || find_param(c, "c0"))
+      c->n_outputs != 1)
     return NPUCONF_CALL_UNCLAIMED;
   const int int8 = strcmp(dtype->s, "INT8") == 0;
-  if (!int8 && strcmp(dtype->s, "FLOAT16") != 0) return NPUCONF_CALL_UNCLAIMED;
+  const char* reading = getenv("NPUCONF_NARROW_FP32_C0");
+  const int fp32 = strcmp(dtype->s, "FLOAT") == 0 && reading != NULL;
+  if (!int8 && !fp32 && strcmp(dtype->s, "FLOAT16") != 0) return NPUCONF_CALL_UNCLAIMED;
   if (shape->n_ints < 1 || shape->n_ints > 3) return NPUCONF_CALL_UNCLAIMED;
-  const int64_t elem = int8 ? 1 : 2, c0 = int8 ? 32 : 16;
+  const char* impl = getenv("NPUCONF_NARROW_FP32_IMPL");
+  const int64_t fp32_c0 = fp32 ? atoi(impl ? impl : reading) : 0;
+  const int64_t elem = int8 ? 1 : fp32 ? 4 : 2;
+  const int64_t c0 = c0_param ? c0_param->i : int8 ? 32 : fp32 ? fp32_c0 : 16;
   /* [k] is one row (§2.5); batch dims flatten. */
   const uint64_t rank = shape->n_ints;
   const int64_t k = shape->ints[rank - 1], n = rank >= 2 ? shape->ints[rank - 2] : 1;
@@ -87,9 +97,22 @@ static const char* const g_claims[] = {
     NULL,
 };
 
-static const npuconf_port g_port = {NPUCONF_PORT_ABI_VERSION, "narrow", "1", g_claims, call};
+static const char* g_fp32_claims[] = {
+    "cann.nd_to_nz:*:dtype=FLOAT16|INT8|FLOAT,rank(shape)<=3",
+    "cann.nz_to_nd:*:dtype=FLOAT16|INT8|FLOAT,rank(shape)<=3",
+    NULL,
+    NULL,
+};
+
+static npuconf_port g_port = {NPUCONF_PORT_ABI_VERSION, "narrow", "1", g_claims, call};
 
 __attribute__((visibility("default"))) const npuconf_port* npuconf_port_entry(
     uint32_t abi_version) {
+  const char* reading = getenv("NPUCONF_NARROW_FP32_C0");
+  if (reading) {
+    g_fp32_claims[2] =
+        strcmp(reading, "16") == 0 ? "choice:cann.nz.fp32_c0=16" : "choice:cann.nz.fp32_c0=8";
+    g_port.claims = g_fp32_claims;
+  }
   return abi_version == NPUCONF_PORT_ABI_VERSION ? &g_port : NULL;
 }
