@@ -9,7 +9,9 @@
 #include "core/prng.h"
 #include "core/profile.h"
 #include "oracles/rknn_native/nc1hwc2_oracle.h"
+#include "oracles/rknn_native/nhwc_stride_oracle.h"
 #include "reference/rknn_native/nc1hwc2.h"
+#include "reference/rknn_native/nhwc_stride.h"
 #include "test_util.h"
 
 namespace npuconf {
@@ -197,6 +199,75 @@ TEST(Nc1hwc2Family, ReferenceConformsAndUnpublishedPlatformsAreNotCovered) {
     }
   }
   EXPECT_GE(checked, 4 * 22 - 4);
+}
+
+// ---- the zero-copy NHWC input rows (spec layouts.md §B.1, §B.4) ----------------------
+
+// The log row of §B.4: [1,640,640,3] int8, w_stride 640, size_with_stride 1228800.
+TEST(NhwcStride, SizesOfTheLogRow) {
+  const auto g = rknn_native::StrideGeometryFor(1, 640, 640, 3, 640, 1);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->size_with_stride, 1228800u);
+  EXPECT_EQ(g->plain_bytes, 1228800u);
+  EXPECT_EQ(orc::StridedElems({1, 640, 640, 3}, 640), 1228800);
+}
+
+// rknn_api.h: w_stride 0 "means equal to width" (§B.1); the rows then follow
+// each other. A w_stride below W, a dim < 1, an element size other than 1 or 2,
+// or an overflowing size is no geometry.
+TEST(NhwcStride, GeometryOfEdges) {
+  const auto zero = rknn_native::StrideGeometryFor(2, 3, 5, 4, 0, 1);
+  ASSERT_TRUE(zero);
+  EXPECT_EQ(zero->w_stride, 5);
+  EXPECT_EQ(zero->size_with_stride, zero->plain_bytes);
+  EXPECT_EQ(orc::StoredWidth({2, 3, 5, 4}, 0), 5);
+  const auto wide = rknn_native::StrideGeometryFor(2, 3, 5, 3, 16, 2);
+  ASSERT_TRUE(wide);
+  EXPECT_EQ(wide->row_bytes, 5u * 3 * 2);
+  EXPECT_EQ(wide->stride_bytes, 16u * 3 * 2);
+  EXPECT_EQ(wide->size_with_stride, 2u * 3 * 16 * 3 * 2);
+  EXPECT_EQ(orc::StridedDims({2, 3, 5, 3}, 16), (Shape{2, 3, 16, 3}));
+  EXPECT_FALSE(rknn_native::StrideGeometryFor(1, 3, 5, 3, 4, 1));
+  EXPECT_FALSE(rknn_native::StrideGeometryFor(1, 3, 5, 3, -1, 1));
+  EXPECT_FALSE(rknn_native::StrideGeometryFor(0, 3, 5, 3, 8, 1));
+  EXPECT_FALSE(rknn_native::StrideGeometryFor(1, 3, 5, 3, 8, 4));
+  EXPECT_FALSE(rknn_native::StrideGeometryFor(int64_t{1} << 40, int64_t{1} << 20, 5, 3, 8, 1));
+}
+
+// The reference's rows equal the oracle's padded tensor on every real pixel
+// (the fill pixels w >= W are unspecified and stay as the buffer was), N > 1
+// included (RK-ZOO deeplabv3.cc's batch loop), w_stride == W (one memcpy) too.
+TEST(NhwcStride, ReferenceMatchesTheOracleOnEveryRealPixel) {
+  struct Row {
+    int64_t n, h, w, c, w_stride, elem;
+  };
+  const Row rows[] = {{1, 1, 1, 1, 0, 1},    {1, 4, 7, 3, 16, 1},  {3, 5, 9, 4, 16, 1},
+                      {2, 3, 8, 1, 8, 1},    {2, 6, 13, 3, 13, 2}, {4, 2, 17, 3, 32, 2},
+                      {1, 7, 640, 3, 640, 1}};
+  uint64_t seed = 40;
+  for (const Row& r : rows) {
+    const auto g = rknn_native::StrideGeometryFor(r.n, r.h, r.w, r.c, r.w_stride, r.elem);
+    ASSERT_TRUE(g);
+    const Shape shape = {r.n, r.h, r.w, r.c};
+    const auto src = Random(seed++, g->plain_bytes);
+    std::vector<uint8_t> dst(g->size_with_stride, 0xC3);
+    rknn_native::PackNhwcRows(src.data(), dst.data(), *g);
+    const auto want = orc::PadRowsToStride(src, shape, r.w_stride, static_cast<int>(r.elem));
+    ASSERT_EQ(want.size(), dst.size());
+    const int64_t stored = orc::StoredWidth(shape, r.w_stride);
+    for (int64_t row = 0; row < r.n * r.h; ++row) {
+      for (int64_t x = 0; x < stored; ++x) {
+        const size_t at = static_cast<size_t>((row * stored + x) * r.c * r.elem);
+        const size_t bytes = static_cast<size_t>(r.c * r.elem);
+        if (x < r.w) {
+          ASSERT_EQ(0, std::memcmp(&dst[at], &want[at], bytes))
+              << "row " << row << " pixel " << x << " of n" << r.n << " h" << r.h << " w" << r.w;
+        } else {
+          for (size_t b = 0; b < bytes; ++b) ASSERT_EQ(dst[at + b], 0xC3) << "fill pixel written";
+        }
+      }
+    }
+  }
 }
 
 }  // namespace
