@@ -513,6 +513,21 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
                                    *one_case ? case_from : check_from, &c, &profile, err);
       if (parsed != kExitConformant) return parsed;
       if (*one_case) {
+        // A case outside the port's claims is not the port's to answer (its
+        // conditions included, breaker F14): `case` says so, as `check` skips it.
+        const RoutineSpec& claimed_spec = *BuiltinSuite().FindRoutine(c.routine)->spec;
+        if (!PortClaims::Parse(port.claims()).Covers(c, profile->name, claimed_spec)) {
+          std::string on_routine;
+          for (const std::string& claim : port.claims()) {
+            if (claim.rfind(c.routine + ":", 0) == 0 || claim.rfind("*:", 0) == 0)
+              on_routine += (on_routine.empty() ? "" : ", ") + claim;
+          }
+          err << "npuconf: port " << port.name() << " does not claim this case: no claim on "
+              << c.routine << " for " << profile->name
+              << " holds for it (its claims on the routine: "
+              << (on_routine.empty() ? "none" : on_routine) << ")\n";
+          return kExitBadUsage;
+        }
         const Invocation inv = BuiltinSuite().Materialize(c, *profile);
         const Answer answer = port.Call(inv);
         if (!answer.fault.empty()) {  // crashed, exited, threw or hung: no answer to show

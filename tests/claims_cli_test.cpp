@@ -160,5 +160,18 @@ TEST(NarrowClaimsCli, FailureVectorsOfAClaimedReadingReplay) {
   EXPECT_EQ(right.exit_code, 0) << right.output;
 }
 
+// Breaker F14: `case --port P` sent a case outside P's claim conditions.
+TEST(NarrowClaimsCli, CaseRefusesACaseOutsideTheClaimConditions) {
+  const auto outside =
+      RunNpuconf("case " + kPort + " cann.nd_to_nz profile=ascend910b dtype=FLOAT 'shape=[4,5]'");
+  EXPECT_EQ(outside.exit_code, 2) << outside.output;
+  EXPECT_NE(outside.output.find("does not claim this case"), std::string::npos) << outside.output;
+  EXPECT_NE(outside.output.find("cann.nd_to_nz:*:dtype=FLOAT16|INT8"), std::string::npos)
+      << outside.output;
+  const auto inside =
+      RunNpuconf("case " + kPort + " cann.nd_to_nz profile=ascend910b dtype=FLOAT16 'shape=[4,5]'");
+  EXPECT_EQ(inside.exit_code, 0) << inside.output;
+}
+
 }  // namespace
 }  // namespace npuconf

@@ -81,7 +81,7 @@ TEST(Cli, ParamOfTheWrongTypeIsBadInput) {
 TEST(Cli, CaseThePortDoesNotAnswerIsNotSuccess) {
   ExpectExit(std::string("case --port ") + NPUCONF_TEMPLATE_PORT +
                  " cann.nd_to_nz profile=ascend910b dtype=FLOAT16 'shape=[2,2]'",
-             2, "not claimed");
+             2, "does not claim this case");
 }
 
 TEST(Cli, UnwritableOutIsRefusedBeforeTheRun) {
