@@ -8,6 +8,8 @@
 
 #include <chrono>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "test_util.h"
 
@@ -146,6 +148,22 @@ TEST(NothingChecked, ClaimsOnAnotherProfileOnlyExitFour) {
   TempDir dir("other-profile");
   const auto run = RunShell(Scripted("*:rk3588") + " --out " + dir.path());
   EXPECT_EQ(run.exit_code, 4) << run.output;
+}
+
+// Breaker F15: a call result outside the enum is no refusal, and an empty
+// message leaves no trailing ": ".
+TEST(NothingChecked, ACallResultOutsideTheEnumIsNamedAsSuch) {
+  for (const auto& [result, says] : std::vector<std::pair<std::string, std::string>>{
+           {"7", "port's call returned 7, none of NPUCONF_CALL_ANSWERED (0)"},
+           {"2", "port refused the case as malformed (NPUCONF_CALL_BAD_CASE)\n"}}) {
+    const auto run = RunShell(
+        "env NPUCONF_TEST_RESULT=" + result + " NPUCONF_TEST_CLAIMS='cann.nd_to_nz:ascend910b' " +
+        std::string(NPUCONF_BINARY) + " check --port " + NPUCONF_SCRIPTED_PORT +
+        " cann.nd_to_nz.matches_oracle cann.nd_to_nz profile=ascend910b "
+        "dtype=FLOAT16 'shape=[4,5]'");
+    EXPECT_EQ(run.exit_code, 1) << run.output;
+    EXPECT_NE(run.output.find(says), std::string::npos) << result << "\n" << run.output;
+  }
 }
 
 TEST(NothingChecked, HelpListsEveryExitCode) {

@@ -21,13 +21,19 @@ std::optional<Verdict> CallPort(const PropertyContext& ctx, Invocation inv, Call
   if (!out->answer.fault.empty()) {
     return Verdict::Fail("port " + ctx.port.name() + " failed inside call: " + out->answer.fault);
   }
+  // The port's message, if it wrote one, after the verdict.
+  const std::string said = out->answer.message.empty() ? "" : ": " + out->answer.message;
   if (out->answer.call_result == NPUCONF_CALL_UNCLAIMED) {
     return Verdict::Fail("port claims " + out->inv.c.routine + " on " + ctx.profile.name +
-                         " but answered 'unclaimed': " + out->answer.message);
+                         " but answered 'unclaimed'" + said);
+  }
+  if (out->answer.call_result == NPUCONF_CALL_BAD_CASE) {
+    return Verdict::Fail("port refused the case as malformed (NPUCONF_CALL_BAD_CASE)" + said);
   }
   if (out->answer.call_result != NPUCONF_CALL_ANSWERED) {
-    return Verdict::Fail("port refused the case as malformed (call result " +
-                         std::to_string(out->answer.call_result) + "): " + out->answer.message);
+    return Verdict::Fail("port's call returned " + std::to_string(out->answer.call_result) +
+                         ", none of NPUCONF_CALL_ANSWERED (0), _UNCLAIMED (1), _BAD_CASE (2)" +
+                         said);
   }
   // Every check reads the outputs it handed over: a Port that drops one (a
   // C++ Port implementation, not the C ABI, which always returns them) fails

@@ -2,6 +2,8 @@
  * tests of claims, exit codes and reports that survive:
  *   NPUCONF_TEST_CLAIMS   claims separated by ';' (unset: a NULL claims list)
  *   NPUCONF_TEST_HANG_AT  the call (1-based) at which the port blocks forever
+ *   NPUCONF_TEST_RESULT   the call result it returns (unset: NPUCONF_CALL_UNCLAIMED),
+ *                         with no message when set
  * Every call it does answer is answered "unclaimed". */
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,6 +24,8 @@ static int32_t call(const npuconf_case* c, int64_t* vendor_status, char* message
   if (hang_at && ++g_calls >= atol(hang_at)) {
     for (;;) pause();
   }
+  const char* result = getenv("NPUCONF_TEST_RESULT");
+  if (result) return (int32_t)atol(result);
   if (message && message_bytes > 0) {
     strncpy(message, "scripted port answers nothing", message_bytes - 1);
     message[message_bytes - 1] = '\0';
