@@ -110,7 +110,7 @@ void ExpectFaultNamedAndRunGoesOn(const std::string& mode, const std::string& fa
 // The same wrong answer to every request is deterministic, though each
 // request has another id (issue 15 item 8): its messages must not differ.
 TEST(ExecPort, ADeterministicWrongAnswerIsNotCalledNonDeterministic) {
-  for (const char* mode : {"wrong-id", "short", "garbage"}) {
+  for (const char* mode : {"wrong-id", "fixed-id", "short", "garbage"}) {
     const PortRun run = RunPort("exec:" + kMisbehaving + mode, "");
     for (const auto& [name, r] : ByProperty(run.report)) {
       EXPECT_EQ(r.value("message", "").find("non-deterministic"), std::string::npos)
@@ -139,6 +139,12 @@ TEST(ExecPort, HangIsKilledAfterTheTimeout) {
 
 TEST(ExecPort, AnswerToAnotherIdIsAFailingResult) {
   ExpectFaultNamedAndRunGoesOn("wrong-id", "answered another request's id (the request's id +1)");
+}
+
+// Breaker F10: one id for every answer is far from each request's, which grow.
+TEST(ExecPort, AnAnswerWithAFarIdIsNamedWithoutTheOffset) {
+  ExpectFaultNamedAndRunGoesOn("fixed-id",
+                               "answered another request's id (not within 16 of the request's id)");
 }
 
 TEST(ExecPort, BytesPastTheCapacityBreakTheGuard) {

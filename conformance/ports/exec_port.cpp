@@ -546,6 +546,9 @@ std::string ParseHandshakeLine(const std::string& line, PortHandshake* hello) {
   return "";
 }
 
+// How far a wrong answer id may be from the request's and still be named by its offset.
+constexpr uint64_t kNearId = 16;
+
 std::string ParseAnswerLine(const std::string& line, uint64_t id, const Invocation& inv,
                             const std::vector<std::shared_ptr<GuardedBuffer>>& buffers,
                             const std::vector<std::string>& output_paths, Answer* answer) {
@@ -569,9 +572,15 @@ std::string ParseAnswerLine(const std::string& line, uint64_t id, const Invocati
   } else if (!doc["id"].is_number_unsigned()) {
     fault = "answered id " + Describe(doc["id"]) + ", not the request's number: " + quoted();
   } else if (const uint64_t got = doc["id"].get<uint64_t>(); got != id) {
+    // Near the request's id (an answer one behind, say): the offset, which a
+    // replay repeats. Far from it (a port that always answers one number): no
+    // number, which would differ from one request to the next (breaker F10).
+    const uint64_t distance = got > id ? got - id : id - got;
     const std::string offset =
-        got > id ? "+" + std::to_string(got - id) : "-" + std::to_string(id - got);
-    fault = "answered another request's id (the request's id " + offset + "): " + quoted();
+        distance > kNearId ? "not within " + std::to_string(kNearId) + " of the request's id"
+        : got > id         ? "the request's id +" + std::to_string(distance)
+                           : "the request's id -" + std::to_string(distance);
+    fault = "answered another request's id (" + offset + "): " + quoted();
   } else if (std::string wrong = ApplyAnswer(doc, inv, buffers, output_paths, answer);
              !wrong.empty()) {
     fault = "printed garbage (" + wrong + "): " + quoted();

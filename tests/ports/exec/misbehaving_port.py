@@ -8,6 +8,7 @@ shows the faults and, after them, the properties the port passes:
   garbage      prints a line that is not JSON (control bytes, invalid UTF-8)
   bad-utf8     answers in protocol, with a message that is not valid UTF-8
   wrong-id     answers with an id one more than the request's
+  fixed-id     answers every request with id 999999
   exit         exits with status 3
   segv         kills itself with SIGSEGV
   hang         never answers
@@ -55,6 +56,9 @@ for line in sys.stdin.buffer:
         out.write(b'{"id": %d, "result": "bad_case", "message": "caf\xe9 \xff"}\n' % request["id"])
     elif MODE == "wrong-id":
         reply = {"id": request["id"] + 1, "result": "answered", "status": 0}
+        out.write(json.dumps(reply).encode() + b"\n")
+    elif MODE == "fixed-id":
+        reply = {"id": 999999, "result": "answered", "status": 0}
         out.write(json.dumps(reply).encode() + b"\n")
     elif MODE == "exit":
         sys.exit(3)
