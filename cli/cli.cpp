@@ -706,10 +706,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       options.replay_options.insert(options.replay_options.end(),
                                     {"--timeout-ms", std::to_string(port_options.timeout_ms)});
     if (port_options.in_process) options.replay_options.push_back("--in-process");
-    options.program = argc > 0 ? argv[0] : "npuconf";
-    if (options.program.find('/') != std::string::npos) {
-      options.program = std::filesystem::absolute(options.program).lexically_normal().string();
-    }
+    options.program = AbsoluteProgram(argc, argv);
     std::string command = "npuconf";
     for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
     interrupt::Install(": the reports in " + out_dir +

@@ -1,6 +1,7 @@
 #include "cli/options.h"
 
 #include <charconv>
+#include <filesystem>
 
 #include "cli/families.h"
 #include "core/status.h"
@@ -92,6 +93,16 @@ int ParseSubcommand(CLI::App& app, int argc, char** argv, const std::string& pro
     return kExitBadUsage;
   }
   return -1;
+}
+
+std::string AbsoluteProgram(int argc, char** argv) {
+  const std::string given = argc > 0 && argv[0] ? argv[0] : "";
+  if (given.find('/') != std::string::npos)
+    return std::filesystem::absolute(given).lexically_normal().string();
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec && !self.empty()) return self.string();
+  return given.empty() ? "npuconf" : given;
 }
 
 }  // namespace npuconf

@@ -33,4 +33,9 @@ std::string CheckSubcommand(int argc, char** argv, const std::vector<std::string
 // alternatives joined by ','.
 std::string JoinGlobs(const std::vector<std::string>& globs);
 
+// The npuconf binary as reproduce commands name it: argv[0] made absolute, or,
+// for a bare name found through PATH, the executable the kernel ran
+// (/proc/self/exe); "npuconf" when neither is known.
+std::string AbsoluteProgram(int argc, char** argv);
+
 }  // namespace npuconf

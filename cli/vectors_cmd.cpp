@@ -909,9 +909,7 @@ int Verify(const std::string& dir, std::ostream& out, std::ostream& err) {
 
 int RunVectorsCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   // Reproduce commands name the binary and the files absolutely, like run's.
-  std::string program = argc > 0 ? argv[0] : "npuconf";
-  if (program.find('/') != std::string::npos)
-    program = std::filesystem::absolute(program).lexically_normal().string();
+  const std::string program = AbsoluteProgram(argc, argv);
   CLI::App app{"npuconf vectors: test vectors with the oracle's expected answers"};
   app.name("npuconf vectors");
   app.require_subcommand(1);

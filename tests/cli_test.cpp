@@ -2,6 +2,7 @@
 // value, reports on disk, ports loaded from shared libraries.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -14,6 +15,7 @@ namespace {
 
 using testing::ReadJson;
 using testing::RunNpuconf;
+using testing::RunShell;
 using testing::TempDir;
 
 void ExpectExit(const std::string& args, int code, const std::string& says) {
@@ -82,6 +84,27 @@ TEST(Cli, CaseThePortDoesNotAnswerIsNotSuccess) {
   ExpectExit(std::string("case --port ") + NPUCONF_TEMPLATE_PORT +
                  " cann.nd_to_nz profile=ascend910b dtype=FLOAT16 'shape=[2,2]'",
              2, "does not claim this case");
+}
+
+// Breaker F2: run through PATH, the reproduce line named a bare "npuconf".
+TEST(Cli, ReproduceNamesTheBinaryAbsolutelyWhenRunThroughPath) {
+  TempDir out("through-path");
+  const std::string dir = std::filesystem::path(NPUCONF_BINARY).parent_path().string();
+  const auto run = RunShell("PATH='" + dir +
+                            "':\"$PATH\" npuconf run --port mutant:nz-padding-unwritten "
+                            "--routine cann.nd_to_nz --profile ascend910b --no-real-shapes "
+                            "--cases 20 --quiet --out " +
+                            out.path());
+  ASSERT_EQ(run.exit_code, 1) << run.output;
+  const auto report = ReadJson(out.path() + "/report.json");
+  int failures = 0;
+  for (const auto& r : report["results"]) {
+    if (r["result"] != "fail") continue;
+    ++failures;
+    EXPECT_EQ(r["reproduce"].get<std::string>().rfind(std::string(NPUCONF_BINARY) + " ", 0), 0u)
+        << r["reproduce"];
+  }
+  EXPECT_GT(failures, 0);
 }
 
 TEST(Cli, UnwritableOutIsRefusedBeforeTheRun) {
