@@ -228,7 +228,9 @@ std::string ToJunitXml(const RunReport& report, bool complete) {
         << "\">\n";
     if (IsFailure(r.outcome)) {
       out << "      <failure message=\"" << XmlEscape(r.message) << "\">"
-          << XmlEscape("counterexample: " + r.counterexample + "\nreproduce: " + r.reproduce)
+          << XmlEscape(r.counterexample.empty()
+                           ? r.message
+                           : "counterexample: " + r.counterexample + "\nreproduce: " + r.reproduce)
           << "</failure>\n";
     } else if (r.outcome == Outcome::kWaived) {
       out << "      <skipped message=\""
@@ -270,8 +272,10 @@ std::string SummaryTable(const RunReport& report) {
         << r.profile << "  " << std::setw(11) << ToString(r.outcome) << "  " << r.explicit_cases
         << "+" << r.random_cases << "\n";
     if (IsFailure(r.outcome)) {
-      out << "    " << r.message << "\n    counterexample: " << r.counterexample
-          << "\n    reproduce: " << r.reproduce << "\n";
+      // A give-up or a vacuous result has no case to show (breaker F4).
+      out << "    " << r.message << "\n";
+      if (!r.counterexample.empty()) out << "    counterexample: " << r.counterexample << "\n";
+      if (!r.reproduce.empty()) out << "    reproduce: " << r.reproduce << "\n";
     }
     if (r.outcome == Outcome::kWaived) {
       out << "    waived: " << r.waiver.reason << " (expires " << r.waiver.expires

@@ -209,5 +209,31 @@ TEST(Verify, BelongsAtNamesTheOneElementWhereTheHeldValueIsExpected) {
   EXPECT_NE(c.first[0].meaning.find("holds the value expected at"), std::string::npos);
 }
 
+// Six elements, the last one padding (C = 5 of a C0 of 6, say).
+class LastIsPaddingMap : public StorageMap {
+ public:
+  int64_t elements() const override { return 6; }
+  std::string logical_name() const override { return "NCHW"; }
+  Place Locate(int64_t e) const override {
+    Place p;
+    p.padding = e == 5;
+    p.within = {{"c0", e, 6}};
+    if (!p.padding) p.logical = {{"c", e, 5}};
+    return p;
+  }
+};
+
+// Breaker F4: a zeroed element "held the value expected at" the one padding
+// slot, whose 0 is the fill of padding, not a value shifted from there.
+TEST(Verify, AZeroIsNotSaidToBelongToAPaddingSlot) {
+  const LastIsPaddingMap map;
+  const Bytes want = {10, 11, 12, 13, 14, 0}, got = {10, 11, 0, 13, 14, 0};
+  const Comparison c = CompareBytes(got, want, DType::kUint8, 6, {}, &map);
+  ASSERT_EQ(c.mismatches, 1);
+  EXPECT_FALSE(c.first[0].belongs_at.has_value());
+  EXPECT_EQ(c.first[0].meaning.find("holds the value expected at"), std::string::npos)
+      << c.first[0].meaning;
+}
+
 }  // namespace
 }  // namespace npuconf::verify

@@ -130,14 +130,17 @@ Verdict CheckRejects(const PropertyContext& ctx, const Case& c) {
   Called k;
   if (auto v = CallPort(ctx, c, &k)) return *v;
   if (k.answer.status != x.status) {
-    return Verdict::Fail("status " + Status(k.answer.status) + ", expected " + Status(x.status) +
-                         (x.rule.empty() ? "" : ": " + x.rule));
+    // x.rule is the requirement the call breaks (or, for SUCCESS, empty): say
+    // that it fails, so a rank-5 shape is not described as "rank 4" (breaker F4).
+    return Verdict::Fail(
+        "status " + Status(k.answer.status) + ", expected " + Status(x.status) +
+        (x.rule.empty() ? "" : " because the call breaks the rule '" + x.rule + "'"));
   }
   if (x.status == kGeSuccess) return Verdict::Fail("the suite drew a valid call as invalid");
   const OutputResult& out = *k.answer.Output("dst");
   if (!out.guards_intact) return *CheckGuards(out);
   if (!Untouched(k.inv.outputs[0], out.contents()))
-    return Verdict::Fail("dst modified although " + x.rule + " fails");
+    return Verdict::Fail("dst modified although the call breaks the rule '" + x.rule + "'");
   return Verdict::Pass();
 }
 
