@@ -223,6 +223,34 @@ TEST(Isolation, InProcessCrashInAWorkerReportsTheCaseThatCrashedIt) {
   EXPECT_GE(crashed, 1) << report.dump(2);
 }
 
+// Breaker F9: in-process, a crash in a property's further call (the way back
+// of a round trip) left the further call's case as the property's, and the
+// reproducer `check` refused it. It is named as the further call, and replayed
+// alone with `case`, which crashes the same way.
+TEST(Isolation, InProcessCrashInAFurtherCallIsReplayedAsThatCall) {
+  TempDir out("inprocess-back");
+  const auto run = RunShell(std::string("NPUCONF_FAULT=segv_back ") + NPUCONF_BINARY +
+                            " run --quiet --no-real-shapes --cases 30 --profile ascend910b "
+                            "--routine cann.nd_to_nz --in-process --jobs 2 --port " +
+                            NPUCONF_FAULT_PORT + " --out " + out.path());
+  ASSERT_EQ(run.exit_code, 1) << run.output;
+  const auto report = ReadJson(out.path() + "/report.json");
+  bool seen = false;
+  for (const auto& result : report.at("results")) {
+    if (result.at("property") != "cann.nd_to_nz.round_trip") continue;
+    seen = true;
+    ASSERT_EQ(result.at("result"), "fail") << result.dump(2);
+    const std::string message = result.at("message");
+    EXPECT_NE(message.find("the port crashed on cann.nz_to_nd"), std::string::npos) << message;
+    EXPECT_NE(message.find("a further call of the property"), std::string::npos) << message;
+    const std::string reproduce = result.value("reproduce", "");
+    EXPECT_NE(reproduce.find(" case --in-process "), std::string::npos) << reproduce;
+    const auto replay = RunShell("cd / && NPUCONF_FAULT=segv_back " + reproduce);
+    EXPECT_EQ(replay.exit_code, 3) << reproduce << "\n" << replay.output;
+  }
+  EXPECT_TRUE(seen) << report.dump(2);
+}
+
 // A port that shrinks the arena it shares with the runner must not crash the
 // runner (SIGBUS on its next access to the mapping): the arena is sealed
 // against shrinking, so the attempt fails and the run goes on as if unasked.

@@ -479,10 +479,25 @@ void AddCrashedCase(const std::string& crash_case_json, const Property& property
   Case c;
   if (!doc || !CaseFromJson(*doc, &c).empty()) return;
   result->message += "; the port crashed on " + c.ToText();
-  result->counterexample = c.ToText();
-  result->counterexample_case = *doc;
-  result->reproduce =
-      ReproduceCommand(options.program, options.port_arg, property.name, c, options.replay_options);
+  if (c.routine == property.routine) {
+    result->counterexample = c.ToText();
+    result->counterexample_case = *doc;
+    result->reproduce = ReproduceCommand(options.program, options.port_arg, property.name, c,
+                                         options.replay_options);
+    return;
+  }
+  // A further call the property makes (the way back of a round trip, whose
+  // input is the first call's output): not a case of the property, so `check`
+  // cannot take it (breaker F9). `case` sends that call alone, with seeded input.
+  result->message += " (a further call of the property, not its case)";
+  std::string command = ShellWord(options.program) + " case --in-process --port " +
+                        ShellWord(options.port_arg) + " " + ShellWord(c.routine);
+  if (!c.profile.empty()) command.append(" ").append(ShellWord("profile=" + c.profile));
+  for (const auto& [key, value] : c.params)
+    command.append(" ").append(ShellWord(key + "=" + value.ToText()));
+  result->reproduce = command +
+                      "  # the further call alone; its input is seeded here, in the run it was "
+                      "the first call's output";
 }
 
 }  // namespace

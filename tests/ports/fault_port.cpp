@@ -14,6 +14,7 @@
 //   write_far (one byte 8 MiB past the size output) |
 //   write_before (cann.nd_to_nz / nz_to_nd: one byte 8 KiB before the output) |
 //   write_before_pad (cann.nd_to_nz / nz_to_nd: one byte in front of the guard bytes) |
+//   segv_back (cann.nz_to_nd only: the way back of cann.nd_to_nz's round trip crashes) |
 //   read_past_input | write_input | sigkill | stack_overflow | bad_utf8 | no_nul_message |
 //   null_claims | segv_unlink (deletes NPUCONF_FAULT_UNLINK, then segv) |
 //   truncate_arena (tries to shrink the arena the runner maps: must fail) |
@@ -311,6 +312,10 @@ int32_t Call(const npuconf_case* c, int64_t* vendor_status, char* message, uint6
   npuconf_tensor* out = FindOutput(c, to_nz ? "nz" : "nd");
   if (!in || !out || !shape || shape->kind != NPUCONF_PARAM_INT_LIST) {
     return NPUCONF_CALL_BAD_CASE;
+  }
+  if (trip && !to_nz && Is("segv_back")) {
+    volatile int* null_pointer = nullptr;
+    *null_pointer = 1;
   }
   if (trip && Is("write_input") && in->data && in->bytes > 0) {
     static_cast<uint8_t*>(in->data)[0] ^= 0xFF;  // inputs are read-only (port.h)
