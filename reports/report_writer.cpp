@@ -90,7 +90,11 @@ std::string WriteReportsAtomically(const RunReport& report, const std::string& d
   if (!complete) {
     // Nothing is conformant before the run ends.
     doc["conformant"] = false;
-    if (doc["verdict"] == ToString(Verdict::kConformant)) doc["verdict"] = "INCOMPLETE";
+    // Nor is it "nothing checked" (that reads as a port claiming nothing, breaker
+    // F9): a run that stopped early, or is still going, is incomplete.
+    if (doc["verdict"] == ToString(Verdict::kConformant) ||
+        doc["verdict"] == ToString(Verdict::kNothingChecked))
+      doc["verdict"] = "INCOMPLETE";
   }
   // report.json last: when it says complete, the other files are too.
   std::string markdown = ToMarkdown(report);

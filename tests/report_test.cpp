@@ -5,11 +5,14 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "core/buffer.h"
 #include "reports/blocks.h"
 #include "reports/matrix.h"
+#include "reports/report_writer.h"
 #include "reports/text.h"
 #include "verify/compare.h"
 
@@ -258,6 +261,24 @@ TEST(ReportBlocks, AHugeOutputIsDrawnAsAWindowAroundTheFirstMismatch) {
   EXPECT_NE(svg.find("marker-end"), std::string::npos);  // the arrow from block 5049
   EXPECT_EQ(BlockGridSvg(nlohmann::json::object()), "");
   EXPECT_EQ(BlockCellsSvg(nlohmann::json::object()), "");
+}
+
+// Breaker F9: the report a run leaves before its first result (a crash of an
+// in-process port ends it there) said NOTHING CHECKED, as for a port that
+// claims nothing; it is INCOMPLETE until the run ends.
+TEST(Report, AnUnfinishedRunIsIncompleteNotNothingChecked) {
+  const std::string dir =
+      (std::filesystem::temp_directory_path() / "npuconf-report-incomplete").string();
+  RunReport empty;
+  ASSERT_EQ(WriteReportsAtomically(empty, dir, false), "");
+  std::ifstream in(dir + "/report.json");
+  const auto doc = nlohmann::json::parse(in);
+  EXPECT_EQ(doc["verdict"], "INCOMPLETE");
+  EXPECT_EQ(doc["complete"], false);
+  ASSERT_EQ(WriteReportsAtomically(empty, dir, true), "");
+  std::ifstream done(dir + "/report.json");
+  EXPECT_EQ(nlohmann::json::parse(done)["verdict"], "NOTHING CHECKED");
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
