@@ -163,6 +163,17 @@ TEST(CliHardening, EveryRoutineChargesItsCaseBeforeAllocating) {
       {"rknn.nc1hwc2_int8_to_nchw_float", "shape=[1,100000,100,100]", false},
       {"rknn.nhwc_zero_copy_pack", "shape=[1,100000,100000,3] dtype=UINT8 w_stride=100000", false},
       {"rknn.nc1hwc2_size", "shape=[100000,100000,100000,100000] dtype=INT8", true},
+      {"rknn.nhwc_zero_copy_pack", "shape=[1,100000,100000,3] dtype=UINT8 w_stride=0", false},
+      {"cann.calculate_convolution_weight_size",
+       "shape=[100000,100000,100000,100000] groups=1 "
+       "dtype=FLOAT16",
+       true},
+      // ascend910b has no conv-weight API (spec layouts.md §A.9): the call is rejected before
+      // any buffer is made, so it is answered.
+      {"cann.trans_convolution_weight", "shape=[100000,10000,10,1] groups=1 dtype=FLOAT16", true},
+      {"cann.npu_format_cast_calculate_size_and_format",
+       "shape=[100000,100000,100000,100000] src_format=NCHW dst_format=FRACTAL_Z dtype=FLOAT16",
+       true},
   };
   std::set<std::string> walked;
   for (const Huge& h : cases) walked.insert(h.routine);
