@@ -36,6 +36,7 @@ enum class Bug {
   kZeroFillPastEnd,
   kRejectedWritesOut,
   kDimsInElements,
+  kEmptyRejected,
   kCastFp32C0Is16,
   kCastNullSrc161001,
   kCastPairBeforeDtype,
@@ -203,6 +204,9 @@ int32_t TransCall(const npuconf_case* c, int64_t* status, char* message, uint64_
   }
   const int32_t r = Reference(c, status, message, message_bytes);
   if (r != NPUCONF_CALL_ANSWERED) return r;
+  if (kBug == Bug::kEmptyRejected && *status == cann::kAclnnSuccess && !a.null_in &&
+      AnyZero(a.shape))
+    *status = cann::kAclnnErrParamInvalid;  // "an empty side" rejected, both empty included
   if (kBug == Bug::kRejectedWritesOut && *status != cann::kAclnnSuccess && out->data)
     std::memset(out->data, 0, static_cast<size_t>(out->bytes));
   if (*status != cann::kAclnnSuccess || !out->data || a.null_in || AnyZero(a.shape)) return r;
@@ -336,6 +340,10 @@ void AddCannConvWeightMutants(std::vector<Mutant>* out) {
   add("convweight-dims-in-elements",
       "weightOut's storage dim 1 is reported as Cout' elements, not Cout'/16 blocks", trans,
       "size_law", "ascend310p", &TransCall<Bug::kDimsInElements>);
+  add("convweight-empty-rejected",
+      "both sides empty return 161002 (any empty side rejected), not SUCCESS with weightOut "
+      "untouched (§A.9)",
+      trans, "empty_leaves_out_untouched", "ascend310p", &TransCall<Bug::kEmptyRejected>);
   add("formatcast-fp32-c0-16",
       "FLOAT/INT32 take GE's C0 16 (§A.0.1, D1) for NFC's 32 / sizeof = 8 (§A.10)", cast,
       "matches_oracle", "ascend910b", &CastCall<Bug::kCastFp32C0Is16>);

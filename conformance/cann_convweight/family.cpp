@@ -271,7 +271,8 @@ Family CannConvWeightFamily() {
       .routines = {{Spec(ids::kCalculateConvolutionWeightSize), SizeCase, ExpectSizeAnswer},
                    {Spec(ids::kTransConvolutionWeight), TransCase, ExpectTransAnswer},
                    {Spec(ids::kNpuFormatCastCalculateSizeAndFormat), CastCase, ExpectCastAnswer}},
-      .add_properties = AddProperties};
+      .add_properties = AddProperties,
+      .add_coverage = AddCoverage};
 }
 
 }  // namespace npuconf

@@ -37,8 +37,9 @@ std::vector<Case> TransEmptyCases(const Profile& profile);
 std::vector<Case> CastEdgeCases(const Profile& profile);
 std::vector<Case> CastInvalidCases(const Profile& profile);
 
-// The properties (properties.cpp).
+// The properties (properties.cpp) and the coverage classes (coverage.cpp).
 void AddProperties(std::vector<Property>* out);
+void AddCoverage(std::vector<RoutineCoverage>* out);
 
 }  // namespace cann_convweight_props
 

@@ -18,12 +18,15 @@ namespace ids = routines::cann_convweight;
 namespace g = gen::cann_convweight;
 namespace orc = oracle::cann_convweight;
 
-const std::string kSize = ids::kCalculateConvolutionWeightSize;
-const std::string kTrans = ids::kTransConvolutionWeight;
-const std::string kCast = ids::kNpuFormatCastCalculateSizeAndFormat;
+// Constants only: the suite may be built during another translation unit's
+// static initialisation (the GoogleTest adapter registers its tests so), before
+// any std::string or std::vector of this file would be constructed.
+constexpr const char* kSize = ids::kCalculateConvolutionWeightSize;
+constexpr const char* kTrans = ids::kTransConvolutionWeight;
+constexpr const char* kCast = ids::kNpuFormatCastCalculateSizeAndFormat;
 
-const std::vector<std::string> kGroupsChoice = {"cann.conv_weight.groups_range"};
-const std::vector<std::string> kNullSrcChoice = {"cann.format_cast.null_src"};
+std::vector<std::string> GroupsChoice() { return {"cann.conv_weight.groups_range"}; }
+std::vector<std::string> NullSrcChoice() { return {"cann.format_cast.null_src"}; }
 
 std::string Status(int64_t s) { return StatusText("cann", s); }
 
@@ -184,7 +187,7 @@ LayoutRoutine TransLayout() {
           "NCHW -> fp16 grouped FRACTAL_Z (the oracle's block-diagonal Eigen tiles, §A.4; "
           "the buffer zero-filled first, so padding is 0)",
       .output_has_padding = true,
-      .choices = kGroupsChoice,
+      .choices = GroupsChoice(),
       .not_applicable = NoConvWeight,
       .instance = TransInstance,
       .edge_cases = [](const PropertyContext& ctx) { return TransEdgeCases(ctx.profile); },
@@ -240,7 +243,7 @@ Verdict CheckCastRejects(const PropertyContext& ctx, const Case& c) {
 }  // namespace
 
 void AddProperties(std::vector<Property>* out) {
-  out->push_back({.name = kSize + ".documented_cases",
+  out->push_back({.name = std::string(kSize) + ".documented_cases",
                   .routine = kSize,
                   .description =
                       "the doc example and the derived rows of spec layouts.md §A.9/§A.4 give "
@@ -254,23 +257,23 @@ void AddProperties(std::vector<Property>* out) {
                       },
                   .check = CheckDocumented});
   out->push_back(
-      {.name = kSize + ".matches_oracle",
+      {.name = std::string(kSize) + ".matches_oracle",
        .routine = kSize,
        .description = "status and size (elements of the grouped FRACTAL_Z, C0 16) of valid calls "
                       "equal the oracle's (§A.9, §A.4)",
-       .choices = kGroupsChoice,
+       .choices = GroupsChoice(),
        .not_applicable = NoConvWeight,
        .explicit_cases = [](const PropertyContext& ctx) { return SizeEdgeCases(ctx.profile); },
        .generator =
            [](const PropertyContext& ctx) { return g::ValidSizeCase(ctx.profile, ctx.Domain()); },
        .check = CheckSize});
   out->push_back(
-      {.name = kSize + ".rejects_invalid",
+      {.name = std::string(kSize) + ".rejects_invalid",
        .routine = kSize,
        .description = "every bad call gets §A.9's code in §A.9's order (161001 null pointers, "
                       "161002 CheckParams / dtype / dims, 561103 groups > 65535 as shipped); the "
                       "size is untouched",
-       .choices = kGroupsChoice,
+       .choices = GroupsChoice(),
        .explicit_cases = [](const PropertyContext& ctx) { return SizeInvalidCases(ctx.profile); },
        .generator =
            [](const PropertyContext& ctx) {
@@ -280,12 +283,12 @@ void AddProperties(std::vector<Property>* out) {
 
   AddLayoutProperties(TransLayout(), out);
   out->push_back(
-      {.name = kTrans + ".rejects_invalid",
+      {.name = std::string(kTrans) + ".rejects_invalid",
        .routine = kTrans,
        .description = "every bad call gets §A.9's code in §A.9's order (CheckParams, then the "
                       "dtypes, view formats, contiguity and empty sides: 161002; groups > 65535: "
                       "561103 as shipped); weightOut untouched",
-       .choices = kGroupsChoice,
+       .choices = GroupsChoice(),
        .explicit_cases = [](const PropertyContext& ctx) { return TransInvalidCases(ctx.profile); },
        .generator =
            [](const PropertyContext& ctx) {
@@ -293,22 +296,22 @@ void AddProperties(std::vector<Property>* out) {
            },
        .check = CheckTransRejects});
   out->push_back(
-      {.name = kTrans + ".empty_leaves_out_untouched",
+      {.name = std::string(kTrans) + ".empty_leaves_out_untouched",
        .routine = kTrans,
        .description = "both sides empty: SUCCESS with weightOut untouched, before TransData "
                       "(§A.9: workspace 0)",
-       .choices = kGroupsChoice,
+       .choices = GroupsChoice(),
        .not_applicable = NoConvWeight,
        .explicit_cases = [](const PropertyContext& ctx) { return TransEmptyCases(ctx.profile); },
        .check = CheckTransNoLayout});
   out->push_back(
-      {.name = kTrans + ".size_law",
+      {.name = std::string(kTrans) + ".size_law",
        .routine = kTrans,
        .also_needs = {kSize},
        .description = "the reported FRACTAL_Z dims × 2 bytes == calculate_convolution_weight_size "
                       "elements × 2 (fp16) for the same shape and groups == the oracle's layout "
                       "bytes (§A.9)",
-       .choices = kGroupsChoice,
+       .choices = GroupsChoice(),
        .not_applicable = NoConvWeight,
        .explicit_cases = [](const PropertyContext& ctx) { return TransEdgeCases(ctx.profile); },
        .generator =
@@ -316,22 +319,22 @@ void AddProperties(std::vector<Property>* out) {
        .check = CheckSizeLaw});
 
   out->push_back(
-      {.name = kCast + ".matches_oracle",
+      {.name = std::string(kCast) + ".matches_oracle",
        .routine = kCast,
        .description = "status, dstShape, dstShapeSize and actualFormat of §A.10's branches equal "
                       "the oracle's (§A.1/§A.3/§A.6/§A.7 shapes, C0 = 32 / sizeof)",
-       .choices = kNullSrcChoice,
+       .choices = NullSrcChoice(),
        .not_applicable = NoFormatCast,
        .explicit_cases = [](const PropertyContext& ctx) { return CastEdgeCases(ctx.profile); },
        .generator =
            [](const PropertyContext& ctx) { return g::ValidCastCase(ctx.profile, ctx.Domain()); },
        .check = CheckCast});
   out->push_back(
-      {.name = kCast + ".rejects_invalid",
+      {.name = std::string(kCast) + ".rejects_invalid",
        .routine = kCast,
        .description = "every bad call gets §A.10's code in §A.10's order (SoC, null src, dtype: "
                       "161002; empty on non-950, unsupported pair: 361001); outputs untouched",
-       .choices = kNullSrcChoice,
+       .choices = NullSrcChoice(),
        .explicit_cases = [](const PropertyContext& ctx) { return CastInvalidCases(ctx.profile); },
        .generator =
            [](const PropertyContext& ctx) { return g::InvalidCastCase(ctx.profile, ctx.Domain()); },
