@@ -203,7 +203,10 @@ TEST(Cli, TemplatePortPassesWhatItClaimsAndClaimsNothingElse) {
       EXPECT_EQ(result.at("result"), "pass") << result.dump(2);
       passed += 1;
     } else {
-      EXPECT_EQ(result.at("result"), "not_claimed") << result.dump(2);
+      // A property with no case on the profile (the conv-weight APIs off 310P, spec
+      // layouts.md §A.9) is not_applicable before the claims are asked (runner.cpp).
+      EXPECT_TRUE(result.at("result") == "not_claimed" || result.at("result") == "not_applicable")
+          << result.dump(2);
     }
   }
   EXPECT_GE(passed, 5);

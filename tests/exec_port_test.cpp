@@ -66,7 +66,9 @@ TEST(ExecPort, PythonExamplePassesWhatItClaimsAndClaimsNothingElse) {
       EXPECT_EQ(r["result"], "pass") << r.dump();
       passed.insert(routine);
     } else {
-      EXPECT_EQ(r["result"], "not_claimed") << r.dump();
+      // A property with no case on the profile (the conv-weight APIs off 310P, spec
+      // layouts.md §A.9) is not_applicable before the claims are asked (runner.cpp).
+      EXPECT_TRUE(r["result"] == "not_claimed" || r["result"] == "not_applicable") << r.dump();
     }
   }
   EXPECT_EQ(passed, claimed);
