@@ -578,6 +578,29 @@ bool LoadVectors(const std::string& path, std::vector<LoadedFile>* loaded,
 
 // ---- check ----------------------------------------------------------------------------
 
+// Empty, or what is wrong with a case's `choices`: they must name exactly the
+// choices of the profile that the routine's verdicts depend on, each with a
+// reading the profile lists (a vector missing one would be replayed under a
+// reading it was not derived under).
+std::string ChoicesProblem(const Suite& suite, const std::string& routine, const Profile& profile,
+                           const vectors::VectorCase& v) {
+  const auto wanted = ProfileReadings(profile, RoutineChoices(suite, routine));
+  for (const auto& [name, reading] : wanted) {
+    if (!v.choices.count(name))
+      return "choices lack '" + name + "' (the expected answer's reading of it)";
+  }
+  for (const auto& [name, reading] : v.choices) {
+    const Choice* c = profile.FindChoice(name);
+    if (!c || !wanted.count(name))
+      return "choices name '" + name + "', which no verdict of " + routine + " on " + profile.name +
+             " depends on";
+    if (std::find(c->readings.begin(), c->readings.end(), reading) == c->readings.end())
+      return "choices give " + name + " the reading '" + reading + "', which " + profile.name +
+             " does not list";
+  }
+  return "";
+}
+
 // What differs between a stored case's expected answer and the oracle's under
 // the case's readings now, or "" (defined with `verify` below).
 std::string Rederive(const Suite& suite, const vectors::VectorCase& v, const Routine& routine);
@@ -593,9 +616,14 @@ int Check(const std::string& dir, const std::string& port_arg, const std::string
     if (!suite.FindRoutine(lf.file.routine))
       problems.push_back(lf.path + ": unknown routine '" + lf.file.routine + "'");
     for (size_t i = 0; i < lf.file.cases.size(); ++i) {
-      if (!FindProfile(lf.file.cases[i].c.profile)) {
+      const Profile* profile = FindProfile(lf.file.cases[i].c.profile);
+      if (!profile) {
         problems.push_back(lf.path + ": case " + std::to_string(lf.index[i]) +
                            ": unknown profile '" + lf.file.cases[i].c.profile + "'");
+      } else if (suite.FindRoutine(lf.file.routine)) {
+        if (auto why = ChoicesProblem(suite, lf.file.routine, *profile, lf.file.cases[i]);
+            !why.empty())
+          problems.push_back(lf.path + ": case " + std::to_string(lf.index[i]) + ": " + why);
       }
     }
   }
@@ -647,11 +675,16 @@ int Check(const std::string& dir, const std::string& port_arg, const std::string
                                                                  : report::Outcome::kNotClaimed;
           if (r.outcome == report::Outcome::kNotClaimed)
             r.message = "port does not claim " + lf.file.routine + " on " + profile.name;
+          // The readings the replay judges by: the port's claimed ones, else the profile's.
           for (const auto& [name, reading] : v.choices) {
             const Choice* c = profile.FindChoice(name);
+            const auto claimed = port.ClaimedChoice(name);
             r.choices.push_back({.name = name,
-                                 .value = reading,
+                                 .value = claimed ? *claimed
+                                          : c     ? c->value
+                                                  : reading,
                                  .profile_default = c ? c->value : "",
+                                 .claimed = claimed.has_value(),
                                  .readings = c ? c->readings : std::vector<std::string>{},
                                  .source = c ? c->source : ""});
           }
@@ -667,6 +700,15 @@ int Check(const std::string& dir, const std::string& port_arg, const std::string
           continue;
         }
         const std::string where = lf.path + " case " + std::to_string(lf.index[i]);
+        // A stored answer that is not the oracle's under the vector's own
+        // readings (an edited reading, a stale file) is bad input, not a
+        // verdict on the port: replaying it would judge by the wrong answer.
+        if (routine.expected) {
+          if (auto stale = Rederive(suite, v, routine); !stale.empty()) {
+            bad_vectors.push_back(where + ": " + stale);
+            continue;
+          }
+        }
         // The readings the port implements: those it claims, else the profile's.
         std::map<std::string, std::string> port_readings = v.choices;
         for (auto& [name, reading] : port_readings) {
@@ -699,8 +741,12 @@ int Check(const std::string& dir, const std::string& port_arg, const std::string
           bad_vectors.push_back(where + ": " + e.what());
           continue;
         }
-        const Verdict verdict = CompareAnswer(v, inv, port.Call(inv), *routine.spec);
+        const Answer answer = port.Call(inv);
+        const Verdict verdict = CompareAnswer(v, inv, answer, *routine.spec);
         ++r.explicit_cases;
+        if (answer.fault.empty() && answer.call_result == NPUCONF_CALL_ANSWERED &&
+            answer.status == 0)
+          ++r.successful_calls;
         if (verdict.failed() && r.outcome != report::Outcome::kFail) {
           r.outcome = report::Outcome::kFail;
           r.message = where + ": " + verdict.message;
@@ -719,6 +765,15 @@ int Check(const std::string& dir, const std::string& port_arg, const std::string
   }
   bool checked = false;
   for (auto& r : run.results) {
+    // Only rejected calls replayed, the rest outside the claims: the routine's
+    // conversion was never run (as `run` judges it, ApplyValidCaseRule).
+    if (r.outcome == report::Outcome::kPass && r.explicit_cases > 0 && r.successful_calls == 0 &&
+        r.outside_claims > 0) {
+      r.outcome = report::Outcome::kNotClaimed;
+      r.message = "every vector inside the port's claims (" + std::to_string(r.explicit_cases) +
+                  ") is a rejected call, and the rest lie outside them: the routine's "
+                  "conversion was never run";
+    }
     if (r.outcome == report::Outcome::kPass && r.explicit_cases == 0) {
       if (r.explicit_skipped == 0 && r.outside_claims > 0) {
         r.outcome = report::Outcome::kNotClaimed;
@@ -735,7 +790,7 @@ int Check(const std::string& dir, const std::string& port_arg, const std::string
             readings + "), and changes under the port's";
       }
     }
-    checked |= r.explicit_cases > 0;
+    checked |= r.explicit_cases > 0 && r.outcome != report::Outcome::kNotClaimed;
   }
   out << report::SummaryTable(run);
   if (auto error = report::WriteReports(run, out_dir); !error.empty()) {
@@ -746,7 +801,8 @@ int Check(const std::string& dir, const std::string& port_arg, const std::string
   if (!bad_vectors.empty()) {
     for (const auto& b : bad_vectors) err << "npuconf: " << b << "\n";
     err << "npuconf: " << bad_vectors.size()
-        << " vectors are no case of this suite (the reports hold every other one)\n";
+        << " vectors are no valid case of this suite, malformed or stale (npuconf vectors verify "
+           "names each; the reports hold every other one)\n";
     return kExitBadUsage;
   }
   if (report::AnyFailure(run)) return kExitNonConformant;
@@ -891,6 +947,14 @@ int Verify(const std::string& dir, std::ostream& out, std::ostream& err) {
       continue;
     }
     for (size_t i = 0; i < lf.file.cases.size(); ++i) {
+      const Profile* profile = FindProfile(lf.file.cases[i].c.profile);
+      if (profile) {
+        if (auto why = ChoicesProblem(suite, lf.file.routine, *profile, lf.file.cases[i]);
+            !why.empty()) {
+          problems.push_back(lf.path + ": case " + std::to_string(lf.index[i]) + ": " + why);
+          continue;
+        }
+      }
       if (auto what = Rederive(suite, lf.file.cases[i], *routine); !what.empty()) {
         problems.push_back(lf.path + ": case " + std::to_string(lf.index[i]) + ": " + what);
       } else {

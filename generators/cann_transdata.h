@@ -42,11 +42,9 @@ inline std::vector<Route> AdmittedRoutes(const CaseDomain& domain,
 }
 
 inline const std::vector<FormatPair>& Pairs() {
-  static const std::vector<FormatPair> pairs = {{"NCHW", "NC1HWC0"},
-                                                {"NHWC", "NC1HWC0"},
-                                                {"NCHW", "FRACTAL_Z"},
-                                                {"HWCN", "FRACTAL_Z"},
-                                                {"NHWC", "FRACTAL_Z"}};
+  static const std::vector<FormatPair> pairs = {
+      {"NCHW", "NC1HWC0"},   {"NHWC", "NC1HWC0"},     {"NCHW", "FRACTAL_Z"},  {"HWCN", "FRACTAL_Z"},
+      {"NHWC", "FRACTAL_Z"}, {"NCHW", "NC1HWC0_C04"}, {"NHWC", "NC1HWC0_C04"}};
   return pairs;
 }
 

@@ -211,6 +211,10 @@ void AddCannTransDataMutants(std::vector<Mutant>* out) {
       "ungrouped FRACTAL_Z is packed four N1 blocks (64 rows of N) at a time and the last "
       "N1 mod 4 blocks are left zero when N1 > 4 (a bug only at N > 64)",
       "matches_oracle", &Call<Bug::kN1StepsOfFour>);
+  add("transdata-c04-takes-dtype-c0",
+      "NC1HWC0_C04 is laid out with the dtype's C0 (16 for fp16) instead of 4 (spec layouts.md "
+      "§A.2)",
+      "matches_oracle", &Call<Bug::kC04TakesDtypeC0>);
 }
 
 }  // namespace npuconf

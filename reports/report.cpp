@@ -96,6 +96,7 @@ nlohmann::json ToJson(const RunReport& report) {
         {"random_cases", r.random_cases},
         {"outside_claims", r.outside_claims},
         {"too_large", r.too_large},
+        {"successful_calls", r.successful_calls},
         {"too_large_cases", r.too_large_cases},
         {"seed", r.seed},
         {"seconds", r.seconds},

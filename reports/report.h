@@ -64,6 +64,9 @@ struct PropertyResult {
   // Cases left unchecked because they lie outside the port's claims (explicit
   // ones counted, random ones discarded).
   int outside_claims = 0;
+  // Calls the port answered with vendor status 0: none in a whole routine ×
+  // profile means no valid call was checked there (ApplyValidCaseRule).
+  int successful_calls = 0;
   // Cases refused before allocation: over the memory budget (--max-case-bytes).
   int too_large = 0;
   // The first kTooLargeListed of them as `routine key=value …`, so a report

@@ -153,6 +153,7 @@ PropertyResult ResultFromJson(const nlohmann::json& item) {
   Read(item, "basis", &r.basis, true);
   Read(item, "non_deterministic", &r.non_deterministic, true);
   Read(item, "timed_out", &r.timed_out, true);
+  Read(item, "successful_calls", &r.successful_calls, true);
   nlohmann::json choices;
   Read(item, "choices", &choices);
   for (const auto& c : choices) {

@@ -5,6 +5,8 @@
 // failed); with one fault inside its claims it is not, in either.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "test_util.h"
 
 namespace npuconf {
@@ -172,6 +174,31 @@ TEST(NarrowClaimsCli, CaseRefusesACaseOutsideTheClaimConditions) {
   const auto inside =
       RunNpuconf("case " + kPort + " cann.nd_to_nz profile=ascend910b dtype=FLOAT16 'shape=[4,5]'");
   EXPECT_EQ(inside.exit_code, 0) << inside.output;
+}
+
+// Breaker, second round: a vector whose `choices` lack a reading its answer
+// depends on, or whose reading was edited, would be replayed under the port's
+// reading against an answer of another; both are bad input, named by case.
+TEST(NarrowClaimsCli, VectorsWithMissingOrEditedReadingsAreBadInput) {
+  TempDir vectors("edited-gen"), out("edited-out");
+  const auto gen = RunNpuconf("vectors generate --out " + vectors.path() +
+                              " --routine cann.nd_to_nz --profile ascend910b --count 20");
+  ASSERT_EQ(gen.exit_code, 0) << gen.output;
+  const std::string file = vectors.path() + "/cann.nd_to_nz.json";
+  auto doc = ReadJson(file);
+  ASSERT_GE(doc["cases"].size(), 2u);
+  doc["cases"][0]["choices"].erase("cann.nz.fp32_c0");
+  doc["cases"][1]["choices"]["cann.nz.fp32_c0"] = "16";
+  std::ofstream(file) << doc.dump(1);
+  const auto verify = RunNpuconf("vectors verify " + vectors.path());
+  EXPECT_EQ(verify.exit_code, 1) << verify.output;
+  EXPECT_NE(verify.output.find("case 0: choices lack 'cann.nz.fp32_c0'"), std::string::npos)
+      << verify.output;
+  const auto check = RunShell("NPUCONF_NARROW_FP32_C0=16 NPUCONF_NARROW_FP32_IMPL=8 " +
+                              std::string(NPUCONF_BINARY) + " vectors check " + vectors.path() +
+                              " " + kPort + " --out " + out.path());
+  EXPECT_EQ(check.exit_code, 2) << check.output;
+  EXPECT_NE(check.output.find("choices lack"), std::string::npos) << check.output;
 }
 
 }  // namespace

@@ -574,5 +574,33 @@ TEST(Claims, ClaimsAdmittingOnlyRejectedCallsCheckNothing) {
   EXPECT_EQ(report::VerdictOf(selected), report::Verdict::kConformant);
 }
 
+// Breaker, second round: other properties than rejects_invalid check rejected
+// calls too: a documented rejected row (rank >= 7 of the V1 size API, spec
+// cann.md §1), no_write_past_capacity of rejected explicit cases (--cases 0).
+TEST(Claims, RejectedCallsOfAnyPropertyCheckNothing) {
+  struct Run {
+    const char* claim;
+    const char* routine;
+    int cases;
+  };
+  for (const Run& r :
+       {Run{"cann.calculate_matmul_weight_size:ascend910b:rank(shape)>=7",
+            "cann.calculate_matmul_weight_size", 20},
+        Run{"cann.trans_matmul_weight:ascend910b:dtype=INT64", "cann.trans_matmul_weight", 0}}) {
+    const auto port = MakeReferencePort({r.claim});
+    RunOptions options;
+    options.profiles = {"ascend910b"};
+    options.routine_glob = r.routine;
+    options.real_shapes = false;
+    options.cases = r.cases;
+    const report::RunReport run = RunSuite(BuiltinSuite(), *port, options);
+    EXPECT_NE(report::VerdictOf(run), report::Verdict::kConformant) << r.claim;
+    for (const auto& result : run.results) {
+      EXPECT_NE(result.outcome, report::Outcome::kPass)
+          << r.claim << ": " << result.property << " passed on rejected calls only";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace npuconf

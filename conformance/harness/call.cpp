@@ -18,6 +18,9 @@ std::optional<Verdict> CallPort(const PropertyContext& ctx, Invocation inv, Call
   out->inv = std::move(inv);
   out->answer = ctx.port.Call(out->inv);
   if (out->answer.timed_out && ctx.cost) ++ctx.cost->timeouts;
+  if (ctx.cost && out->answer.fault.empty() && out->answer.call_result == NPUCONF_CALL_ANSWERED &&
+      out->answer.status == 0)
+    ++ctx.cost->successes;
   if (!out->answer.fault.empty()) {
     return Verdict::Fail("port " + ctx.port.name() + " failed inside call: " + out->answer.fault);
   }

@@ -133,28 +133,26 @@ void ApplyCoverageGate(const Suite& suite, const std::string& filtered,
 
 void ApplyValidCaseRule(report::RunReport* run) {
   using report::Outcome;
-  const auto rejections_only = [](const report::PropertyResult& r) {
-    return r.property == r.routine + ".rejects_invalid";
+  struct Cell {
+    bool narrowed = false;  // some property of it is not claimed
+    int successes = 0;      // calls answered SUCCESS, over every property
   };
-  // routine × profile -> {a valid-case property not claimed, one checked}.
-  std::map<std::pair<std::string, std::string>, std::pair<bool, bool>> cells;
+  std::map<std::pair<std::string, std::string>, Cell> cells;
   for (const auto& r : run->results) {
-    if (rejections_only(r)) continue;
-    auto& [unclaimed, checked] = cells[{r.routine, r.profile}];
-    unclaimed = unclaimed || r.outcome == Outcome::kNotClaimed;
-    checked = checked || (r.outcome != Outcome::kNotClaimed && r.outcome != Outcome::kNotCovered &&
-                          r.outcome != Outcome::kNotApplicable);
+    Cell& cell = cells[{r.routine, r.profile}];
+    cell.narrowed = cell.narrowed || r.outcome == Outcome::kNotClaimed;
+    cell.successes += r.successful_calls;
   }
   for (auto& r : run->results) {
-    if (!rejections_only(r) || r.outcome != Outcome::kPass) continue;
-    const auto it = cells.find({r.routine, r.profile});
-    if (it == cells.end() || !it->second.first || it->second.second) continue;
+    if (r.outcome != Outcome::kPass) continue;
+    const Cell& cell = cells[{r.routine, r.profile}];
+    if (!cell.narrowed || cell.successes > 0) continue;
     r.outcome = Outcome::kNotClaimed;
     r.message = "the port's claims admit no valid case of " + r.routine + " on " + r.profile +
-                ": every other property of the routine is not claimed, so its conversion was "
-                "never run; the " +
+                ": not one call of the routine's checked cases was answered SUCCESS, and the "
+                "rest is not claimed, so its conversion was never run; the " +
                 std::to_string(r.explicit_cases + r.random_cases) +
-                " rejections that held do not make it conformant";
+                " rejected calls that held do not make it conformant";
   }
 }
 

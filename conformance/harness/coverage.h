@@ -81,17 +81,19 @@ std::string CoverageFilterReason(const RunOptions& options);
 void ApplyCoverageGate(const Suite& suite, const std::string& filter,
                        const std::vector<const Profile*>& profiles, report::RunReport* run);
 
-// A property named `<routine>.rejects_invalid` checks only calls the vendor
-// rejects. Where the port's claims leave every other property of the routine
-// on a profile "not claimed" (every valid case lies outside them: a claim of
-// dtype=FLOAT for an NC1HWC2 pack, which has no C2 for FLOAT) and none of them
-// was checked, the routine's conversion was never run: each passing
-// rejects_invalid result of that routine × profile becomes not_claimed, with a
-// message saying how many rejections held. A run that checked nothing else is
-// NOTHING CHECKED (exit 4), never CONFORMANT. Other properties that are not
-// applicable there (the vendor rejects every call on the profile) or that a
-// --property glob left out do not trigger it: there the rejections are the
-// check. Applied once on an unsharded run and again on `report merge`.
+// A routine × profile where the port's claims left some property "not
+// claimed" and not one call of every other property's checked cases was
+// answered SUCCESS (PropertyResult::successful_calls) was only ever asked to
+// reject: claims of dtype=FLOAT for an NC1HWC2 pack (no C2 for FLOAT), of
+// rank(shape)=5, of a format the routine rejects. Its passing results
+// (rejects_invalid, a documented rejected row, no_write_past_capacity of
+// rejected calls) become not_claimed, with a message saying how many held, so
+// a run that checked nothing else is NOTHING CHECKED (exit 4), never
+// CONFORMANT. Where nothing is narrowed (the vendor rejects every call on the
+// profile, and the other properties are not applicable; or a --property glob
+// selected rejects_invalid alone) the rejections are the check and stay.
+// A shard sees part of a cell: the rule runs on an unsharded run and again on
+// `report merge`, which is the gate of a sharded run.
 void ApplyValidCaseRule(report::RunReport* run);
 
 }  // namespace npuconf

@@ -54,7 +54,8 @@ class Suite;
 
 // What calling the port has cost one property so far (CallPort counts it).
 struct CallCost {
-  int timeouts = 0;  // calls that timed out (Answer::timed_out)
+  int timeouts = 0;   // calls that timed out (Answer::timed_out)
+  int successes = 0;  // calls answered with vendor status 0 (SUCCESS on every vendor)
 };
 
 struct PropertyContext {

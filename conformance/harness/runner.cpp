@@ -449,6 +449,7 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
                        " explicit cases skipped, no random case held)";
     }
   }
+  result.successful_calls = cost.successes;
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
