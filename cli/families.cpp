@@ -6,15 +6,18 @@
 #include "conformance/cann/family.h"
 #include "conformance/cann_convweight/family.h"
 #include "conformance/cann_transdata/family.h"
+#include "conformance/cann_transfer_shape/family.h"
 #include "conformance/harness/runner.h"
 #include "conformance/quant/family.h"
 #include "conformance/rknn/family.h"
 #include "conformance/rknn_native/family.h"
 #include "mutants/cann_convweight_mutants.h"
 #include "mutants/cann_transdata_mutants.h"
+#include "mutants/cann_transfer_shape_mutants.h"
 #include "reference/cann/cann_port.h"
 #include "reference/cann_convweight/conv_weight_port.h"
 #include "reference/cann_transdata/trans_data_port.h"
+#include "reference/cann_transfer_shape/transfer_shape_port.h"
 #include "reference/quant/quant_port.h"
 #include "reference/rknn/rknn_port.h"
 #include "reference/rknn_native/rknn_native_port.h"
@@ -29,6 +32,8 @@ const std::vector<FamilyRegistration>& Families() {
       {CannTransDataFamily, cann_transdata::CannTransDataReference, AddCannTransDataMutants},
       {RknnNativeFamily, rknn_native::RknnNativeReference, AddRknnNativeMutants},
       {CannConvWeightFamily, cann_convweight::CannConvWeightReference, AddCannConvWeightMutants},
+      {CannTransferShapeFamily, cann_transfer_shape::CannTransferShapeReference,
+       AddCannTransferShapeMutants},
   };
   return families;
 }

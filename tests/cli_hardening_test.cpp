@@ -176,6 +176,9 @@ TEST(CliHardening, EveryRoutineChargesItsCaseBeforeAllocating) {
       {"cann.npu_format_cast_calculate_size_and_format",
        "shape=[100000,100000,100000,100000] src_format=NCHW dst_format=FRACTAL_Z dtype=FLOAT16",
        true},
+      {"cann.transfer_shape",
+       "src_format=NCHW dst_format=FRACTAL_Z dtype=FLOAT16 shape=[100000,100000,100000,100000]",
+       true},
   };
   std::set<std::string> walked;
   for (const Huge& h : cases) walked.insert(h.routine);

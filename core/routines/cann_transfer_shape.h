@@ -24,21 +24,39 @@ inline constexpr int64_t kNotModelled = 2;
 // Formats as ge::Format spells them without FORMAT_ (TSU kFormatIndexMap,
 // kOriginFormatVec, TransferShapeByAxisValue). RESERVED and END are the bounds
 // step 2 rejects.
-inline constexpr const char* kFormats[] = {
-    "NCHW",      "NHWC",           "HWCN",           "CHWN",
-    "NDHWC",     "NCDHW",          "DHWCN",          "DHWNC",
-    "ND",        "NC1HWC0",        "NC1HWC0_C04",    "C1HWC0",
-    "NDC1HWC0",  "C1HWNCoC0",      "FRACTAL_Z",      "FRACTAL_Z_3D",
-    "FRACTAL_Z_C04", "FRACTAL_Z_3D_TRANSPOSE", "FRACTAL_ZN_LSTM", "FRACTAL_NZ",
-    "FRACTAL_NZ_C0_2", "FRACTAL_NZ_C0_4", "FRACTAL_NZ_C0_8", "FRACTAL_NZ_C0_16",
-    "FRACTAL_NZ_C0_32", "RESERVED",    "END"};
+inline constexpr const char* kFormats[] = {"NCHW",
+                                           "NHWC",
+                                           "HWCN",
+                                           "CHWN",
+                                           "NDHWC",
+                                           "NCDHW",
+                                           "DHWCN",
+                                           "DHWNC",
+                                           "ND",
+                                           "NC1HWC0",
+                                           "NC1HWC0_C04",
+                                           "C1HWC0",
+                                           "NDC1HWC0",
+                                           "C1HWNCoC0",
+                                           "FRACTAL_Z",
+                                           "FRACTAL_Z_3D",
+                                           "FRACTAL_Z_C04",
+                                           "FRACTAL_Z_3D_TRANSPOSE",
+                                           "FRACTAL_ZN_LSTM",
+                                           "FRACTAL_NZ",
+                                           "FRACTAL_NZ_C0_2",
+                                           "FRACTAL_NZ_C0_4",
+                                           "FRACTAL_NZ_C0_8",
+                                           "FRACTAL_NZ_C0_16",
+                                           "FRACTAL_NZ_C0_32",
+                                           "RESERVED",
+                                           "END"};
 
 // ge::DataType names without DT_ (the ones TSU-UT uses); UNDEFINED and MAX are
 // the bounds step 2 rejects.
-inline constexpr const char* kDTypes[] = {"FLOAT",  "FLOAT16", "BF16",  "INT8",  "UINT8",
-                                          "INT16",  "UINT16",  "INT32", "UINT32", "INT64",
-                                          "UINT64", "INT4",    "INT2",  "UINT2", "UINT1",
-                                          "UNDEFINED", "MAX"};
+inline constexpr const char* kDTypes[] = {
+    "FLOAT", "FLOAT16", "BF16", "INT8", "UINT8", "INT16", "UINT16",    "INT32", "UINT32",
+    "INT64", "UINT64",  "INT4", "INT2", "UINT2", "UINT1", "UNDEFINED", "MAX"};
 
 // The largest rank the routine takes (FRACTAL_NZ adds two dims; NPUCONF_MAX_RANK 16).
 inline constexpr int64_t kMaxRank = 8;

@@ -40,17 +40,15 @@ const std::map<std::string, Row>& Rows() {
       {"NDC1HWC0", {A(kN), A(kD), Split(kC, kC0), A(kH), A(kW), A(kC0)}},
       {"C1HWNCoC0", {Split(kC, kC0), A(kH), A(kW), Split(kN, kN0), A(kC0), A(kC0)}},
       {"FRACTAL_Z", {{{{kG}, {kC, kC0}, {kH}, {kW}}}, Split(kN, kN0), A(kN0), A(kC0)}},
-      {"FRACTAL_Z_3D",
-       {{{{kG}, {kC, kC0}, {kD}, {kH}, {kW}}}, Split(kN, kN0), A(kN0), A(kC0)}},
+      {"FRACTAL_Z_3D", {{{{kG}, {kC, kC0}, {kD}, {kH}, {kW}}}, Split(kN, kN0), A(kN0), A(kC0)}},
       {"FRACTAL_Z_C04", {{{{kFour}, {kH}, {kW}}, kC0}, Split(kN, kN0), A(kN0), A(kC0)}},
-      {"FRACTAL_Z_3D_TRANSPOSE",
-       {{{{kN, kN0}, {kD}, {kH}, {kW}}}, Split(kC, kC0), A(kN0), A(kC0)}},
+      {"FRACTAL_Z_3D_TRANSPOSE", {{{{kN, kN0}, {kD}, {kH}, {kW}}}, Split(kC, kC0), A(kN0), A(kC0)}},
   };
   return rows;
 }
 
-const char* const kPlainLetters[] = {"NCHW", "NHWC", "HWCN", "CHWN", "NCDHW",
-                                     "NDHWC", "DHWCN", "DHWNC"};
+const char* const kPlainLetters[] = {"NCHW",  "NHWC",  "HWCN",  "CHWN",
+                                     "NCDHW", "NDHWC", "DHWCN", "DHWNC"};
 bool IsPlainLetters(const std::string& f) {
   for (const char* p : kPlainLetters) {
     if (f == p) return true;
@@ -61,23 +59,33 @@ std::string LettersOf(const std::string& origin) { return origin == "ND" ? "NCHW
 
 Sym SymOfLetter(char l) {
   switch (l) {
-    case 'N': return kN;
-    case 'C': return kC;
-    case 'H': return kH;
-    case 'W': return kW;
-    default: return kD;
+    case 'N':
+      return kN;
+    case 'C':
+      return kC;
+    case 'H':
+      return kH;
+    case 'W':
+      return kW;
+    default:
+      return kD;
   }
 }
 
 int64_t Fact(const nlohmann::json& raw, const char* name, const std::string& dtype) {
   const auto& table = raw.at("transfer_shape").at(name).at("value");
-  return table.contains(dtype) ? table.at(dtype).get<int64_t>() : table.at("default").get<int64_t>();
+  return table.contains(dtype) ? table.at(dtype).get<int64_t>()
+                               : table.at("default").get<int64_t>();
 }
 
 int64_t Up(__int128 x, __int128 d) { return static_cast<int64_t>((x + d - 1) / d); }
 
-TransferShapeAnswer Done(Shape s, std::string rule) { return {ids::kTrue, std::move(s), std::move(rule)}; }
-TransferShapeAnswer Status(int64_t status, std::string rule) { return {status, {}, std::move(rule)}; }
+TransferShapeAnswer Done(Shape s, std::string rule) {
+  return {ids::kTrue, std::move(s), std::move(rule)};
+}
+TransferShapeAnswer Status(int64_t status, std::string rule) {
+  return {status, {}, std::move(rule)};
+}
 
 }  // namespace
 
@@ -140,7 +148,8 @@ TransferShapeAnswer ExpectTransferShape(const nlohmann::json& raw, const Transfe
     return Done(s, "§A.0.2 step 5: a rank below the origin's " + std::to_string(letters.size()));
   for (size_t i = 0; i < letters.size(); ++i) v[SymOfLetter(letters[i])] = s[i];
   const bool d_read = letters.find('D') != std::string::npos || s.size() > 4;
-  if (letters.find('D') == std::string::npos && s.size() > 4) v[kD] = s[4];  // kFormatIndexMap D = 4
+  if (letters.find('D') == std::string::npos && s.size() > 4)
+    v[kD] = s[4];  // kFormatIndexMap D = 4
   const bool reads_d = (IsPlainLetters(to) && to.find('D') != std::string::npos) ||
                        to == "FRACTAL_Z_3D" || to == "FRACTAL_Z_3D_TRANSPOSE";
   if (reads_d && !d_read)
@@ -167,13 +176,14 @@ TransferShapeAnswer ExpectTransferShape(const nlohmann::json& raw, const Transfe
   // §A.4 grouping, as the spec writes it, for FRACTAL_Z(_3D) with every axis of
   // the first term known and N >= g: C -> e·Cin, N -> e·cout, G -> ceil(g / e).
   const bool fz = to == "FRACTAL_Z" || to == "FRACTAL_Z_3D";
-  const bool first_known = v[kC] >= 0 && v[kH] >= 0 && v[kW] >= 0 && (to == "FRACTAL_Z" || v[kD] >= 0);
+  const bool first_known =
+      v[kC] >= 0 && v[kH] >= 0 && v[kW] >= 0 && (to == "FRACTAL_Z" || v[kD] >= 0);
   if (fz && q.groups > 1 && first_known && v[kN] >= q.groups) {
     const int64_t cin = static_cast<int64_t>(v[kC]), cout = static_cast<int64_t>(v[kN]) / q.groups;
     if (cin == 0) return Status(ids::kNotModelled, "grouped FRACTAL_Z with Cin 0");
     const int64_t c0 = static_cast<int64_t>(v[kC0]), n0 = static_cast<int64_t>(v[kN0]);
-    const int64_t e = std::min<int64_t>(
-        std::lcm(std::lcm(cin, c0) / cin, std::lcm(cout, n0) / cout), q.groups);
+    const int64_t e =
+        std::min<int64_t>(std::lcm(std::lcm(cin, c0) / cin, std::lcm(cout, n0) / cout), q.groups);
     v[kC] = static_cast<__int128>(e) * cin;
     v[kN] = static_cast<__int128>(e) * cout;
     v[kG] = Up(q.groups, e);

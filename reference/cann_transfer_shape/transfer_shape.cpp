@@ -86,8 +86,8 @@ Shape NzShape(const Shape& s, int64_t c0, int64_t m0) {
 int64_t FractalZ(const TransferShapeFacts& facts, int64_t n, int64_t c, int64_t h, int64_t w,
                  int64_t d, bool has_d, int64_t c0, int64_t groups, Shape* out) {
   int64_t first = kUnknownDim;
-  const bool unknown = c == kUnknownDim || h == kUnknownDim || w == kUnknownDim ||
-                       (has_d && d == kUnknownDim);
+  const bool unknown =
+      c == kUnknownDim || h == kUnknownDim || w == kUnknownDim || (has_d && d == kUnknownDim);
   if (!unknown) {
     int64_t g_blocks = 1, c1 = 0;
     if (groups > 1 && n >= groups) {
@@ -189,20 +189,34 @@ int64_t TransferShape(const TransferShapeFacts& facts, const TransferShapeArgs& 
   const std::string& f = a.format;
   if (four_d && (IsFiveDPlain(f) || f == "FRACTAL_Z_3D" || f == "FRACTAL_Z_3D_TRANSPOSE"))
     return kNotModelled;
-  if (f == "NCHW") *out = {n, c, h, w};
-  else if (f == "NHWC") *out = {n, h, w, c};
-  else if (f == "HWCN") *out = {h, w, c, n};
-  else if (f == "CHWN") *out = {c, h, w, n};
-  else if (f == "NCDHW") *out = {n, c, d, h, w};
-  else if (f == "NDHWC") *out = {n, d, h, w, c};
-  else if (f == "DHWCN") *out = {d, h, w, c, n};
-  else if (f == "DHWNC") *out = {d, h, w, n, c};
-  else if (f == "NC1HWC0" || f == "NC1HWC0_C04") *out = {n, CeilDiv(c, c0), h, w, c0};
-  else if (f == "C1HWC0") *out = {CeilDiv(n, c0), h, w, c0};
-  else if (f == "NDC1HWC0") *out = {n, d, CeilDiv(c, c0), h, w, c0};
-  else if (f == "C1HWNCoC0") *out = {CeilDiv(c, c0), h, w, CeilDiv(n, facts.n0), c0, c0};
-  else if (f == "FRACTAL_Z") return FractalZ(facts, n, c, h, w, 1, false, c0, groups, out);
-  else if (f == "FRACTAL_Z_3D") return FractalZ(facts, n, c, h, w, d, true, c0, groups, out);
+  if (f == "NCHW")
+    *out = {n, c, h, w};
+  else if (f == "NHWC")
+    *out = {n, h, w, c};
+  else if (f == "HWCN")
+    *out = {h, w, c, n};
+  else if (f == "CHWN")
+    *out = {c, h, w, n};
+  else if (f == "NCDHW")
+    *out = {n, c, d, h, w};
+  else if (f == "NDHWC")
+    *out = {n, d, h, w, c};
+  else if (f == "DHWCN")
+    *out = {d, h, w, c, n};
+  else if (f == "DHWNC")
+    *out = {d, h, w, n, c};
+  else if (f == "NC1HWC0" || f == "NC1HWC0_C04")
+    *out = {n, CeilDiv(c, c0), h, w, c0};
+  else if (f == "C1HWC0")
+    *out = {CeilDiv(n, c0), h, w, c0};
+  else if (f == "NDC1HWC0")
+    *out = {n, d, CeilDiv(c, c0), h, w, c0};
+  else if (f == "C1HWNCoC0")
+    *out = {CeilDiv(c, c0), h, w, CeilDiv(n, facts.n0), c0, c0};
+  else if (f == "FRACTAL_Z")
+    return FractalZ(facts, n, c, h, w, 1, false, c0, groups, out);
+  else if (f == "FRACTAL_Z_3D")
+    return FractalZ(facts, n, c, h, w, d, true, c0, groups, out);
   else if (f == "FRACTAL_Z_C04") {  // TSU GetFractalZC04Shape: C is not read
     int64_t first = kUnknownDim;
     if (h != kUnknownDim && w != kUnknownDim) {
@@ -222,7 +236,8 @@ int64_t TransferShape(const TransferShapeFacts& facts, const TransferShapeArgs& 
       first = *p;
     }
     *out = {first, CeilDiv(c, c0), facts.n0, c0};
-  } else if (f == "FRACTAL_ZN_LSTM") {  // TSU GetFractalZLstmShape: N = 4·hidden, C = input + hidden
+  } else if (f ==
+             "FRACTAL_ZN_LSTM") {  // TSU GetFractalZLstmShape: N = 4·hidden, C = input + hidden
     if (n == kUnknownDim || c == kUnknownDim) {
       *out = {kUnknownDim, kUnknownDim, facts.n0, facts.n0};
     } else {
