@@ -26,8 +26,8 @@ struct Both {
   int64_t ref_status, orc_status;
   Shape ref, orc;
 };
-Both Run(const std::string& src, const std::string& dst, const std::string& dtype, Shape s,
-         int64_t groups = 1, int64_t m0 = 0) {
+Both BothAnswer(const std::string& src, const std::string& dst, const std::string& dtype, Shape s,
+                int64_t groups = 1, int64_t m0 = 0) {
   Both b{};
   b.ref_status = TransferShape(
       ReadTransferShapeFacts(Ascend910b().raw),
@@ -47,7 +47,7 @@ Both Run(const std::string& src, const std::string& dst, const std::string& dtyp
 TEST(TransferShape, ReferenceAndOracleGiveEveryTsuUtRow) {
   int checked = 0;
   for (const auto& r : cann_transfer_shape::ut::kRows) {
-    const Both b = Run(r.src_format, r.dst_format, r.dtype, Shape(r.shape), r.groups, r.m0);
+    const Both b = BothAnswer(r.src_format, r.dst_format, r.dtype, Shape(r.shape), r.groups, r.m0);
     const int64_t want = r.expect_true ? ids::kTrue : ids::kFalse;
     EXPECT_EQ(b.ref_status, want) << "reference, TSU-UT line " << r.line;
     EXPECT_EQ(b.orc_status, want) << "oracle, TSU-UT line " << r.line;
@@ -63,26 +63,30 @@ TEST(TransferShape, ReferenceAndOracleGiveEveryTsuUtRow) {
 
 TEST(TransferShape, GroupedFractalZTakesTheLcmThenTheMin) {
   // spec layouts.md §A.0 item 1: NCHW (128,2,3,3) fp16 g=8 -> e = 8, (9,8,16,16).
-  const Both b = Run("NCHW", "FRACTAL_Z", "FLOAT16", {128, 2, 3, 3}, 8);
+  const Both b = BothAnswer("NCHW", "FRACTAL_Z", "FLOAT16", {128, 2, 3, 3}, 8);
   EXPECT_EQ(b.ref, (Shape{9, 8, 16, 16}));
   EXPECT_EQ(b.orc, (Shape{9, 8, 16, 16}));
   // §A.4 [derived]: NCHW (16,8,1,1) fp16 g=4 -> (2,1,16,16); int8 (32,1,1,1) g=2 -> (1,2,16,32).
-  EXPECT_EQ(Run("NCHW", "FRACTAL_Z", "FLOAT16", {16, 8, 1, 1}, 4).ref, (Shape{2, 1, 16, 16}));
-  EXPECT_EQ(Run("NCHW", "FRACTAL_Z", "INT8", {32, 1, 1, 1}, 2).orc, (Shape{1, 2, 16, 32}));
+  EXPECT_EQ(BothAnswer("NCHW", "FRACTAL_Z", "FLOAT16", {16, 8, 1, 1}, 4).ref,
+            (Shape{2, 1, 16, 16}));
+  EXPECT_EQ(BothAnswer("NCHW", "FRACTAL_Z", "INT8", {32, 1, 1, 1}, 2).orc, (Shape{1, 2, 16, 32}));
 }
 
 TEST(TransferShape, NBelowGroupsIsUngrouped) {
   // §A.4 hazard 3 (D6): TSU falls back to the ungrouped shape when N < groups.
-  const Both b = Run("NCHW", "FRACTAL_Z", "FLOAT16", {3, 5, 2, 2}, 4);
+  const Both b = BothAnswer("NCHW", "FRACTAL_Z", "FLOAT16", {3, 5, 2, 2}, 4);
   EXPECT_EQ(b.ref, (Shape{4, 1, 16, 16}));
   EXPECT_EQ(b.orc, b.ref);
 }
 
 TEST(TransferShape, OutsideTheSnapshotIsNotModelled) {
-  EXPECT_EQ(Run("NCHW", "NCHW", "FLOAT16", {2, -3, 4, 4}).ref_status, ids::kNotModelled);
-  EXPECT_EQ(Run("NCHW", "FRACTAL_Z", "FLOAT16", {8, 0, 2, 2}, 2).orc_status, ids::kNotModelled);
-  EXPECT_EQ(Run("NCHW", "FRACTAL_Z_3D", "FLOAT16", {2, 17, 4, 5}).ref_status, ids::kNotModelled);
-  EXPECT_EQ(Run("NCHW", "FRACTAL_Z_3D", "FLOAT16", {2, 17, 4, 5}).orc_status, ids::kNotModelled);
+  EXPECT_EQ(BothAnswer("NCHW", "NCHW", "FLOAT16", {2, -3, 4, 4}).ref_status, ids::kNotModelled);
+  EXPECT_EQ(BothAnswer("NCHW", "FRACTAL_Z", "FLOAT16", {8, 0, 2, 2}, 2).orc_status,
+            ids::kNotModelled);
+  EXPECT_EQ(BothAnswer("NCHW", "FRACTAL_Z_3D", "FLOAT16", {2, 17, 4, 5}).ref_status,
+            ids::kNotModelled);
+  EXPECT_EQ(BothAnswer("NCHW", "FRACTAL_Z_3D", "FLOAT16", {2, 17, 4, 5}).orc_status,
+            ids::kNotModelled);
 }
 
 TEST(TransferShape, ProfilesCarryTheK0Table) {
