@@ -58,9 +58,9 @@ TEST(Vectors, GenerateThenCheckOnReferencePasses) {
   const auto report = ReadJson(dir.path() + "/r/report.json");
   EXPECT_TRUE(report.at("conformant").get<bool>());
   // Every cann routine with an oracle answer (sizes, trans, ND<->NZ, gather,
-  // antiquant, trans_data, the conv-weight size and trans, the format-cast size):
-  // 11 results, each with cases checked.
-  ASSERT_EQ(report.at("results").size(), 11u) << report.dump(1);
+  // antiquant, trans_data, the conv-weight size and trans, the format-cast size,
+  // transfer_shape): 12 results, each with cases checked.
+  ASSERT_EQ(report.at("results").size(), 12u) << report.dump(1);
   for (const auto& r : report.at("results")) {
     EXPECT_EQ(r.at("result"), "pass") << r.dump();
     EXPECT_GT(r.at("explicit_cases").get<int>(), 0) << r.dump();
