@@ -67,6 +67,7 @@ report::PropertyResult EveryFieldSet() {
   r.basis = "device logs";
   r.non_deterministic = true;
   r.timed_out = true;
+  r.successful_calls = 5;
   r.waiver = {.property = "cann.*",
               .profile = "*",
               .when = "dtype=INT8",
@@ -81,7 +82,7 @@ TEST(ResultJson, RoundTripsEveryField) {
   // A field added to PropertyResult must be carried by ResultFromJson (and set
   // above and compared below); this count makes the test fail until it is.
   static_assert(FieldCount<report::ChoiceUsed>() == 6);
-  EXPECT_EQ(FieldCount<report::PropertyResult>(), 30u)
+  EXPECT_EQ(FieldCount<report::PropertyResult>(), 31u)
       << "PropertyResult gained or lost a field: carry it in reports/result_json.cpp and "
          "set and compare it here";
   const report::PropertyResult a = EveryFieldSet();
@@ -111,6 +112,7 @@ TEST(ResultJson, RoundTripsEveryField) {
   EXPECT_EQ(b.basis, a.basis);
   EXPECT_EQ(b.non_deterministic, a.non_deterministic);
   EXPECT_EQ(b.timed_out, a.timed_out);
+  EXPECT_EQ(b.successful_calls, a.successful_calls);
   EXPECT_EQ(b.waiver, a.waiver);
   EXPECT_EQ(b.outside_claims, a.outside_claims);
   EXPECT_EQ(b.too_large, a.too_large);
