@@ -112,32 +112,6 @@ int32_t SizeCall(const npuconf_case* c, int64_t* status, char* message, uint64_t
 }
 
 // The reference's arguments of a trans case (as reference/…/conv_weight_port.cpp reads them).
-TransConvolutionWeightArgs TransArgs(const CaseView& view) {
-  TransConvolutionWeightArgs a;
-  const auto shape = view.IntList("shape");
-  npuconf_tensor* out = view.Output("weight_out");
-  const npuconf_tensor* in = view.Input("weight_in");
-  a.null_in = !shape;
-  a.null_out = !out || out->data == nullptr;
-  if (shape) a.shape = *shape;
-  a.dtype = view.DTypeParam("dtype").value_or(DType::kFloat16);
-  a.out_dtype = view.DTypeParam("out_dtype").value_or(DType::kFloat16);
-  a.transposed = view.Int("transposed").value_or(0) != 0;
-  a.groups = view.Int("groups").value_or(1);
-  a.in_format = view.String("in_format").value_or("NCHW");
-  a.out_format = view.String("out_format").value_or("NCHW");
-  a.out_contiguous = view.Int("out_contiguous").value_or(1) != 0;
-  a.out_shape = view.IntList("out_shape").value_or(a.shape);
-  if (in) {
-    a.in = static_cast<const uint8_t*>(in->data);
-    a.in_bytes = in->bytes;
-  }
-  if (out) {
-    a.out = static_cast<uint8_t*>(out->data);
-    a.out_bytes = out->bytes;
-  }
-  return a;
-}
 
 // fp32 → fp16 bits: round to nearest even, or (kFp32Truncated) the low 13
 // mantissa bits dropped first (round toward zero for fp16 normals).
@@ -164,7 +138,7 @@ int32_t TransCall(const npuconf_case* c, int64_t* status, char* message, uint64_
   if (!profile || !out || !view.DTypeParam("dtype") || !view.Int("groups"))
     return Reference(c, status, message, message_bytes);
   const ConvWeightFacts facts = ReadConvWeightFacts(profile->raw);
-  TransConvolutionWeightArgs a = TransArgs(view);
+  TransConvolutionWeightArgs a = TransConvolutionWeightArgsOf(view);
   Shape storage;
   if (kBug == Bug::kFp32Truncated && a.dtype == DType::kFloat && a.in) {
     const std::vector<uint8_t> half = ToHalf(a, true);

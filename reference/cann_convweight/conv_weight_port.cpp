@@ -9,6 +9,34 @@
 #include "reference/cann_convweight/conv_weight.h"
 
 namespace npuconf::cann_convweight {
+
+TransConvolutionWeightArgs TransConvolutionWeightArgsOf(const CaseView& view) {
+  TransConvolutionWeightArgs a;
+  const std::optional<Shape> shape = view.IntList("shape");
+  npuconf_tensor* out = view.Output("weight_out");
+  const npuconf_tensor* in = view.Input("weight_in");
+  a.null_in = !shape;
+  a.null_out = !out || out->data == nullptr;
+  if (shape) a.shape = *shape;
+  a.dtype = view.DTypeParam("dtype").value_or(DType::kFloat16);
+  a.out_dtype = view.DTypeParam("out_dtype").value_or(DType::kFloat16);
+  a.transposed = view.Int("transposed").value_or(0) != 0;
+  a.groups = view.Int("groups").value_or(1);
+  a.in_format = view.String("in_format").value_or("NCHW");
+  a.out_format = view.String("out_format").value_or("NCHW");
+  a.out_contiguous = view.Int("out_contiguous").value_or(1) != 0;
+  a.out_shape = view.IntList("out_shape").value_or(a.shape);
+  if (in) {
+    a.in = static_cast<const uint8_t*>(in->data);
+    a.in_bytes = in->bytes;
+  }
+  if (out) {
+    a.out = static_cast<uint8_t*>(out->data);
+    a.out_bytes = out->bytes;
+  }
+  return a;
+}
+
 namespace {
 
 namespace ids = routines::cann_convweight;
@@ -36,32 +64,13 @@ PortAnswer SizeCall(const CaseView& view, const ConvWeightFacts& facts, int64_t*
 }
 
 PortAnswer TransCall(const CaseView& view, const ConvWeightFacts& facts, int64_t* status) {
-  TransConvolutionWeightArgs a;
   std::optional<Shape> shape = view.IntList("shape");
   if (!shape && !view.IsNull("shape")) return BadCase("param 'shape' must be an int list or null");
-  auto groups = view.Int("groups");
-  auto dtype = view.DTypeParam("dtype");
-  if (!groups || !dtype) return BadCase("params 'groups' (int) and 'dtype' are required");
+  if (!view.Int("groups") || !view.DTypeParam("dtype"))
+    return BadCase("params 'groups' (int) and 'dtype' are required");
   npuconf_tensor* out = view.Output("weight_out");
   if (!out) return BadCase("output 'weight_out' missing");
-  const npuconf_tensor* in = view.Input("weight_in");
-  a.null_in = !shape;
-  a.null_out = out->data == nullptr;
-  if (shape) a.shape = *shape;
-  a.dtype = *dtype;
-  a.out_dtype = view.DTypeParam("out_dtype").value_or(DType::kFloat16);
-  a.transposed = view.Int("transposed").value_or(0) != 0;
-  a.groups = *groups;
-  a.in_format = view.String("in_format").value_or("NCHW");
-  a.out_format = view.String("out_format").value_or("NCHW");
-  a.out_contiguous = view.Int("out_contiguous").value_or(1) != 0;
-  a.out_shape = view.IntList("out_shape").value_or(a.shape);
-  if (in) {
-    a.in = static_cast<const uint8_t*>(in->data);
-    a.in_bytes = in->bytes;
-  }
-  a.out = static_cast<uint8_t*>(out->data);
-  a.out_bytes = out->bytes;
+  const TransConvolutionWeightArgs a = TransConvolutionWeightArgsOf(view);
   Shape storage;
   *status = TransConvolutionWeight(facts, a, &storage);
   if (*status == kAclnnSuccess && !storage.empty()) SetOutputShape(out, storage);

@@ -4,9 +4,17 @@
 
 #include <cstdint>
 
+#include "core/abi_view.h"
+#include "reference/cann_convweight/conv_weight.h"
 #include "reference/reference_port.h"
 
 namespace npuconf::cann_convweight {
+
+// The aclnnTransConvolutionWeight arguments of a cann.trans_convolution_weight
+// case (spec layouts.md §A.9): weightIn null where `shape` is null, weightOut
+// null where its data is; absent optional params at their defaults. The caller
+// has checked that `groups`, `dtype` and output `weight_out` are there.
+TransConvolutionWeightArgs TransConvolutionWeightArgsOf(const CaseView& view);
 
 const ReferenceFamily& CannConvWeightReference();
 
