@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "conformance/harness/layout_properties.h"
 #include "core/prng.h"
 #include "oracles/cann/fractal_nz_oracle.h"
@@ -40,14 +42,23 @@ TEST(NzPanels, ConcatenatedPanelsAreTheWholeOracle) {
       const auto nd = Random(seed++, NdBytes(shape, dtype));
       const auto whole = oracle::cann::NdToNz(nd, shape, dtype, c0);
       for (int64_t max_fractals : {1, 3, 1000}) {
-        std::vector<uint8_t> joined;
+        // Each panel where it belongs: together they write every byte once.
+        std::vector<uint8_t> joined(whole.size(), 0xEE);
+        std::vector<int> writes(whole.size(), 0);
         for (const auto& panel : oracle::cann::NzPanels(shape, c0, max_fractals)) {
-          ASSERT_EQ(oracle::cann::NzPanelOffsetBytes(shape, dtype, c0, panel), joined.size());
+          const uint64_t at = oracle::cann::NzPanelOffsetBytes(shape, dtype, c0, panel);
           const auto bytes = oracle::cann::NdToNzPanel(nd, shape, dtype, c0, panel);
-          joined.insert(joined.end(), bytes.begin(), bytes.end());
+          ASSERT_LE(at + bytes.size(), whole.size());
+          for (size_t i = 0; i < bytes.size(); ++i) {
+            joined[at + i] = bytes[i];
+            ++writes[at + i];
+          }
         }
         EXPECT_EQ(joined, whole) << Name(dtype) << " C0 " << c0 << " " << ToString(shape)
                                  << " panels of " << max_fractals;
+        EXPECT_EQ(std::count(writes.begin(), writes.end(), 1),
+                  static_cast<std::ptrdiff_t>(writes.size()))
+            << "a byte written twice or never";
       }
     }
   }
@@ -115,6 +126,18 @@ TEST(CompareTiles, PassesEqualBytesOnlyAndRefusesTilesThatDoNotCoverTheLayout) {
     EXPECT_TRUE(r.suite_error.empty());
   }
   EXPECT_FALSE(CompareTiles(TwoTiles(want, 40), {}, got).suite_error.empty());  // a gap
+  EXPECT_FALSE(CompareTiles(TwoTiles(want, 16), {}, got).suite_error.empty());  // an overlap
+  // The tiles may come in any order (the NZ panels do not follow storage order).
+  LayoutInstance reversed = TwoTiles(want, 32);
+  reversed.oracle_tile = [inner = reversed.oracle_tile](std::span<const uint8_t> in, int64_t t) {
+    return inner(in, 1 - t);
+  };
+  EXPECT_TRUE(CompareTiles(reversed, {}, got).equal);
+  std::vector<uint8_t> bad_first = got;
+  bad_first[5] ^= 1;
+  const TiledCompare r = CompareTiles(reversed, {}, bad_first);
+  EXPECT_FALSE(r.equal);
+  EXPECT_EQ(r.first_byte, 5u);
   LayoutInstance short_tiles = TwoTiles(want, 32);
   short_tiles.output_elems = 65;  // the tiles stop a byte short of the layout
   EXPECT_FALSE(CompareTiles(short_tiles, {}, got).suite_error.empty());

@@ -72,10 +72,16 @@ LayoutInstance NzInstance(const Case& c, const Profile& profile, const std::stri
                  : oracle::cann::NzToNd(in, g.shape, g.dtype, g.c0);
   };
   if (to_nz) {
-    // Panels of about 1 MiB (oracles/cann/fractal_nz_oracle.h NzPanel).
+    // Panels of at most 1 MiB (oracles/cann/fractal_nz_oracle.h NzPanel), and
+    // of so few N1 blocks that their ND rows (16 per block, whole rows) stay
+    // in cache while every column block reads them: 256 KiB of rows.
     const int64_t fractal_bytes = std::max<int64_t>(1, 16 * g.c0 * Bits(g.dtype) / 8);
+    const int64_t k = g.shape.back();
+    const int64_t block_row_bytes = std::max<int64_t>(1, 16 * k * Bits(g.dtype) / 8);
+    const int64_t n1_step = std::clamp<int64_t>((int64_t{256} << 10) / block_row_bytes, 1,
+                                                (int64_t{1} << 20) / fractal_bytes);
     auto panels = std::make_shared<const std::vector<oracle::cann::NzPanel>>(
-        oracle::cann::NzPanels(g.shape, g.c0, (int64_t{1} << 20) / fractal_bytes));
+        oracle::cann::NzPanels(g.shape, g.c0, n1_step));
     l.oracle_tiles = static_cast<int64_t>(panels->size());
     l.oracle_tile = [g, panels](std::span<const uint8_t> in, int64_t t) {
       const auto& panel = (*panels)[static_cast<size_t>(t)];

@@ -221,14 +221,15 @@ Verdict CheckLayoutMatchesOracle(const LayoutRoutine& layout, const PropertyCont
     try {
       ChargeCaseBytes(want_bytes);
     } catch (const CaseTooLarge&) {
-      return Verdict::Fail("'" + l.output + "' byte " + std::to_string(tiled.first_byte) +
-                               " holds " + verify::Hex(tiled.got, DType::kUint8) +
-                               ", the oracle's " + verify::Hex(tiled.want, DType::kUint8) +
-                               " (the first difference; locating every one would need the whole "
-                               "expected tensor too, " +
-                               std::to_string(want_bytes) + " bytes, over --max-case-bytes " +
-                               std::to_string(MaxCaseBytes()) + ")",
-                           {{"output", l.output}, {"first_byte", tiled.first_byte}});
+      return Verdict::Fail(
+          "'" + l.output + "' byte " + std::to_string(tiled.first_byte) + " holds " +
+              verify::Hex(tiled.got, DType::kUint8) + ", the oracle's " +
+              verify::Hex(tiled.want, DType::kUint8) +
+              " (the first difference found; locating every one would need the whole "
+              "expected tensor too, " +
+              std::to_string(want_bytes) + " bytes, over --max-case-bytes " +
+              std::to_string(MaxCaseBytes()) + ")",
+          {{"output", l.output}, {"first_byte", tiled.first_byte}});
     }
   } else {
     ChargeCaseBytes(want_bytes);  // the expected tensor is part of the case's memory

@@ -34,8 +34,9 @@ struct LayoutInstance {
   // The output the oracle gives for an input (output_elems elements, padding 0).
   std::function<Bytes(const Bytes& input)> oracle;
   // Optional, for large outputs: the oracle's output one tile at a time, each
-  // tile a contiguous run of output bytes at its offset, tiles in storage order
-  // covering the layout's bytes exactly (conformance/harness/oracle_tiles.h).
+  // tile a contiguous run of output bytes at its offset, the tiles in any
+  // order (the one that reads the input best) covering the layout's bytes
+  // exactly, without overlap (conformance/harness/oracle_tiles.h).
   // matches_oracle then needs O(tile) memory beyond the port's buffers.
   int64_t oracle_tiles = 0;
   std::function<OracleTile(std::span<const uint8_t> input, int64_t tile)> oracle_tile;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
+#include <vector>
 
 #include "conformance/harness/layout_properties.h"
 
@@ -16,25 +18,40 @@ TiledCompare CompareTiles(const LayoutInstance& l, std::span<const uint8_t> inpu
                          " bytes is smaller than the layout's " + std::to_string(layout_bytes);
     return result;
   }
-  uint64_t covered = 0;
+  // The tiles come in the oracle's order (not always storage order): each is
+  // compared where it belongs, and their runs must tile [0, layout_bytes).
+  std::vector<std::pair<uint64_t, uint64_t>> runs;  // (offset, bytes)
+  runs.reserve(static_cast<size_t>(std::max<int64_t>(0, l.oracle_tiles)));
   for (int64_t t = 0; t < l.oracle_tiles; ++t) {
     const OracleTile tile = l.oracle_tile(input, t);
-    if (tile.offset_bytes != covered || tile.bytes.size() > layout_bytes - covered) {
+    if (tile.offset_bytes > layout_bytes || tile.bytes.size() > layout_bytes - tile.offset_bytes) {
       result.suite_error = "suite error: oracle tile " + std::to_string(t) + " at byte " +
                            std::to_string(tile.offset_bytes) + " (" +
-                           std::to_string(tile.bytes.size()) + " bytes) does not continue at " +
-                           std::to_string(covered) + " within the layout's " +
+                           std::to_string(tile.bytes.size()) + " bytes) ends past the layout's " +
                            std::to_string(layout_bytes) + " bytes";
       return result;
     }
-    if (std::memcmp(got.data() + covered, tile.bytes.data(), tile.bytes.size()) != 0) {
-      const auto at = std::mismatch(tile.bytes.begin(), tile.bytes.end(), got.begin() + covered);
-      result.first_byte = covered + static_cast<uint64_t>(at.first - tile.bytes.begin());
+    const uint8_t* at_got = got.data() + tile.offset_bytes;
+    if (std::memcmp(at_got, tile.bytes.data(), tile.bytes.size()) != 0) {
+      const auto at = std::mismatch(tile.bytes.begin(), tile.bytes.end(), at_got);
+      result.first_byte = tile.offset_bytes + static_cast<uint64_t>(at.first - tile.bytes.begin());
       result.want = *at.first;
       result.got = *at.second;
       return result;
     }
-    covered += tile.bytes.size();
+    runs.emplace_back(tile.offset_bytes, tile.bytes.size());
+  }
+  std::sort(runs.begin(), runs.end());
+  uint64_t covered = 0;
+  for (const auto& [offset, bytes] : runs) {
+    if (offset != covered) {
+      result.suite_error = "suite error: the oracle tiles " +
+                           std::string(offset < covered ? "overlap" : "leave a gap") + " at byte " +
+                           std::to_string(std::min(offset, covered)) + " of the layout's " +
+                           std::to_string(layout_bytes) + " bytes";
+      return result;
+    }
+    covered += bytes;
   }
   if (covered != layout_bytes) {
     result.suite_error = "suite error: the oracle tiles cover " + std::to_string(covered) +

@@ -23,7 +23,8 @@ struct LayoutInstance;
 struct TiledCompare {
   bool equal = false;       // every tile equals the port's bytes
   std::string suite_error;  // the tiles do not cover the layout exactly (a bug of the suite)
-  // When not equal: the first output byte that differs, the oracle's value, the port's.
+  // When not equal: the first differing output byte of the first differing tile
+  // (in the oracle's tile order), the oracle's value, the port's.
   uint64_t first_byte = 0;
   uint8_t want = 0, got = 0;
 };

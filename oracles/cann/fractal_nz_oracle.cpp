@@ -194,9 +194,12 @@ std::vector<NzPanel> NzPanels(const Shape& nd_shape, int64_t c0, int64_t max_fra
   const Dims d = DimsOf(nd_shape, c0);
   std::vector<NzPanel> out;
   const int64_t step = std::max<int64_t>(1, max_fractals);
+  // Row chunk outer, column block inner: a chunk's ND rows are read once, each
+  // column block in turn while they are in cache (storage order, c1 outer,
+  // would walk the whole tensor once per column block).
   for (int64_t b = 0; b < d.batch; ++b) {
-    for (int64_t c1 = 0; c1 < d.c1; ++c1) {
-      for (int64_t n1 = 0; n1 < d.n1; n1 += step) {
+    for (int64_t n1 = 0; n1 < d.n1; n1 += step) {
+      for (int64_t c1 = 0; c1 < d.c1; ++c1) {
         out.push_back({.batch = b, .c1 = c1, .n1_begin = n1, .n1_end = std::min(n1 + step, d.n1)});
       }
     }

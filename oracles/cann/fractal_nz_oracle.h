@@ -33,8 +33,10 @@ struct NzPanel {
   int64_t batch = 0, c1 = 0, n1_begin = 0, n1_end = 0;
 };
 
-// The panels that tile the NZ bytes of `nd_shape` in storage order, each at
-// most `max_fractals` fractals (16 x C0 elements) long.
+// The panels that tile the NZ bytes of `nd_shape` exactly (no gap, no
+// overlap), each at most `max_fractals` fractals (16 x C0 elements) long, in
+// the order that reads the ND tensor's rows once: for each batch and chunk of
+// `max_fractals` N1 blocks, every column block c1 (not storage order).
 std::vector<NzPanel> NzPanels(const Shape& nd_shape, int64_t c0, int64_t max_fractals);
 uint64_t NzPanelOffsetBytes(const Shape& nd_shape, DType dtype, int64_t c0, const NzPanel& panel);
 
