@@ -59,19 +59,25 @@ Bytes RowToNorm(const Bytes& in, Index rows, Index cols, Index sub) {
 template <typename T>
 Tensor<T, 1> SegmentToNative(const Tensor<T, 2>& seg, const BLayout& l, Index k_rows, bool tp) {
   const Index n1 = Up(l.n, l.sub_n), k1 = Up(k_rows, l.sub_k);
+  // The pad as its own step (the segment at the origin of a zero matrix), so
+  // that the shuffle reads a plain tensor: Eigen evaluates pad().shuffle()
+  // coefficient by coefficient, the shuffle of a tensor in blocks.
+  const Index rows = tp ? n1 * l.sub_n : k1 * l.sub_k, cols = tp ? k1 * l.sub_k : n1 * l.sub_n;
+  Tensor<T, 2> padded(rows, cols);
+  padded.setZero();
+  Eigen::array<Index, 2> origin{0, 0}, extent{seg.dimension(0), seg.dimension(1)};
+  padded.slice(origin, extent) = seg;
   Tensor<T, 4> native;
   if (tp) {
-    Eigen::array<std::pair<Index, Index>, 2> pad{std::make_pair(Index{0}, n1 * l.sub_n - l.n),
-                                                 std::make_pair(Index{0}, k1 * l.sub_k - k_rows)};
+    // TP: [N1·subN, K1·subK] → reshape [N1, subN, K1, subK] → shuffle [N1, K1, subN, subK].
     Eigen::array<Index, 4> blocked{n1, l.sub_n, k1, l.sub_k};
     Eigen::array<Index, 4> order{0, 2, 1, 3};
-    native = seg.pad(pad, T{0}).reshape(blocked).shuffle(order);
+    native = padded.reshape(blocked).shuffle(order);
   } else {
-    Eigen::array<std::pair<Index, Index>, 2> pad{std::make_pair(Index{0}, k1 * l.sub_k - k_rows),
-                                                 std::make_pair(Index{0}, n1 * l.sub_n - l.n)};
+    // NORM: [K1·subK, N1·subN] → reshape [K1, subK, N1, subN] → shuffle [N1, K1, subN, subK].
     Eigen::array<Index, 4> blocked{k1, l.sub_k, n1, l.sub_n};
     Eigen::array<Index, 4> order{2, 0, 3, 1};
-    native = seg.pad(pad, T{0}).reshape(blocked).shuffle(order);
+    native = padded.reshape(blocked).shuffle(order);
   }
   Eigen::array<Index, 1> flat{native.size()};
   return native.reshape(flat);
