@@ -659,7 +659,8 @@ TEST(FastPaths, C0BlocksMatchTheirDefinitionOnEveryPath) {
     for (int64_t c0 : {8, 16, 32}) {
       if (c0 * elem_bytes > 64) continue;
       for (int64_t planes : {int64_t{1}, c0 - 1, c0}) {
-        for (int64_t cols : {1, 7, 8, 16, 17, 32, 100}) {
+        // 48 and 80: an odd count of whole tiles (the kernels go two a step).
+        for (int64_t cols : {1, 7, 8, 16, 17, 32, 48, 80, 100}) {
           cases.push_back({elem_bytes, c0, planes, cols, 0, 0});
           // Plane gaps (a plane of an NCHW block inside a larger C) and
           // blocked rows apart (FRACTAL_Z rows Np · C0 apart).
