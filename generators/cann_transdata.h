@@ -1,6 +1,7 @@
-// RapidCheck generators of cann.trans_data cases (spec layouts.md §A.1, §A.3,
-// §A.4): every registered pair both ways, dims at the padding edges (C mod C0
-// in {0, 1, C0 − 1}, N mod 16 likewise, H = W = 1), groups that do not divide N.
+// RapidCheck generators of cann.trans_data cases (spec layouts.md §A.1–A.7):
+// every registered pair both ways, dims at the padding edges (C mod C0 in {0, 1,
+// C0 − 1}, N mod 16 likewise, H = W = 1, D = 1, C in 1..4 for FRACTAL_Z_C04),
+// groups that do not divide N.
 #pragma once
 
 #include <map>
@@ -43,9 +44,20 @@ inline std::vector<Route> AdmittedRoutes(const CaseDomain& domain,
 
 inline const std::vector<FormatPair>& Pairs() {
   static const std::vector<FormatPair> pairs = {
-      {"NCHW", "NC1HWC0"},   {"NHWC", "NC1HWC0"},     {"NCHW", "FRACTAL_Z"},  {"HWCN", "FRACTAL_Z"},
-      {"NHWC", "FRACTAL_Z"}, {"NCHW", "NC1HWC0_C04"}, {"NHWC", "NC1HWC0_C04"}};
+      {"NCHW", "NC1HWC0"},       {"NHWC", "NC1HWC0"},       {"NCHW", "FRACTAL_Z"},
+      {"HWCN", "FRACTAL_Z"},     {"NHWC", "FRACTAL_Z"},     {"NCHW", "NC1HWC0_C04"},
+      {"NHWC", "NC1HWC0_C04"},   {"NCHW", "FRACTAL_Z_C04"}, {"HWCN", "FRACTAL_Z_C04"},
+      {"NCDHW", "NDC1HWC0"},     {"NDHWC", "NDC1HWC0"},     {"NCDHW", "FRACTAL_Z_3D"},
+      {"DHWCN", "FRACTAL_Z_3D"}, {"NDHWC", "FRACTAL_Z_3D"}};
   return pairs;
+}
+
+// The plain formats with a D axis (spec layouts.md §A.6, §A.7).
+inline bool IsThreeD(const std::string& plain) {
+  return plain == "NCDHW" || plain == "NDHWC" || plain == "DHWCN";
+}
+inline bool IsFractalZ(const std::string& blocked) {
+  return blocked == "FRACTAL_Z" || blocked == "FRACTAL_Z_3D";
 }
 
 // The dtypes of the profile's trans_data.c0 table, with their C0.
@@ -78,16 +90,36 @@ inline rc::Gen<int64_t> PlaneDim() {
       {{3, rc::gen::just<int64_t>(1)}, {2, rc::gen::inRange<int64_t>(2, 6)}});
 }
 
-inline Shape InOrder(const std::string& plain, int64_t n, int64_t c, int64_t h, int64_t w) {
+// D: 1 (the 4-D map with a unit axis) or a few planes.
+inline rc::Gen<int64_t> DepthDim() {
+  return WeightedOneOf<int64_t>(
+      {{3, rc::gen::just<int64_t>(1)}, {2, rc::gen::inRange<int64_t>(2, 4)}});
+}
+
+// (n, c, h, w) and, for the 3-D formats, d in the plain format's own axis order.
+inline Shape InOrder(const std::string& plain, int64_t n, int64_t c, int64_t h, int64_t w,
+                     int64_t d = 1) {
   if (plain == "NHWC") return {n, h, w, c};
   if (plain == "HWCN") return {h, w, c, n};
+  if (plain == "NCDHW") return {n, c, d, h, w};
+  if (plain == "NDHWC") return {n, d, h, w, c};
+  if (plain == "DHWCN") return {d, h, w, c, n};
   return {n, c, h, w};
 }
 
+// FRACTAL_Z_C04's C: 1..4 (§A.5); past 4 too where the profile's reading of D8
+// accepts it (MS), at the edges of its blocks of 4.
+inline rc::Gen<int64_t> C04Channels(const Profile& profile) {
+  const auto in = rc::gen::inRange<int64_t>(1, 5);
+  if (profile.raw.at("trans_data").at("fz_c04_c_over_4").at("value") != "accepted") return in;
+  return WeightedOneOf<int64_t>({{2, in}, {1, EdgeDim(4)}});
+}
+
 struct Draw {
-  bool pack_only = false;  // plain -> blocked only
-  bool fractal_z_only = false;
-  bool nchw_only = false;
+  bool pack_only = false;       // plain -> blocked only
+  bool fractal_z_only = false;  // FRACTAL_Z and FRACTAL_Z_3D
+  bool nchw_only = false;       // NCHW and NCDHW
+  bool three_d_only = false;    // NCDHW, NDHWC, DHWCN with D = 1
   int64_t min_groups = 1, max_groups = 8;
 };
 
@@ -97,8 +129,9 @@ inline rc::Gen<Case> ValidCase(const Profile& profile, const CaseDomain& domain,
   const std::string name = profile.name;
   std::vector<FormatPair> pairs;
   for (const auto& p : Pairs()) {
-    if (draw.fractal_z_only && p.blocked != "FRACTAL_Z") continue;
-    if (draw.nchw_only && p.plain != "NCHW") continue;
+    if (draw.fractal_z_only && !IsFractalZ(p.blocked)) continue;
+    if (draw.nchw_only && p.plain != "NCHW" && p.plain != "NCDHW") continue;
+    if (draw.three_d_only && !IsThreeD(p.plain)) continue;
     pairs.push_back(p);
   }
   const auto table = C0Table(profile);
@@ -110,9 +143,14 @@ inline rc::Gen<Case> ValidCase(const Profile& profile, const CaseDomain& domain,
     const FormatPair pair = route.pair;
     const bool pack = route.pack;
     return rc::gen::mapcat(PickIn(domain, "dtype", dtypes), [=](DType dtype) {
-      // NC1HWC0_C04's C0 is 4 for every dtype (spec layouts.md §A.2).
+      // NC1HWC0_C04's C0 is 4 for every dtype (spec layouts.md §A.2); FRACTAL_Z_C04
+      // draws C in 1..4 (§A.5), whatever its C0.
       const int64_t c0 = pair.blocked == "NC1HWC0_C04" ? 4 : table.at(dtype);
-      const bool fz = pair.blocked == "FRACTAL_Z";
+      const bool fz = IsFractalZ(pair.blocked);
+      const auto c_gen = pair.blocked == "FRACTAL_Z_C04" ? C04Channels(profile) : EdgeDim(c0);
+      const auto d_gen = !IsThreeD(pair.plain) ? rc::gen::just<int64_t>(1)
+                         : draw.three_d_only   ? rc::gen::just<int64_t>(1)
+                                               : DepthDim();
       const int64_t lo = fz ? draw.min_groups : 1, hi = fz ? draw.max_groups : 1;
       auto groups = lo == hi ? rc::gen::just(lo)
                     : lo > 1 ? rc::gen::inRange<int64_t>(lo, hi + 1)
@@ -126,13 +164,13 @@ inline rc::Gen<Case> ValidCase(const Profile& profile, const CaseDomain& domain,
                                                     [g, cout](int64_t r) { return g * cout + r; });
                               });
         return rc::gen::mapcat(
-            rc::gen::tuple(n_gen, EdgeDim(c0), PlaneDim(), PlaneDim(), DataSeed()),
-            [=](const std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t>& t) {
-              const auto& [n, c, h, w, seed] = t;
+            rc::gen::tuple(n_gen, c_gen, PlaneDim(), PlaneDim(), d_gen, DataSeed()),
+            [=](const std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t, int64_t>& t) {
+              const auto& [n, c, h, w, d, seed] = t;
               Case out(routines::cann_transdata::kTransData, name);
               out.Set("src_format", pack ? pair.plain : pair.blocked)
                   .Set("dst_format", pack ? pair.blocked : pair.plain)
-                  .Set("shape", InOrder(pair.plain, n, c, h, w))
+                  .Set("shape", InOrder(pair.plain, n, c, h, w, d))
                   .Set("dtype", dtype)
                   .Set("seed", seed);
               if (fz) out.Set("groups", g);
@@ -194,7 +232,7 @@ inline rc::Gen<Case> NzCase(const Profile& profile, const CaseDomain& domain, bo
   });
 }
 
-// The ways a call can be wrong (spec layouts.md §A.1 steps 1–2, §A.3, §A.4).
+// The ways a call can be wrong (spec layouts.md §A.1 steps 1–2, §A.3–A.7).
 enum class Fault {
   kUnregisteredPair,
   kRankThree,
@@ -206,15 +244,38 @@ enum class Fault {
   kGroupsOnNc1hwc0,
   kGroupedEmptyCin,
   kGroupsOverN,
+  kGroupsOnFzC04,  // FRACTAL_Z_C04 with groups 2: GE's UNSUPPORTED, 145021 (§A.5)
+  kC04COver4,      // FRACTAL_Z_C04 with C = 5.. (§A.5, D8 rejected)
 };
 
 inline Case WithFault(Case c, Fault fault) {
   const std::string src = *c.String("src_format"), dst = *c.String("dst_format");
   Shape shape = c.Find("shape")->ints;
-  const bool pack = src == "NCHW" || src == "NHWC" || src == "HWCN";
+  const bool pack = src == "NCHW" || src == "NHWC" || src == "HWCN" || IsThreeD(src);
   const std::string plain = pack ? src : dst;
-  auto c_axis = [&] { return plain == "NHWC" ? 3 : plain == "HWCN" ? 2 : 1; };
-  auto n_axis = [&] { return plain == "HWCN" ? 3 : 0; };
+  const bool three_d = IsThreeD(plain);
+  auto c_axis = [&] {
+    return plain == "NHWC"    ? 3
+           : plain == "HWCN"  ? 2
+           : plain == "NDHWC" ? 4
+           : plain == "DHWCN" ? 3
+                              : 1;
+  };
+  auto n_axis = [&] { return plain == "HWCN" ? 3 : plain == "DHWCN" ? 4 : 0; };
+  // The 4-D NCHW weight of a call (its 3-D one without D) for the FRACTAL_Z_C04 faults.
+  auto as_nchw = [&](int64_t channels) {
+    const int64_t n = shape[static_cast<size_t>(n_axis())];
+    int64_t h = 1, w = 1;
+    if (plain == "NCHW" || plain == "NCDHW") h = shape[shape.size() - 2], w = shape.back();
+    if (plain == "NHWC" || plain == "NDHWC")
+      h = shape[shape.size() - 3], w = shape[shape.size() - 2];
+    if (plain == "HWCN") h = shape[0], w = shape[1];
+    if (plain == "DHWCN") h = shape[1], w = shape[2];
+    c.Set(pack ? "src_format" : "dst_format", "NCHW")
+        .Set(pack ? "dst_format" : "src_format", "FRACTAL_Z_C04")
+        .Set("groups", int64_t{1});
+    return Shape{n, channels, h, w};
+  };
   switch (fault) {
     case Fault::kUnregisteredPair:
       c.Set("src_format", plain).Set("dst_format", plain == "NCHW" ? "NHWC" : "NCHW");
@@ -229,7 +290,7 @@ inline Case WithFault(Case c, Fault fault) {
       shape[static_cast<size_t>(c_axis())] = -1;
       break;
     case Fault::kOverTwoPow40:
-      shape = InOrder(plain, int64_t{1} << 21, int64_t{1} << 20, 1, 1);
+      shape = InOrder(plain, int64_t{1} << 21, int64_t{1} << 20, 1, 1, 1);
       break;
     case Fault::kDtypeWithoutC0:
       c.Set("dtype", DType::kInt16);
@@ -238,32 +299,50 @@ inline Case WithFault(Case c, Fault fault) {
       c.Set("groups", int64_t{-1});
       break;
     case Fault::kGroupsOnNc1hwc0:
-      c.Set(pack ? "dst_format" : "src_format", "NC1HWC0").Set("groups", int64_t{2});
+      c.Set(pack ? "dst_format" : "src_format", three_d ? "NDC1HWC0" : "NC1HWC0")
+          .Set("groups", int64_t{2});
       if (plain == "HWCN") c.Set(pack ? "src_format" : "dst_format", "NCHW");
+      if (plain == "DHWCN") c.Set(pack ? "src_format" : "dst_format", "NCDHW");
       break;
     case Fault::kGroupedEmptyCin:
-      c.Set(pack ? "dst_format" : "src_format", "FRACTAL_Z").Set("groups", int64_t{2});
+      c.Set(pack ? "dst_format" : "src_format", three_d ? "FRACTAL_Z_3D" : "FRACTAL_Z")
+          .Set("groups", int64_t{2});
       shape[static_cast<size_t>(c_axis())] = 0;
       shape[static_cast<size_t>(n_axis())] = 4;
       break;
     case Fault::kGroupsOverN:
-      c.Set(pack ? "dst_format" : "src_format", "FRACTAL_Z")
+      c.Set(pack ? "dst_format" : "src_format", three_d ? "FRACTAL_Z_3D" : "FRACTAL_Z")
           .Set("groups", shape[static_cast<size_t>(n_axis())] + 1);
+      break;
+    case Fault::kGroupsOnFzC04:
+      shape = as_nchw(std::min<int64_t>(shape[static_cast<size_t>(c_axis())], 4));
+      c.Set("groups", int64_t{2});
+      break;
+    case Fault::kC04COver4:
+      shape = as_nchw(std::max<int64_t>(shape[static_cast<size_t>(c_axis())], 5));
       break;
   }
   c.Set("shape", shape);
   return c;
 }
 
-// Invalid calls: a valid call with one fault. kGroupsOverN only where the
-// profile's reading rejects it.
+// Every fault the profile's readings make a rejection: kGroupsOverN and kC04COver4
+// only where they are rejected (D6, D8).
+inline std::vector<Fault> Faults(const Profile& profile) {
+  std::vector<Fault> faults = {Fault::kUnregisteredPair, Fault::kRankThree,
+                               Fault::kRankFive,         Fault::kNegativeDim,
+                               Fault::kOverTwoPow40,     Fault::kDtypeWithoutC0,
+                               Fault::kNegativeGroups,   Fault::kGroupsOnNc1hwc0,
+                               Fault::kGroupedEmptyCin,  Fault::kGroupsOnFzC04};
+  const auto& td = profile.raw.at("trans_data");
+  if (td.at("groups_exceed_n").at("value") == "rejected") faults.push_back(Fault::kGroupsOverN);
+  if (td.at("fz_c04_c_over_4").at("value") == "rejected") faults.push_back(Fault::kC04COver4);
+  return faults;
+}
+
+// Invalid calls: a valid call with one fault.
 inline rc::Gen<Case> InvalidCase(const Profile& profile, const CaseDomain& domain) {
-  std::vector<Fault> faults = {
-      Fault::kUnregisteredPair, Fault::kRankThree,       Fault::kRankFive,
-      Fault::kNegativeDim,      Fault::kOverTwoPow40,    Fault::kDtypeWithoutC0,
-      Fault::kNegativeGroups,   Fault::kGroupsOnNc1hwc0, Fault::kGroupedEmptyCin};
-  if (profile.raw.at("trans_data").at("groups_exceed_n").at("value") == "rejected")
-    faults.push_back(Fault::kGroupsOverN);
+  std::vector<Fault> faults = Faults(profile);
   return rc::gen::mapcat(ValidCase(profile, domain), [faults](Case c) {
     return rc::gen::map(Pick(faults), [c](Fault f) { return WithFault(c, f); });
   });

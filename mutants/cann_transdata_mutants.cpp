@@ -1,7 +1,9 @@
-// Realistic faults of host TransData code (spec layouts.md §A.1–A.4, §A.12):
+// Realistic faults of host TransData code (spec layouts.md §A.1–A.7, §A.12):
 // the other implementations' C0s and group factors taken as GE's, padding
 // left as found, an off-by-one C1, NHWC read as NCHW, checks in the wrong order
-// or with the wrong code. Each is the reference with one knob turned.
+// or with the wrong code; in the 3-D and C04 formats D on the wrong side of C1,
+// FRACTAL_Z_C04 flattened channel-major or with C0 16 for int8, C > 4 let through.
+// Each is the reference with one knob turned.
 #include "mutants/cann_transdata_mutants.h"
 
 #include <cstring>
@@ -38,13 +40,59 @@ enum class Bug {
   kNz1dColumn,
   kC04TakesDtypeC0,
   kN1StepsOfFour,
+  kFz3dDAfterC1,
+  kNdc1hwc0DC1Swapped,
+  kFzC04ChannelMajor,
+  kFzC04Int8C0Is16,
+  kFzC04AcceptsCOver4,
+  kNdhwcReadAsNcdhw,
 };
+
+// Swaps the adjacent axes D and C1 of a blocked buffer [outer, D, C1, row] (the
+// reference's layout) to [outer, C1, D, row] (`to_swapped`), or back.
+void SwapDAndC1(const TransDataPlan& p, bool to_swapped, const uint8_t* from, uint8_t* to) {
+  const bool fz = p.blocked == Format::kFractalZ3d;
+  const int64_t outer = fz ? p.g_blocks : p.n;
+  const int64_t row = p.h * p.w * (fz ? p.cout_padded : 1) * p.c0 * p.elem_bytes;
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t d = 0; d < p.d; ++d) {
+      for (int64_t c1 = 0; c1 < p.c1; ++c1) {
+        const int64_t right = (o * p.d + d) * p.c1 + c1, swapped = (o * p.c1 + c1) * p.d + d;
+        std::memcpy(to + (to_swapped ? swapped : right) * row,
+                    from + (to_swapped ? right : swapped) * row, static_cast<size_t>(row));
+      }
+    }
+  }
+}
+
+// FRACTAL_Z_C04 with f = (c·H + h)·W + w (each channel's plane in turn) for
+// (h·W + w)·4 + c (§A.5); `pack` writes the blocked side, else the plain one.
+void ChannelMajorC04(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
+  const int64_t e = p.elem_bytes, hw = p.h * p.w;
+  const bool hwcn = p.plain == Format::kHwcn;
+  for (int64_t n = 0; n < p.n; ++n) {
+    for (int64_t c = 0; c < p.c; ++c) {
+      for (int64_t i = 0; i < hw; ++i) {
+        const int64_t f = c * hw + i;
+        const int64_t blocked = (f / p.c0) * p.cout_padded * p.c0 + n * p.c0 + f % p.c0;
+        const int64_t plain = hwcn ? (i * p.c + c) * p.n + n : (n * p.c + c) * hw + i;
+        const int64_t from = p.pack ? plain : blocked, to = p.pack ? blocked : plain;
+        std::memcpy(dst + to * e, src + from * e, static_cast<size_t>(e));
+      }
+    }
+  }
+}
 
 void Restorage(TransDataPlan* p) {
   if (p->blocked == Format::kNc1hwc0 || p->blocked == Format::kNc1hwc0C04) {
     p->storage = {p->n, p->c1, p->h, p->w, p->c0};
+  } else if (p->blocked == Format::kNdc1hwc0) {
+    p->storage = {p->n, p->d, p->c1, p->h, p->w, p->c0};
+  } else if (p->blocked == Format::kFractalZC04) {
+    p->storage = {(4 * p->c04_c1 * p->h * p->w + p->c0 - 1) / p->c0, p->cout_padded / 16, 16,
+                  p->c0};
   } else {
-    p->storage = {p->g_blocks * p->c1 * p->h * p->w, p->cout_padded / 16, 16, p->c0};
+    p->storage = {p->g_blocks * p->d * p->c1 * p->h * p->w, p->cout_padded / 16, 16, p->c0};
   }
   p->storage_elems = 1;
   for (int64_t d : p->storage) p->storage_elems *= d;
@@ -86,6 +134,10 @@ int32_t Call(const npuconf_case* c, int64_t* status, char* message, uint64_t mes
     if (args.dst == Format::kNc1hwc0C04) args.dst = Format::kNc1hwc0;
   }
   if (kBug == Bug::kGroupsOverNUngrouped) facts.groups_exceed_n_ungrouped = true;
+  if (kBug == Bug::kFzC04AcceptsCOver4) facts.fz_c04_accepts_c_over_4 = true;
+  if (kBug == Bug::kFzC04Int8C0Is16 && byte_int && !args.c0 &&
+      (args.src == Format::kFractalZC04 || args.dst == Format::kFractalZC04))
+    args.c0 = 16;
   if (kBug == Bug::kGroupsZeroRejected && args.groups == 0) {
     *status = kGeShapeInvalid;
     return NPUCONF_CALL_ANSWERED;
@@ -115,6 +167,7 @@ int32_t Call(const npuconf_case* c, int64_t* status, char* message, uint64_t mes
     Restorage(&plan);
   }
   if (kBug == Bug::kNhwcReadAsNchw && plan.plain == Format::kNhwc) plan.plain = Format::kNchw;
+  if (kBug == Bug::kNdhwcReadAsNcdhw && plan.plain == Format::kNdhwc) plan.plain = Format::kNcdhw;
   if (kBug == Bug::kGroupBlocksRoundDown && plan.groups > 1) {
     plan.g_blocks = std::max<int64_t>(1, plan.groups / plan.e);
     Restorage(&plan);
@@ -135,7 +188,23 @@ int32_t Call(const npuconf_case* c, int64_t* status, char* message, uint64_t mes
       if (probe[b] == 0xFF) d[b] = scratch[b];
     }
   } else {
-    RunTransData(plan, src_copy.data(), scratch.data());
+    const bool swap = (kBug == Bug::kFz3dDAfterC1 && plan.blocked == Format::kFractalZ3d) ||
+                      (kBug == Bug::kNdc1hwc0DC1Swapped && plan.blocked == Format::kNdc1hwc0);
+    if (swap && !plan.pack && plan.src_bytes) {
+      std::vector<uint8_t> right(src_copy.size(), 0);
+      SwapDAndC1(plan, false, src_copy.data(), right.data());
+      src_copy = right;
+    }
+    if (kBug == Bug::kFzC04ChannelMajor && plan.blocked == Format::kFractalZC04) {
+      ChannelMajorC04(plan, src_copy.data(), scratch.data());
+    } else {
+      RunTransData(plan, src_copy.data(), scratch.data());
+    }
+    if (swap && plan.pack && plan.dst_bytes) {
+      std::vector<uint8_t> swapped(scratch.size(), 0);
+      SwapDAndC1(plan, true, scratch.data(), swapped.data());
+      scratch = swapped;
+    }
     const uint64_t written = kBug == Bug::kC1OneTooMany
                                  ? std::min<uint64_t>(plan.dst_bytes, out->bytes + 16)
                                  : std::min(plan.dst_bytes, out->bytes);
@@ -211,6 +280,26 @@ void AddCannTransDataMutants(std::vector<Mutant>* out) {
       "ungrouped FRACTAL_Z is packed four N1 blocks (64 rows of N) at a time and the last "
       "N1 mod 4 blocks are left zero when N1 > 4 (a bug only at N > 64)",
       "matches_oracle", &Call<Bug::kN1StepsOfFour>);
+  add("transdata-fz3d-d-after-c1",
+      "FRACTAL_Z_3D's row blocks run (c1, d, h, w): D placed after C1 (spec layouts.md §A.7: "
+      "(d, c1, h, w))",
+      "matches_oracle", &Call<Bug::kFz3dDAfterC1>);
+  add("transdata-ndc1hwc0-d-c1-swapped",
+      "NDC1HWC0 laid out as (N, C1, D, H, W, C0): D and C1 swapped (§A.6)", "matches_oracle",
+      &Call<Bug::kNdc1hwc0DC1Swapped>);
+  add("transdata-fzc04-channel-major",
+      "FRACTAL_Z_C04 flattens f = (c·H + h)·W + w, each channel's plane in turn, for (h·W + "
+      "w)·4 + c (§A.5)",
+      "matches_oracle", &Call<Bug::kFzC04ChannelMajor>);
+  add("transdata-fzc04-int8-c0-16",
+      "FRACTAL_Z_C04 takes C0 16 for INT8/UINT8 (MindSpore's fixed cube, D7) for the dtype's 32",
+      "matches_oracle", &Call<Bug::kFzC04Int8C0Is16>);
+  add("transdata-fzc04-accepts-c-over-4",
+      "FRACTAL_Z_C04 lets C > 4 through (TSU, MS; D8) where GE answers 145021 (§A.5)",
+      "rejects_invalid", &Call<Bug::kFzC04AcceptsCOver4>);
+  add("transdata-ndhwc-read-as-ncdhw",
+      "an NDHWC tensor is read with NCDHW strides (its dims permuted, its data not)",
+      "matches_oracle", &Call<Bug::kNdhwcReadAsNcdhw>);
   add("transdata-c04-takes-dtype-c0",
       "NC1HWC0_C04 is laid out with the dtype's C0 (16 for fp16) instead of 4 (spec layouts.md "
       "§A.2)",

@@ -1,6 +1,6 @@
 // reference/cann_transdata and oracles/cann_transdata against the storage shapes
-// and GE unit-test arrays spec layouts.md §A.1, §A.3, §A.4, §A.11 gives, against
-// each other on many shapes both ways, and the check order of §A.1–A.4.
+// and GE unit-test arrays spec layouts.md §A.1, §A.3–A.7, §A.11 gives, against
+// each other on many shapes both ways, and the check order of §A.1–A.7.
 #include "core/routines/cann_transdata.h"
 
 #include <gtest/gtest.h>
@@ -116,6 +116,23 @@ TEST(TransDataShape, StorageDimsOfTheSpecRows) {
       {{"ND", "FRACTAL_NZ_C0_32", {18, 34}, DType::kFloat}, {2, 2, 16, 32}},
       // §A.0 item 3: [34] fp16 is the row (AICPU): {3, 1, 16, 16}.
       {{"ND", "FRACTAL_NZ", {34}, DType::kFloat16}, {3, 1, 16, 16}},
+      // §A.7 and §A.4 (TSU-UT): FRACTAL_Z_3D of NCDHW (48,512,3,5,5).
+      {{"NCDHW", "FRACTAL_Z_3D", {48, 512, 3, 5, 5}, DType::kFloat16}, {2400, 3, 16, 16}},
+      {{"NCDHW", "FRACTAL_Z_3D", {48, 512, 3, 5, 5}, DType::kInt8}, {1200, 3, 16, 32}},
+      {{"NCDHW", "FRACTAL_Z_3D", {48, 512, 3, 5, 5}, DType::kFloat16, 16}, {38400, 3, 16, 16}},
+      {{"DHWCN", "FRACTAL_Z_3D", {3, 5, 5, 512, 48}, DType::kFloat16}, {2400, 3, 16, 16}},
+      {{"NDHWC", "FRACTAL_Z_3D", {48, 3, 5, 5, 512}, DType::kFloat, 16}, {38400, 3, 16, 16}},
+      // §A.6: NDC1HWC0; TSU-UT NCHW (4,33,7,7) fp16 -> (4,1,3,7,7,16) is D = 1.
+      {{"NCDHW", "NDC1HWC0", {4, 33, 1, 7, 7}, DType::kFloat16}, {4, 1, 3, 7, 7, 16}},
+      {{"NDHWC", "NDC1HWC0", {2, 3, 4, 5, 33}, DType::kInt8}, {2, 3, 2, 4, 5, 32}},
+      // §A.5: FRACTAL_Z_C04 (GE-UT, TSU-UT) and the AICPU pin of §A.11.
+      {{"HWCN", "FRACTAL_Z_C04", {8, 8, 3, 1}, DType::kFloat16}, {16, 1, 16, 16}},
+      {{"NCHW", "FRACTAL_Z_C04", {32, 4, 144, 1}, DType::kUint8}, {18, 2, 16, 32}},
+      {{"NCHW", "FRACTAL_Z_C04", {16, 2, 87, 1}, DType::kUint8}, {11, 1, 16, 32}},
+      {{"NCHW", "FRACTAL_Z_C04", {48, 3, 5, 5}, DType::kFloat16}, {7, 3, 16, 16}},
+      {{"NCHW", "FRACTAL_Z_C04", {48, 3, 5, 5}, DType::kInt8}, {4, 3, 16, 32}},
+      {{"HWCN", "FRACTAL_Z_C04", {2, 2, 2, 2}, DType::kFloat}, {1, 1, 16, 16}},
+      {{"HWCN", "FRACTAL_Z_C04", {2, 2, 1, 2}, DType::kFloat16}, {1, 1, 16, 16}},
   };
   for (const Row& row : rows) {
     EXPECT_EQ(RefDims(row.call), row.dims) << ToString(row.call.shape);
@@ -152,6 +169,20 @@ TEST(TransDataShape, ReadingsOfTheLedger) {
   const Profile claimed = ParseProfile("claimed", doc);
   EXPECT_EQ(RefDims({"NCHW", "NC1HWC0", {1, 33, 2, 2}, DType::kInt8}, claimed.raw),
             (Shape{1, 3, 2, 2, 16}));
+  // D7: FRACTAL_Z_C04 with MindSpore's fixed 16 (int8 (48,3,5,5) -> (7,3,16,16), not 32).
+  nlohmann::json fixed = p->raw;
+  fixed["trans_data"]["fz_c04_c0"]["value"] = "fixed_16";
+  const Call c04{"NCHW", "FRACTAL_Z_C04", {48, 3, 5, 5}, DType::kInt8};
+  EXPECT_EQ(RefDims(c04, fixed), (Shape{7, 3, 16, 16}));
+  EXPECT_EQ(OracleDims(c04, fixed), (Shape{7, 3, 16, 16}));
+  // D8: C > 4 accepted (MS: ceil(C/4) blocks of 4): (3,7,2,2) -> 4·2·2·2 = 32 -> (2,1,16,16).
+  nlohmann::json accepted = p->raw;
+  accepted["trans_data"]["fz_c04_c_over_4"]["value"] = "accepted";
+  const Call wide{"NCHW", "FRACTAL_Z_C04", {3, 7, 2, 2}, DType::kFloat16};
+  EXPECT_EQ(RefDims(wide, accepted), (Shape{2, 1, 16, 16}));
+  EXPECT_EQ(OracleDims(wide, accepted), (Shape{2, 1, 16, 16}));
+  TransDataPlan plan;
+  EXPECT_EQ(RefPlan(wide, &plan), kGeShapeInvalid);
 }
 
 // GE-UT arrays, byte for byte (hicann/ge tests/ge/ut/ge/common, tests/cann_transdata_gold.h).
@@ -178,6 +209,11 @@ TEST(TransDataGold, GeUnitTestArrays) {
        {"NCHW", "NC1HWC0", {1, 3, 4, 4}, DType::kUint8},
        Bytes(gold::kNchw5dUint8In),
        Bytes(gold::kNchw5dUint8Out)},
+      // §A.5: GE's FZ_C04 input of hwcn_fzc04_hwcn_success_2 is this pack's output.
+      {"fzc04 hwcn_fzc04_hwcn_success_2",
+       {"HWCN", "FRACTAL_Z_C04", {2, 2, 1, 2}, DType::kFloat16},
+       Bytes(gold::kFzC04Success2Hwcn),
+       Bytes(gold::kFzC04Success2Fz)},
   };
   for (const Gold& g : golds) {
     EXPECT_EQ(RefRun(g.call, g.in), g.out) << g.test;
@@ -265,7 +301,91 @@ TEST(TransDataCross, ReferenceEqualsOracle) {
       }
     }
   }
-  EXPECT_GT(checked, 250);
+  // The 3-D formats (§A.6, §A.7, grouped §A.4) and FRACTAL_Z_C04 (§A.5), both ways.
+  struct Pair {
+    const char* plain;
+    const char* blocked;
+  };
+  for (const Pair& pair :
+       {Pair{"NCDHW", "NDC1HWC0"}, Pair{"NDHWC", "NDC1HWC0"}, Pair{"NCDHW", "FRACTAL_Z_3D"},
+        Pair{"DHWCN", "FRACTAL_Z_3D"}, Pair{"NDHWC", "FRACTAL_Z_3D"}}) {
+    for (DType dtype : {DType::kFloat16, DType::kInt8, DType::kFloat}) {
+      // (N, C, D, H, W)
+      for (Shape ncdhw : {Shape{17, 15, 2, 2, 3}, Shape{16, 32, 1, 1, 1}, Shape{3, 33, 3, 3, 1},
+                          Shape{20, 7, 2, 2, 2}, Shape{9, 1, 1, 1, 1}}) {
+        for (int64_t groups : {1, 2, 3, 5}) {
+          const std::string p = pair.plain;
+          if (groups > 1 && (std::string(pair.blocked) != "FRACTAL_Z_3D" || ncdhw[0] < groups))
+            continue;
+          const Shape shape = p == "NDHWC" ? Shape{ncdhw[0], ncdhw[2], ncdhw[3], ncdhw[4], ncdhw[1]}
+                              : p == "DHWCN"
+                                  ? Shape{ncdhw[2], ncdhw[3], ncdhw[4], ncdhw[1], ncdhw[0]}
+                                  : ncdhw;
+          for (bool pack : {true, false}) {
+            Call c{pack ? pair.plain : pair.blocked, pack ? pair.blocked : pair.plain, shape, dtype,
+                   groups};
+            TransDataPlan plan;
+            ASSERT_EQ(RefPlan(c, &plan), kGeSuccess) << c.src << "->" << c.dst;
+            std::vector<uint8_t> src(plan.src_bytes);
+            SplitMix64 rng(seed++);
+            for (auto& b : src) b = static_cast<uint8_t>(rng.Next());
+            EXPECT_EQ(RefRun(c, src), orc::TransData(Raw(), OrcCall(c), src))
+                << c.src << "->" << c.dst << " " << ToString(shape) << " g=" << groups << " "
+                << Name(dtype);
+            EXPECT_EQ(plan.dst_dims, orc::ExpectTransData(Raw(), OrcCall(c)).dst_dims);
+            ++checked;
+          }
+        }
+      }
+    }
+  }
+  for (const char* plain : {"NCHW", "HWCN"}) {
+    for (DType dtype : {DType::kFloat16, DType::kInt8, DType::kFloat}) {
+      for (Shape nchw : {Shape{17, 3, 2, 3}, Shape{16, 4, 1, 1}, Shape{3, 1, 5, 5},
+                         Shape{33, 2, 4, 4}, Shape{1, 4, 3, 3}}) {
+        const Shape shape =
+            std::string(plain) == "HWCN" ? Shape{nchw[2], nchw[3], nchw[1], nchw[0]} : nchw;
+        for (bool pack : {true, false}) {
+          Call c{pack ? plain : "FRACTAL_Z_C04", pack ? "FRACTAL_Z_C04" : plain, shape, dtype};
+          TransDataPlan plan;
+          ASSERT_EQ(RefPlan(c, &plan), kGeSuccess);
+          std::vector<uint8_t> src(plan.src_bytes);
+          SplitMix64 rng(seed++);
+          for (auto& b : src) b = static_cast<uint8_t>(rng.Next());
+          EXPECT_EQ(RefRun(c, src), orc::TransData(Raw(), OrcCall(c), src))
+              << c.src << "->" << c.dst << " " << ToString(shape) << " " << Name(dtype);
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 600);
+}
+
+// §A.6, §A.7: a 3-D tensor with D = 1 lays out as its 4-D tensor: NDC1HWC0 as
+// NC1HWC0 and FRACTAL_Z_3D as FRACTAL_Z (grouped alike), the same bytes.
+TEST(TransDataLaw, DepthOneEqualsTheFourDMap) {
+  uint64_t seed = 99;
+  for (int64_t groups : {1, 3}) {
+    const Call fz3d{"NCDHW", "FRACTAL_Z_3D", {20, 17, 1, 3, 2}, DType::kFloat16, groups};
+    const Call fz{"NCHW", "FRACTAL_Z", {20, 17, 3, 2}, DType::kFloat16, groups};
+    TransDataPlan plan;
+    ASSERT_EQ(RefPlan(fz, &plan), kGeSuccess);
+    std::vector<uint8_t> src(plan.src_bytes);
+    SplitMix64 rng(seed++);
+    for (auto& b : src) b = static_cast<uint8_t>(rng.Next());
+    EXPECT_EQ(RefRun(fz3d, src), RefRun(fz, src)) << "g=" << groups;
+    EXPECT_EQ(orc::TransData(Raw(), OrcCall(fz3d), src), orc::TransData(Raw(), OrcCall(fz), src));
+  }
+  const Call six{"NDHWC", "NDC1HWC0", {3, 1, 2, 2, 17}, DType::kInt8};
+  const Call five{"NHWC", "NC1HWC0", {3, 2, 2, 17}, DType::kInt8};
+  TransDataPlan plan;
+  ASSERT_EQ(RefPlan(five, &plan), kGeSuccess);
+  std::vector<uint8_t> src(plan.src_bytes);
+  SplitMix64 rng(seed);
+  for (auto& b : src) b = static_cast<uint8_t>(rng.Next());
+  EXPECT_EQ(RefRun(six, src), RefRun(five, src));
+  EXPECT_EQ(RefDims(six), (Shape{3, 1, 1, 2, 2, 32}));
 }
 
 // §A.1 steps 1–2, §A.3, §A.4: codes and their order.
@@ -299,6 +419,23 @@ TEST(TransDataValidation, CodesInGeOrder) {
       {{"HWCN", "NC1HWC0_C04", {1, 1, 3, 1}, DType::kFloat16}, kGeFormatInvalid},
       {{"NCHW", "NC1HWC0_C04", {4, 3, 1, 1}, DType::kFloat16, 2}, kGeShapeInvalid},
       {{"NCHW", "FRACTAL_NZ", {1, 16, 2, 2}, DType::kFloat16}, kGeFormatInvalid},
+      // §A.5–A.7: the new pairs, the 3-D rank, C > 4 and groups on FRACTAL_Z_C04.
+      {{"NHWC", "FRACTAL_Z_C04", {1, 2, 2, 3}, DType::kFloat16}, kGeFormatInvalid},
+      {{"NCDHW", "NC1HWC0", {1, 16, 2, 2, 2}, DType::kFloat16}, kGeFormatInvalid},
+      {{"DHWCN", "NDC1HWC0", {1, 2, 2, 16, 1}, DType::kFloat16}, kGeFormatInvalid},
+      {{"NCHW", "FRACTAL_Z_3D", {1, 16, 2, 2}, DType::kFloat16}, kGeFormatInvalid},
+      {{"NCDHW", "NDC1HWC0", {1, 16, 2, 2}, DType::kFloat16}, kGeShapeInvalid},
+      {{"FRACTAL_Z_3D", "NCDHW", {1, 16, 2, 2, 2, 1}, DType::kFloat16}, kGeShapeInvalid},
+      {{"NCDHW", "NDC1HWC0", {1, 16, 2, 2, 2}, DType::kInt16}, kGeDatatypeInvalid},
+      {{"NCDHW", "NDC1HWC0", {1, 16, 2, 2, 2}, DType::kFloat16, 2}, kGeShapeInvalid},
+      {{"NCDHW", "FRACTAL_Z_3D", {3, 2, 2, 3, 4}, DType::kFloat16, 4}, kGeShapeInvalid},
+      {{"NCDHW", "FRACTAL_Z_3D", {4, 0, 2, 3, 4}, DType::kFloat16, 2}, kGeShapeInvalid},
+      {{"NCDHW", "FRACTAL_Z_3D", {6, 2, 2, 3, 4}, DType::kFloat16, 3}, kGeSuccess},
+      {{"NCHW", "FRACTAL_Z_C04", {1, 5, 2, 2}, DType::kFloat16}, kGeShapeInvalid},
+      {{"FRACTAL_Z_C04", "HWCN", {2, 2, 5, 1}, DType::kFloat16}, kGeShapeInvalid},
+      {{"NCHW", "FRACTAL_Z_C04", {4, 3, 2, 2}, DType::kFloat16, 2}, kGeShapeInvalid},
+      {{"NCHW", "FRACTAL_Z_C04", {4, 3, 2, 2}, DType::kFloat16, 0}, kGeSuccess},
+      {{"NCHW", "FRACTAL_Z_C04", {4, 5, 2, 2}, DType::kInt16}, kGeDatatypeInvalid},
   };
   for (const Row& row : rows) {
     TransDataPlan plan;

@@ -1,7 +1,8 @@
 // The explicit cases of cann.trans_data: the shapes of the GE unit tests and
-// the derived rows of spec layouts.md §A.1, §A.3, §A.4, padding edges, the
+// the derived rows of spec layouts.md §A.1, §A.3–A.7, padding edges, the
 // invalid calls of each check, and real conv-weight shapes of public models.
 #include <map>
+#include <set>
 
 #include "conformance/cann_transdata/family.h"
 #include "conformance/cann_transdata/layout.h"
@@ -68,6 +69,28 @@ const std::vector<Row>& SpecRows() {
       {"NCHW", "NC1HWC0_C04", {1, 5, 2, 2}, DType::kFloat, 1, "§A.2 C = 5: two C1 blocks"},
       // Valid only under the reading ungrouped of choice cann.trans_data.groups_exceed_n.
       {"NCHW", "FRACTAL_Z", {3, 2, 3, 4}, DType::kFloat16, 4, "§A.4 hazard 3 (TSU fallback)"},
+      // FRACTAL_Z_C04 (§A.5): the GE-UT shapes, the AICPU pin (§A.11), TSU-UT (§A.0.2).
+      {"HWCN", "FRACTAL_Z_C04", {8, 8, 3, 1}, DType::kFloat16, 1, "fzc04 UT -> (16,1,16,16)"},
+      {"NCHW", "FRACTAL_Z_C04", {32, 4, 144, 1}, DType::kUint8, 1, "fzc04 UT -> (18,2,16,32)"},
+      {"NCHW", "FRACTAL_Z_C04", {16, 2, 87, 1}, DType::kUint8, 1, "fzc04 UT -> (11,1,16,32)"},
+      {"HWCN", "FRACTAL_Z_C04", {2, 2, 2, 2}, DType::kFloat, 1, "OPS AICPU UT -> (1,1,16,16)"},
+      {"HWCN", "FRACTAL_Z_C04", {2, 2, 1, 2}, DType::kFloat16, 1, "hwcn_fzc04_hwcn_success_2"},
+      {"NCHW", "FRACTAL_Z_C04", {48, 3, 5, 5}, DType::kInt8, 1, "TSU-UT -> (4,3,16,32)"},
+      {"NCHW", "FRACTAL_Z_C04", {17, 1, 1, 1}, DType::kFloat16, 1, "C = 1, H = W = 1"},
+      {"NCHW", "FRACTAL_Z_C04", {33, 4, 3, 3}, DType::kFloat, 1, "4·H·W = 36: an f tail"},
+      // Valid only under the reading accepted of choice cann.trans_data.fz_c04_c_over_4 (D8).
+      {"NCHW", "FRACTAL_Z_C04", {3, 7, 2, 2}, DType::kFloat16, 1, "§A.5 C > 4 (MS)"},
+      // NDC1HWC0 (§A.6) and FRACTAL_Z_3D (§A.7, grouped §A.4).
+      {"NCDHW", "NDC1HWC0", {1, 17, 2, 3, 3}, DType::kFloat16, 1, "§A.6 map"},
+      {"NDHWC", "NDC1HWC0", {2, 2, 2, 2, 33}, DType::kInt8, 1, "§A.6 NDHWC"},
+      {"NCDHW", "NDC1HWC0", {4, 33, 1, 7, 7}, DType::kFloat16, 1, "TSU-UT D = 1 (4,1,3,7,7,16)"},
+      {"NCDHW", "FRACTAL_Z_3D", {17, 33, 2, 2, 2}, DType::kFloat16, 1, "§A.7 map"},
+      {"DHWCN", "FRACTAL_Z_3D", {2, 1, 3, 17, 5}, DType::kUint8, 1, "§A.7 DHWCN"},
+      {"NDHWC", "FRACTAL_Z_3D", {17, 2, 2, 1, 15}, DType::kFloat, 1, "§A.7 NDHWC"},
+      {"NCDHW", "FRACTAL_Z_3D", {16, 8, 2, 1, 1}, DType::kFloat16, 4, "§A.4 e = 4, in 3-D"},
+      {"NCDHW", "FRACTAL_Z_3D", {24, 16, 2, 2, 1}, DType::kFloat16, 3, "§A.4 G' = 2, in 3-D"},
+      {"DHWCN", "FRACTAL_Z_3D", {2, 1, 1, 3, 10}, DType::kFloat16, 3, "groups not dividing N"},
+      {"NDHWC", "FRACTAL_Z_3D", {32, 3, 1, 1, 1}, DType::kInt8, 2, "§A.4 int8, in 3-D"},
   };
   return rows;
 }
@@ -100,7 +123,11 @@ std::vector<Case> EdgeCases(const Profile& profile) {
   for (const auto& [dtype, c0] : gen::cann_transdata::C0Table(profile)) {
     for (const auto& pair : gen::cann_transdata::Pairs()) {
       const int64_t block = pair.blocked == "NC1HWC0_C04" ? 4 : c0;
-      for (int64_t cc : {block, block + 1, block - 1}) {
+      // FRACTAL_Z_C04: C in 1..4 (§A.5).
+      const std::vector<int64_t> cs = pair.blocked == "FRACTAL_Z_C04"
+                                          ? std::vector<int64_t>{4, 1, 3}
+                                          : std::vector<int64_t>{block, block + 1, block - 1};
+      for (int64_t cc : cs) {
         const Row row{pair.plain.c_str(),
                       pair.blocked.c_str(),
                       gen::cann_transdata::InOrder(pair.plain, 17, cc, 1, 1),
@@ -126,11 +153,14 @@ std::vector<Case> EdgeCases(const Profile& profile) {
       }
     }
   }
-  // The alternative C0 readings, asked for through c0 (choices fp32_c0 = 8, int8_c0 = 16).
+  // The alternative C0 readings, asked for through c0 (choices fp32_c0 = 8, int8_c0 = 16,
+  // fz_c04_c0 = fixed_16).
   for (auto [dtype, c0] : {std::pair{DType::kFloat, 8}, std::pair{DType::kInt8, 16}}) {
-    for (const char* dst : {"NC1HWC0", "FRACTAL_Z"}) {
+    for (const char* dst : {"NC1HWC0", "FRACTAL_Z", "FRACTAL_Z_C04"}) {
       Case c(kTransData, profile.name);
-      c.Set("src_format", "NCHW").Set("dst_format", dst).Set("shape", Shape{17, 33, 2, 2});
+      const bool c04 = std::string(dst) == "FRACTAL_Z_C04";
+      c.Set("src_format", "NCHW").Set("dst_format", dst);
+      c.Set("shape", c04 ? Shape{17, 3, 5, 5} : Shape{17, 33, 2, 2});
       c.Set("dtype", dtype).Set("c0", int64_t{c0}).Set("seed", seed++);
       out.push_back(c);
     }
@@ -164,6 +194,17 @@ std::vector<Case> RealCases(const Profile& profile) {
     if (r.groups != 1) c.Set("groups", r.groups);
     out.push_back(c);
   }
+  // The TSU-UT 3-D conv weight of spec layouts.md §A.7: NCDHW (48,512,3,5,5) fp16 ->
+  // FRACTAL_Z_3D (2400,3,16,16); and a first-layer RGB 7x7 conv weight to FRACTAL_Z_C04
+  // (torchvision ResNet-50 conv1, C = 3 <= 4, §A.5).
+  Case fz3d(kTransData, profile.name);
+  fz3d.Set("src_format", "NCDHW").Set("dst_format", "FRACTAL_Z_3D");
+  fz3d.Set("shape", Shape{48, 512, 3, 5, 5}).Set("dtype", DType::kFloat16).Set("seed", seed++);
+  out.push_back(fz3d);
+  Case c04(kTransData, profile.name);
+  c04.Set("src_format", "NCHW").Set("dst_format", "FRACTAL_Z_C04");
+  c04.Set("shape", Shape{64, 3, 7, 7}).Set("dtype", DType::kFloat16).Set("seed", seed++);
+  out.push_back(c04);
   return out;
 }
 
@@ -171,19 +212,23 @@ std::vector<Case> InvalidCases(const Profile& profile) {
   using gen::cann_transdata::Fault;
   std::vector<Case> out;
   int64_t seed = 1;
-  std::vector<Fault> faults = {
-      Fault::kUnregisteredPair, Fault::kRankThree,       Fault::kRankFive,
-      Fault::kNegativeDim,      Fault::kOverTwoPow40,    Fault::kDtypeWithoutC0,
-      Fault::kNegativeGroups,   Fault::kGroupsOnNc1hwc0, Fault::kGroupedEmptyCin};
-  if (profile.raw.at("trans_data").at("groups_exceed_n").at("value") == "rejected")
-    faults.push_back(Fault::kGroupsOverN);
+  const std::vector<Fault> faults = gen::cann_transdata::Faults(profile);
+  // One 4-D row, and one row of each new blocked format (§A.5–A.7), per fault and direction.
+  std::set<std::string> done;
   for (const Row& row : SpecRows()) {
-    if (row.groups != 1) continue;
+    const std::string kind = gen::cann_transdata::IsThreeD(row.src)    ? row.dst
+                             : std::string(row.dst) == "FRACTAL_Z_C04" ? row.dst
+                                                                       : "4-D";
+    if (row.groups != 1 || done.count(kind)) continue;
+    if (oracle::cann_transdata::ExpectTransData(profile.raw,
+                                                CallOf(MakeCase(profile, row, true, seed)))
+            .status != 0)
+      continue;
+    done.insert(kind);
     for (Fault f : faults) {
       out.push_back(gen::cann_transdata::WithFault(MakeCase(profile, row, true, seed), f));
       out.push_back(gen::cann_transdata::WithFault(MakeCase(profile, row, false, seed++), f));
     }
-    break;  // one row per fault kind and direction is enough here
   }
   // The order of the checks: two faults at once, the earlier check decides.
   auto two = [&](Fault a, Fault b) {
@@ -219,6 +264,25 @@ std::vector<Case> InvalidCases(const Profile& profile) {
   nz("ND", "NC1HWC0", {1, 16, 2, 2}, DType::kFloat16, 1);
   nz("NCHW", "FRACTAL_NZ", {1, 16, 2, 2}, DType::kFloat16, 1);
   nz("FRACTAL_NZ", "NCHW", {1, 16, 2, 2}, DType::kFloat16, 1);
+  // The new formats (§A.5–A.7): pairs no one registers, the rank of the 3-D formats,
+  // C > 4 and groups on FRACTAL_Z_C04 (GE-UT nchw_fzc04_c_invalid, hwcn_fzc04_c_invalid,
+  // nchw_fzc04_groups_invalid), GE's order (the pair before the rank).
+  nz("NHWC", "FRACTAL_Z_C04", {1, 2, 2, 3}, DType::kFloat16, 1);
+  nz("NCDHW", "NC1HWC0", {1, 16, 2, 2, 2}, DType::kFloat16, 1);
+  nz("NCHW", "NDC1HWC0", {1, 16, 2, 2}, DType::kFloat16, 1);
+  nz("DHWCN", "NDC1HWC0", {1, 2, 2, 16, 1}, DType::kFloat16, 1);
+  nz("NCHW", "FRACTAL_Z_3D", {1, 16, 2, 2}, DType::kFloat16, 1);
+  nz("NDC1HWC0", "FRACTAL_Z_3D", {1, 16, 1, 2, 2}, DType::kFloat16, 1);
+  nz("NCDHW", "NDC1HWC0", {1, 16, 2, 2}, DType::kFloat16, 1);
+  nz("FRACTAL_Z_3D", "DHWCN", {1, 2, 2, 16}, DType::kFloat16, 1);
+  nz("NCDHW", "FRACTAL_Z_3D", {1, 16, 2, 2, 2, 1}, DType::kFloat16, 1);
+  nz("NCDHW", "NDC1HWC0", {1, 16, 2, 2, 2}, DType::kFloat16, 2);
+  nz("NCHW", "FRACTAL_Z_C04", {1, 3, 2, 2}, DType::kFloat16, 2);
+  if (profile.raw.at("trans_data").at("fz_c04_c_over_4").at("value") == "rejected") {
+    nz("NCHW", "FRACTAL_Z_C04", {1, 5, 2, 2}, DType::kFloat16, 1);
+    nz("FRACTAL_Z_C04", "HWCN", {2, 2, 16, 1}, DType::kFloat16, 1);
+  }
+  nz("NCHW", "FRACTAL_Z_C04", {1, 3, 2, 2}, DType::kInt16, 1);
   return out;
 }
 

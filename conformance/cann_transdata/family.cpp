@@ -1,4 +1,4 @@
-// The CANN TransData family (spec layouts.md §A.1, §A.3, §A.4): how a
+// The CANN TransData family (spec layouts.md §A.1–A.8): how a
 // cann.trans_data case becomes buffers, its properties, and the family as
 // registered in cli/families.cpp.
 #include "conformance/cann_transdata/family.h"
@@ -26,7 +26,8 @@ constexpr uint64_t kRejectedDstBytes = 64;
 
 const std::vector<std::string> kChoices = {
     "cann.trans_data.fp32_c0",         "cann.trans_data.int8_c0", "cann.trans_data.group_factor",
-    "cann.trans_data.groups_exceed_n", "cann.trans_data.nz_1d",   "cann.nz.fp32_c0"};
+    "cann.trans_data.groups_exceed_n", "cann.trans_data.nz_1d",   "cann.trans_data.fz_c04_c0",
+    "cann.trans_data.fz_c04_c_over_4", "cann.nz.fp32_c0"};
 
 Invocation Materialize(const Case& c, const Profile& profile) {
   if (!profile.cann || !profile.raw.contains("trans_data"))
@@ -52,7 +53,7 @@ Expected ExpectAnswer(const PropertyContext& ctx, const Invocation& inv) {
   const orc::TransDataExpect x = orc::ExpectTransData(ctx.profile.raw, CallOf(inv.c));
   if (x.status == kGeSuccess) {
     return ExpectLayout(TransDataInstance(inv.c, ctx.profile), kGeSuccess, inv,
-                        "spec layouts.md §A.1/§A.3/§A.4 (Eigen pad -> reshape -> shuffle oracle)");
+                        "spec layouts.md §A.1/§A.3–§A.7 (Eigen pad -> reshape -> shuffle oracle)");
   }
   Expected e;
   e.rule = x.rule;
@@ -149,7 +150,8 @@ bool IsNzCall(const Case& c) {
 }
 
 // bytes = product of the reported storage dims × element size = the layout's
-// bytes, a whole number of blocks (C0 for NC1HWC0, 16·C0 for FRACTAL_Z).
+// bytes, a whole number of blocks (C0 for NC1HWC0 and NDC1HWC0, 16·C0 for
+// FRACTAL_Z, FRACTAL_Z_3D and FRACTAL_Z_C04).
 Verdict CheckSizeLaw(const PropertyContext& ctx, const Case& c) {
   Called k;
   LayoutInstance l;
@@ -167,7 +169,8 @@ Verdict CheckSizeLaw(const PropertyContext& ctx, const Case& c) {
   }
   if (x.pack) {
     const bool nz = IsNzCall(c);
-    const int64_t block = x.storage.size() == 5 && !nz ? x.c0 : 16 * x.c0;
+    const bool five_or_six_hd = x.storage.size() == 5 || x.storage.size() == 6;
+    const int64_t block = five_or_six_hd && !nz ? x.c0 : 16 * x.c0;
     if (elems % block != 0)
       return Verdict::Fail(std::to_string(elems) + " elements is not a whole number of blocks");
   }
@@ -175,7 +178,8 @@ Verdict CheckSizeLaw(const PropertyContext& ctx, const Case& c) {
 }
 
 // groups = 1 (and its alias 0, GE fz_c04.cc) equals the ungrouped map of the
-// oracle's plain pad → reshape → shuffle, not its block-diagonal one.
+// oracle's plain pad → reshape → shuffle, not its block-diagonal one (NCHW ->
+// FRACTAL_Z and NCDHW -> FRACTAL_Z_3D).
 Verdict CheckGroupsOne(const PropertyContext& ctx, const Case& c) {
   Called one;
   LayoutInstance l;
@@ -222,9 +226,18 @@ Verdict CheckGroupedCount(const PropertyContext& ctx, const Case& c) {
   const orc::TransDataCall call = CallOf(c);
   const orc::TransDataExpect x = orc::ExpectTransData(ctx.profile.raw, call);
   const Shape& sh = call.shape;
-  const bool nhwc = call.src_format == "NHWC", hwcn = call.src_format == "HWCN";
-  const int64_t cin = sh[nhwc ? 3 : hwcn ? 2 : 1];
-  const int64_t hw = nhwc ? sh[1] * sh[2] : hwcn ? sh[0] * sh[1] : sh[2] * sh[3];
+  const std::string& src = call.src_format;
+  const size_t c_axis = src == "NHWC"    ? 3
+                        : src == "HWCN"  ? 2
+                        : src == "NDHWC" ? 4
+                        : src == "DHWCN" ? 3
+                                         : 1;
+  const size_t n_axis = src == "HWCN" ? 3 : src == "DHWCN" ? 4 : 0;
+  const int64_t cin = sh[c_axis];
+  int64_t hw = 1;  // every axis but N and C: H·W, or D·H·W
+  for (size_t i = 0; i < sh.size(); ++i) {
+    if (i != c_axis && i != n_axis) hw *= sh[i];
+  }
   const int64_t want_slots = x.groups * x.cout * cin * hw;
   int64_t slots = 0;
   for (int64_t s : orc::DstSources(ctx.profile.raw, call)) slots += s > 0;
@@ -246,6 +259,49 @@ Verdict CheckGroupedCount(const PropertyContext& ctx, const Case& c) {
                          std::to_string(nonzero_in));
   }
   return Verdict::Pass();
+}
+
+// A 3-D call with D = 1 equals the 4-D call of the same tensor (spec layouts.md
+// §A.6, §A.7, §A.0.2 "a 4-D origin gets D = 1"): NDC1HWC0 is NC1HWC0 with a unit D
+// axis and FRACTAL_Z_3D is FRACTAL_Z, grouped alike: the same input bytes give the
+// same output bytes.
+Verdict CheckDepthOne(const PropertyContext& ctx, const Case& c) {
+  Called k3;
+  LayoutInstance l3;
+  if (auto v = CallValid(ctx, c, &k3, &l3)) return *v;
+  const std::string plain = *c.String("src_format"), blocked = *c.String("dst_format");
+  const size_t d_axis = plain == "NCDHW" ? 2 : plain == "NDHWC" ? 1 : 0;
+  Shape shape = *c.IntList("shape");
+  shape.erase(shape.begin() + static_cast<std::ptrdiff_t>(d_axis));
+  Case flat = c;
+  flat.Set("src_format", plain == "NCDHW"   ? "NCHW"
+                         : plain == "NDHWC" ? "NHWC"
+                                            : "HWCN")
+      .Set("dst_format", blocked == "NDC1HWC0" ? "NC1HWC0" : "FRACTAL_Z")
+      .Set("shape", shape);
+  if (!ctx.Inside(flat)) return Verdict::OutsideClaims("the 4-D call " + flat.ToText());
+  Called k4;
+  LayoutInstance l4;
+  if (auto v = CallValid(ctx, flat, &k4, &l4)) return *v;
+  if (k3.inv.Input("src")->bytes != k4.inv.Input("src")->bytes)
+    return Verdict::Fail("suite error: the two calls got different inputs");
+  const OutputResult& a = *k3.answer.Output("dst");
+  const OutputResult& b = *k4.answer.Output("dst");
+  Shape dims = a.dims;
+  if (blocked == "NDC1HWC0" && dims.size() == 6 && dims[1] == 1) dims.erase(dims.begin() + 1);
+  if (dims != b.dims) {
+    return Verdict::Fail("dims " + ToString(a.dims) + " (D = 1); the 4-D call reports " +
+                         ToString(b.dims));
+  }
+  const auto comparison = verify::Compare({.output = "dst",
+                                           .got = a.contents(),
+                                           .want = Bytes(b.contents().begin(), b.contents().end()),
+                                           .codec = l3.output_codec,
+                                           .count = l3.output_elems,
+                                           .map = l3.output_map.get()});
+  if (comparison.ok()) return Verdict::Pass();
+  return FailFrom(comparison, l3.output_codec.dtype, l3.output_map.get(),
+                  blocked + " with D = 1 differs from the 4-D call " + flat.ToText() + ": ");
 }
 
 // The 4-D pairs three times in four, ND <-> FRACTAL_NZ the fourth.
@@ -291,7 +347,7 @@ LayoutRoutine Layout() {
           .success = kGeSuccess,
           .what =
               "TransData (the oracle's position map: pad -> reshape -> shuffle of an index "
-              "tensor, grouped FRACTAL_Z as block-diagonal tensors)",
+              "tensor, grouped FRACTAL_Z / FRACTAL_Z_3D as block-diagonal tensors)",
           .output_has_padding = true,
           .choices = kChoices,
           .instance = TransDataInstance,
@@ -323,7 +379,7 @@ std::vector<Case> Only(std::vector<Case> cases, const std::function<bool(const C
 
 bool Packs(const Case& c) {
   const auto src = c.String("src_format").value_or("");
-  return src == "NCHW" || src == "NHWC" || src == "HWCN" || src == "ND";
+  return src == "NCHW" || src == "NHWC" || src == "HWCN" || src == "ND" || g::IsThreeD(src);
 }
 
 void AddProperties(std::vector<Property>* out) {
@@ -356,7 +412,7 @@ void AddProperties(std::vector<Property>* out) {
   out->push_back(
       {.name = r + ".rejects_invalid",
        .routine = r,
-       .description = "every bad call gets GE's code in GE's order (§A.1 steps 1–2, §A.3, §A.4: "
+       .description = "every bad call gets GE's code in GE's order (§A.1 steps 1–2, §A.3–A.7: "
                       "145020 format, 145021 shape, 145022 dtype); dst untouched",
        .choices = kChoices,
        .explicit_cases = [](const PropertyContext& ctx) { return InvalidCases(ctx.profile); },
@@ -367,7 +423,8 @@ void AddProperties(std::vector<Property>* out) {
       {.name = r + ".size_matches_layout",
        .routine = r,
        .description = "the bytes of dst = product of its reported dims × element size = the "
-                      "layout's bytes, whole blocks of C0 (NC1HWC0) or 16·C0 (FRACTAL_Z)",
+                      "layout's bytes, whole blocks of C0 (NC1HWC0, NDC1HWC0) or 16·C0 "
+                      "(FRACTAL_Z, FRACTAL_Z_3D, FRACTAL_Z_C04)",
        .choices = kChoices,
        .explicit_cases = [](const PropertyContext& ctx) { return EdgeCases(ctx.profile); },
        .generator =
@@ -376,8 +433,9 @@ void AddProperties(std::vector<Property>* out) {
   out->push_back({.name = r + ".groups_one_is_ungrouped",
                   .routine = r,
                   .description =
-                      "NCHW -> FRACTAL_Z with groups 1 and with groups 0 (the same sub-format, GE "
-                      "fz_c04.cc) equal the oracle's ungrouped pad -> reshape -> shuffle (§A.3)",
+                      "NCHW -> FRACTAL_Z and NCDHW -> FRACTAL_Z_3D with groups 1 and with groups 0 "
+                      "(the same sub-format, GE fz_c04.cc) equal the oracle's ungrouped pad -> "
+                      "reshape -> shuffle (§A.3, §A.7)",
                   .choices = kChoices,
                   .generator =
                       [](const PropertyContext& ctx) {
@@ -392,8 +450,9 @@ void AddProperties(std::vector<Property>* out) {
   out->push_back(
       {.name = r + ".grouped_nonpadding_count",
        .routine = r,
-       .description = "grouped FRACTAL_Z holds g·cout·Cin·H·W elements (§A.4): the oracle's "
-                      "non-padding slots, and the port's non-zero elements those of the source",
+       .description = "grouped FRACTAL_Z (FRACTAL_Z_3D) holds g·cout·Cin·(D·)H·W elements "
+                      "(§A.4): the oracle's non-padding slots, and the port's non-zero elements "
+                      "those of the source",
        .choices = kChoices,
        .generator =
            [](const PropertyContext& ctx) {
@@ -401,6 +460,19 @@ void AddProperties(std::vector<Property>* out) {
                                  {.pack_only = true, .fractal_z_only = true, .min_groups = 2});
            },
        .check = CheckGroupedCount});
+  out->push_back({.name = r + ".depth_one_equals_4d",
+                  .routine = r,
+                  .description =
+                      "NCDHW/NDHWC/DHWCN with D = 1 -> NDC1HWC0 / FRACTAL_Z_3D equals "
+                      "NCHW/NHWC/HWCN -> NC1HWC0 (a unit D axis) / FRACTAL_Z of the same tensor, "
+                      "groups alike (§A.6, §A.7, §A.0.2)",
+                  .choices = kChoices,
+                  .generator =
+                      [](const PropertyContext& ctx) {
+                        return g::ValidCase(ctx.profile, ctx.Domain(),
+                                            {.pack_only = true, .three_d_only = true});
+                      },
+                  .check = CheckDepthOne});
 }
 
 }  // namespace

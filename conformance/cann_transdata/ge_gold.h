@@ -240,4 +240,20 @@ inline constexpr uint8_t kNchw5dUint8Out[] = {
     0,  0,   0,   0, 0, 0, 0, 0,
 };
 
+// format_transfer_fzc04_unittest.cc TEST_F hwcn_fzc04_hwcn_success_2, as spec layouts.md
+// §A.5 transcribes it (FRACTAL_Z_C04 (1,1,16,16) -> HWCN (2,2,1,2)): GE's FZ_C04 input is
+// kFzC04Success2Fz, its expected HWCN output kFzC04Success2Hwcn. Typed FLOAT16 here (C0 16:
+// the spec does not name the UT's dtype; FLOAT with C0 16 lays the same positions).
+inline constexpr uint16_t kFzC04Success2Hwcn[] = {1, 2, 3, 4, 5, 6, 7, 8};
+inline constexpr uint16_t kFzC04Success2Fz[] = {
+    1, 0, 0, 0, 3, 0, 0, 0, 5, 0, 0, 0, 7, 0, 0, 0, 2, 0, 0, 0, 4, 0, 0, 0, 6, 0, 0, 0, 8, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
 }  // namespace npuconf::cann_transdata::gold

@@ -71,6 +71,15 @@ const std::vector<Gold>& Golds() {
        1,
        BytesOf(g::kNchw5dUint8In),
        BytesOf(g::kNchw5dUint8Out)},
+      {"format_transfer_fzc04_unittest.cc hwcn_fzc04_hwcn_success_2 (spec layouts.md §A.5)",
+       "HWCN",
+       "FRACTAL_Z_C04",
+       {2, 2, 1, 2},
+       {1, 1, 16, 16},
+       DType::kFloat16,
+       1,
+       BytesOf(g::kFzC04Success2Hwcn),
+       BytesOf(g::kFzC04Success2Fz)},
   };
   return golds;
 }

@@ -17,6 +17,9 @@ std::vector<std::string> PlainAxes(const std::string& format, size_t rank) {
   }
   if (format == "NHWC") return {"n", "h", "w", "c"};
   if (format == "HWCN") return {"h", "w", "c", "n"};
+  if (format == "NCDHW") return {"n", "c", "d", "h", "w"};
+  if (format == "NDHWC") return {"n", "d", "h", "w", "c"};
+  if (format == "DHWCN") return {"d", "h", "w", "c", "n"};
   return {"n", "c", "h", "w"};
 }
 
@@ -35,6 +38,12 @@ class TransDataMap : public verify::StorageMap {
       blocked_axes_.insert(blocked_axes_.end(), {"c1", "n1", "n0", "c0"});
     } else if (x.storage.size() == 5) {
       blocked_axes_ = {"n", "c1", "h", "w", "c0"};
+    } else if (x.storage.size() == 6) {
+      blocked_axes_ = {"n", "d", "c1", "h", "w", "c0"};
+    } else if (plain_axes_.size() == 5) {
+      blocked_axes_ = {"dc1hw", "n1", "n0", "c0"};
+    } else if ((x.pack ? call.dst_format : call.src_format) == "FRACTAL_Z_C04") {
+      blocked_axes_ = {"hwc4", "n1", "n0", "c0"};
     } else {
       blocked_axes_ = {"c1hw", "n1", "n0", "c0"};
     }
@@ -95,12 +104,16 @@ orc::TransDataCall CallOf(const Case& c) {
 
 int64_t NOfPlainIndex(const orc::TransDataCall& call, int64_t index) {
   if (call.src_format == "ND" || call.dst_format == "ND") return 0;  // no output channels
-  const bool pack =
-      call.src_format == "NCHW" || call.src_format == "NHWC" || call.src_format == "HWCN";
+  const std::string& src = call.src_format;
+  const bool pack = src == "NCHW" || src == "NHWC" || src == "HWCN" || src == "NCDHW" ||
+                    src == "NDHWC" || src == "DHWCN";
   const std::string plain = pack ? call.src_format : call.dst_format;
   const Shape& s = call.shape;
   if (plain == "HWCN") return index % s[3];
-  return index / (s[1] * s[2] * s[3]);
+  if (plain == "DHWCN") return index % s[4];
+  int64_t per_n = 1;  // N is the outermost axis of the others
+  for (size_t i = 1; i < s.size(); ++i) per_n *= s[i];
+  return per_n ? index / per_n : 0;
 }
 
 LayoutInstance TransDataInstance(const Case& c, const Profile& profile) {

@@ -216,35 +216,51 @@ int64_t TransDataC0(const Profile& p, const std::string& dtype) {
 
 // The dtypes whose trans_data C0 equals TSU's K0 on `p`: fp32/INT32 only while
 // cann.trans_data.fp32_c0 reads 16 (§A.1 "Known disagreements", D1), INT8/UINT8
-// while int8_c0 reads 32 (D2).
-std::vector<std::string> AgreeingDTypes(const Profile& p) {
+// while int8_c0 reads 32 (D2); for FRACTAL_Z_C04 only those whose K0 is 16 while
+// cann.trans_data.fz_c04_c0 reads fixed_16 (D7).
+std::vector<std::string> AgreeingDTypes(const Profile& p, const std::string& target = "") {
   std::vector<std::string> out;
+  const bool fixed_16 =
+      target == "FRACTAL_Z_C04" && p.raw.at("trans_data").at("fz_c04_c0").at("value") == "fixed_16";
   for (const char* d : {"FLOAT16", "BF16", "FLOAT", "INT32", "INT8", "UINT8"}) {
-    const int64_t td = TransDataC0(p, d);
+    const int64_t td = fixed_16 && TransDataC0(p, d) ? 16 : TransDataC0(p, d);
     if (td && td == orc::C0OfQuery(p.raw, {.dst_format = "NC1HWC0", .dtype = d})) out.push_back(d);
   }
   return out;
+}
+
+// The origin of a trans_data law case: NCDHW for the 3-D targets (§A.6, §A.7).
+std::string LawOrigin(const std::string& target) {
+  return target == "NDC1HWC0" || target == "FRACTAL_Z_3D" ? "NCDHW" : "NCHW";
 }
 
 rc::Gen<Case> TransDataLawCase(const Profile& p, const CaseDomain& domain) {
   const std::string name = p.name;
   const std::vector<std::string> dtypes = AgreeingDTypes(p);
   const g::K0Table k0 = g::K0Of(p);
-  const std::vector<std::string> targets = {"NC1HWC0", "FRACTAL_Z"};
-  return rc::gen::mapcat(rc::gen::pair(gen::PickIn(domain, "dst_format", targets),
-                                       gen::PickIn(domain, "dtype", dtypes)),
-                         [name, k0](const std::pair<std::string, std::string>& fd) {
-                           return rc::gen::map(
-                               g::AxisShape("NCHW", g::EdgeC0(k0, fd.first, fd.second), 1),
-                               [name, fd](Shape s) {
-                                 Case c(kTransferShape, name);
-                                 c.Set("src_format", "NCHW")
-                                     .Set("dst_format", fd.first)
-                                     .Set("dtype", fd.second)
-                                     .Set("shape", s);
-                                 return c;
-                               });
-                         });
+  const std::vector<std::string> targets = {"NC1HWC0", "FRACTAL_Z", "NDC1HWC0", "FRACTAL_Z_3D",
+                                            "FRACTAL_Z_C04"};
+  return rc::gen::mapcat(
+      rc::gen::pair(gen::PickIn(domain, "dst_format", targets),
+                    gen::PickIn(domain, "dtype", dtypes)),
+      [name, k0](const std::pair<std::string, std::string>& fd) {
+        const std::string origin = LawOrigin(fd.first);
+        // FRACTAL_Z_C04: C in 1..4, where trans_data accepts it (§A.5).
+        const auto c04_c = fd.first == "FRACTAL_Z_C04" ? rc::gen::inRange<int64_t>(1, 5)
+                                                       : rc::gen::just<int64_t>(0);
+        return rc::gen::map(
+            rc::gen::pair(g::AxisShape(origin, g::EdgeC0(k0, fd.first, fd.second), 1), c04_c),
+            [name, fd, origin](const std::pair<Shape, int64_t>& sc) {
+              Shape s = sc.first;
+              if (sc.second > 0) s[1] = sc.second;
+              Case c(kTransferShape, name);
+              c.Set("src_format", origin)
+                  .Set("dst_format", fd.first)
+                  .Set("dtype", fd.second)
+                  .Set("shape", s);
+              return c;
+            });
+      });
 }
 
 // NCHW -> NC1HWC0 / FRACTAL_Z with dims >= 1: the storage dims equal what
@@ -252,7 +268,7 @@ rc::Gen<Case> TransDataLawCase(const Profile& p, const CaseDomain& domain) {
 // the same C0 (AgreeingDTypes).
 Verdict CheckTransData(const PropertyContext& ctx, const Case& c) {
   const std::string dtype = *c.String("dtype");
-  const auto agree = AgreeingDTypes(ctx.profile);
+  const auto agree = AgreeingDTypes(ctx.profile, *c.String("dst_format"));
   if (std::find(agree.begin(), agree.end(), dtype) == agree.end())
     return Verdict::Skip("trans_data's C0 for " + dtype +
                          " differs from TSU's K0 on this profile (D1/D2)");
@@ -261,7 +277,7 @@ Verdict CheckTransData(const PropertyContext& ctx, const Case& c) {
   if (got.status != kTrue)
     return Verdict::Fail("status " + std::to_string(got.status) + " for NCHW dims >= 1");
   Case td(routines::cann_transdata::kTransData, c.profile);
-  td.Set("src_format", "NCHW")
+  td.Set("src_format", *c.String("src_format"))
       .Set("dst_format", *c.String("dst_format"))
       .Set("dtype", dtype)
       .Set("shape", *c.IntList("shape"));
@@ -379,9 +395,10 @@ void AddProperties(std::vector<Property>* out) {
        .routine = kTransferShape,
        .also_needs = {routines::cann_transdata::kTransData},
        .description =
-           "NCHW -> NC1HWC0 / FRACTAL_Z with dims >= 1: the storage dims equal the dims "
-           "cann.trans_data reports, on the dtypes whose trans_data C0 (as claimed) equals "
-           "TSU's K0 (fp32 only under fp32_c0 16: §A.1 Known disagreements, D1)",
+           "NCHW -> NC1HWC0 / FRACTAL_Z / FRACTAL_Z_C04 (C <= 4), NCDHW -> NDC1HWC0 / "
+           "FRACTAL_Z_3D with dims >= 1: the storage dims equal the dims cann.trans_data "
+           "reports, on the dtypes whose trans_data C0 (as claimed) equals TSU's K0 (fp32 only "
+           "under fp32_c0 16: §A.1 Known disagreements, D1; FRACTAL_Z_C04 per fz_c04_c0, D7)",
        .not_applicable = applicable,
        .generator =
            [](const PropertyContext& ctx) { return TransDataLawCase(ctx.profile, ctx.Domain()); },

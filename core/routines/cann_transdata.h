@@ -19,7 +19,7 @@ using cann::kGeDatatypeInvalid;
 using cann::kGeFormatInvalid;
 using cann::kGeShapeInvalid;
 
-// The formats the routine knows (spec layouts.md §A.1–A.4, §A.8).
+// The formats the routine knows (spec layouts.md §A.1–A.8).
 inline constexpr const char* kFormats[] = {"NCHW",
                                            "NHWC",
                                            "HWCN",
@@ -29,7 +29,13 @@ inline constexpr const char* kFormats[] = {"NCHW",
                                            "FRACTAL_NZ",
                                            "FRACTAL_NZ_C0_16",
                                            "FRACTAL_NZ_C0_32",
-                                           "NC1HWC0_C04"};
+                                           "NC1HWC0_C04",
+                                           "NCDHW",
+                                           "NDHWC",
+                                           "DHWCN",
+                                           "NDC1HWC0",
+                                           "FRACTAL_Z_3D",
+                                           "FRACTAL_Z_C04"};
 
 const std::vector<RoutineSpec>& Specs();
 

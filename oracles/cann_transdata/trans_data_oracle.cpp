@@ -4,6 +4,7 @@
 #include <cstring>
 #include <functional>
 #include <numeric>
+#include <set>
 #include <unsupported/Eigen/CXX11/Tensor>
 
 namespace npuconf::oracle::cann_transdata {
@@ -27,9 +28,32 @@ std::optional<std::array<int, 4>> NchwAxesOf(const std::string& format) {
   return std::nullopt;
 }
 
+// The 3-D formats over (N, C, D, H, W), as NchwAxesOf (spec layouts.md §A.6, §A.7).
+std::optional<std::array<int, 5>> NcdhwAxesOf(const std::string& format) {
+  if (format == "NCDHW") return std::array<int, 5>{0, 1, 2, 3, 4};
+  if (format == "NDHWC") return std::array<int, 5>{0, 4, 1, 2, 3};
+  if (format == "DHWCN") return std::array<int, 5>{4, 3, 0, 1, 2};
+  return std::nullopt;
+}
+
+bool IsPlainFormat(const std::string& f) {
+  return NchwAxesOf(f).has_value() || NcdhwAxesOf(f).has_value();
+}
+
+// Every (plain, blocked) pair GE and the aclnn support map register (§A.1–A.7).
+bool IsRegisteredPair(const std::string& plain, const std::string& blocked) {
+  static const std::set<std::pair<std::string, std::string>> kPairs = {
+      {"NCHW", "NC1HWC0"},       {"NHWC", "NC1HWC0"},       {"NCHW", "NC1HWC0_C04"},
+      {"NHWC", "NC1HWC0_C04"},   {"NCHW", "FRACTAL_Z"},     {"NHWC", "FRACTAL_Z"},
+      {"HWCN", "FRACTAL_Z"},     {"NCHW", "FRACTAL_Z_C04"}, {"HWCN", "FRACTAL_Z_C04"},
+      {"NCDHW", "NDC1HWC0"},     {"NDHWC", "NDC1HWC0"},     {"NCDHW", "FRACTAL_Z_3D"},
+      {"DHWCN", "FRACTAL_Z_3D"}, {"NDHWC", "FRACTAL_Z_3D"}};
+  return kPairs.count({plain, blocked}) > 0;
+}
+
 struct Facts {
   std::map<std::string, int64_t> c0, nz_c0;
-  std::string group_factor, groups_exceed_n, nz_1d;
+  std::string group_factor, groups_exceed_n, nz_1d, fz_c04_c0, fz_c04_c_over_4;
 };
 
 bool IsNzFormat(const std::string& f) {
@@ -43,6 +67,8 @@ Facts FactsOf(const nlohmann::json& raw) {
   f.group_factor = td.at("group_factor").at("value").get<std::string>();
   f.groups_exceed_n = td.at("groups_exceed_n").at("value").get<std::string>();
   f.nz_1d = td.at("nz_1d").at("value").get<std::string>();
+  f.fz_c04_c0 = td.at("fz_c04_c0").at("value").get<std::string>();
+  f.fz_c04_c_over_4 = td.at("fz_c04_c_over_4").at("value").get<std::string>();
   for (const auto& [k, v] : raw.at("fractal_nz").at("c0").at("value").items())
     f.nz_c0[k] = v.get<int64_t>();
   return f;
@@ -55,6 +81,84 @@ T<4> NchwIndex(const Shape& shape, const std::array<int, 4>& axes) {
   Eigen::array<Index, 4> to_nchw;
   for (int i = 0; i < 4; ++i) to_nchw[i] = axes[i];
   return plain.shuffle(to_nchw);
+}
+
+// 1 + flat index of every element of the plain 3-D tensor, as NCDHW.
+T<5> NcdhwIndex(const Shape& shape, const std::array<int, 5>& axes) {
+  T<5> plain(shape[0], shape[1], shape[2], shape[3], shape[4]);
+  std::iota(plain.data(), plain.data() + plain.size(), int64_t{1});
+  Eigen::array<Index, 5> to_ncdhw;
+  for (int i = 0; i < 5; ++i) to_ncdhw[i] = axes[i];
+  return plain.shuffle(to_ncdhw);
+}
+
+// NDC1HWC0 (§A.6): pad C → reshape [N, C1, C0, D, H, W] → shuffle to [N, D, C1, H, W, C0].
+T<6> Ndc1hwc0(const T<5>& x, Index c0) {
+  const auto d = x.dimensions();
+  Eigen::array<std::pair<Index, Index>, 5> pad{
+      {{0, 0}, {0, Up(d[1], c0) - d[1]}, {0, 0}, {0, 0}, {0, 0}}};
+  Eigen::array<Index, 6> split{d[0], Up(d[1], c0) / c0, c0, d[2], d[3], d[4]};
+  return x.pad(pad).reshape(split).shuffle(Eigen::array<Index, 6>{0, 3, 1, 4, 5, 2});
+}
+
+// FRACTAL_Z_3D, one group (§A.7): pad N to 16, C to C0 → reshape [N', C1, C0, D, H, W]
+// → shuffle to [D, C1, H, W, N', C0].
+T<6> FractalZ3d(const T<5>& x, Index c0) {
+  const auto d = x.dimensions();
+  Eigen::array<std::pair<Index, Index>, 5> pad{
+      {{0, Up(d[0], kN0) - d[0]}, {0, Up(d[1], c0) - d[1]}, {0, 0}, {0, 0}, {0, 0}}};
+  Eigen::array<Index, 6> split{Up(d[0], kN0), Up(d[1], c0) / c0, c0, d[2], d[3], d[4]};
+  return x.pad(pad).reshape(split).shuffle(Eigen::array<Index, 6>{3, 1, 4, 5, 0, 2});
+}
+
+// Grouped FRACTAL_Z_3D (§A.4, §A.7) as block-diagonal algebra over [N, C, D, H·W]:
+// the g groups [g, cout, Cin, D, HW] cut into G' blocks of e, each block the
+// block-diagonal [e·cout, e·Cin, D, HW], padded to [Cout', C1'·C0] and laid out as
+// [G', D, C1', HW, Cout', C0] (D outside C1', H and W together).
+T<6> GroupedFractalZ3d(const T<5>& x, Index groups, Index e, Index c0) {
+  const auto dims = x.dimensions();
+  const Index cout = dims[0] / groups, cin = dims[1], depth = dims[2], hw = dims[3] * dims[4];
+  const Index blocks = (groups + e - 1) / e;
+  T<5> g5 = x.slice(Eigen::array<Index, 5>{0, 0, 0, 0, 0},
+                    Eigen::array<Index, 5>{groups * cout, cin, depth, dims[3], dims[4]})
+                .reshape(Eigen::array<Index, 5>{groups, cout, cin, depth, hw});
+  Eigen::array<std::pair<Index, Index>, 5> pad_g{
+      {{0, blocks * e - groups}, {0, 0}, {0, 0}, {0, 0}, {0, 0}}};
+  T<6> by_block = g5.pad(pad_g).reshape(Eigen::array<Index, 6>{blocks, e, cout, cin, depth, hw});
+  T<7> diag(blocks, e, cout, e, cin, depth, hw);
+  diag.setZero();
+  for (Index a = 0; a < e; ++a) {
+    diag.slice(Eigen::array<Index, 7>{0, a, 0, a, 0, 0, 0},
+               Eigen::array<Index, 7>{blocks, 1, cout, 1, cin, depth, hw}) =
+        by_block
+            .slice(Eigen::array<Index, 6>{0, a, 0, 0, 0, 0},
+                   Eigen::array<Index, 6>{blocks, 1, cout, cin, depth, hw})
+            .reshape(Eigen::array<Index, 7>{blocks, 1, cout, 1, cin, depth, hw});
+  }
+  const Index co = Up(e * cout, kN0), ci = Up(e * cin, c0);
+  Eigen::array<std::pair<Index, Index>, 5> pad{
+      {{0, 0}, {0, co - e * cout}, {0, ci - e * cin}, {0, 0}, {0, 0}}};
+  return diag.reshape(Eigen::array<Index, 5>{blocks, e * cout, e * cin, depth, hw})
+      .pad(pad)
+      .reshape(Eigen::array<Index, 6>{blocks, co, ci / c0, c0, depth, hw})
+      .shuffle(Eigen::array<Index, 6>{0, 4, 2, 5, 1, 3});
+}
+
+// FRACTAL_Z_C04 (§A.5, GE fz_c04.cc's own steps): pad C to 4 (to 4·C1 blocks under
+// the reading accepted of D8, MS) → [N, C1, 4, H, W] → shuffle to [N, C1, H, W, 4] →
+// reshape [N, F] → pad N to 16, F to C0 → reshape [N', V, C0] → shuffle to [V, N', C0].
+T<3> FractalZC04(const T<4>& x, Index c0, Index blocks_of_4) {
+  const auto d = x.dimensions();
+  Pairs4 pad_c{{{0, 0}, {0, 4 * blocks_of_4 - d[1]}, {0, 0}, {0, 0}}};
+  const Index f = blocks_of_4 * d[2] * d[3] * 4;
+  T<2> nf = x.pad(pad_c)
+                .reshape(Eigen::array<Index, 5>{d[0], blocks_of_4, 4, d[2], d[3]})
+                .shuffle(Eigen::array<Index, 5>{0, 1, 3, 4, 2})
+                .reshape(Eigen::array<Index, 2>{d[0], f});
+  Eigen::array<std::pair<Index, Index>, 2> pad{{{0, Up(d[0], kN0) - d[0]}, {0, Up(f, c0) - f}}};
+  return nf.pad(pad)
+      .reshape(Eigen::array<Index, 3>{Up(d[0], kN0), Up(f, c0) / c0, c0})
+      .shuffle(Eigen::array<Index, 3>{1, 0, 2});
 }
 
 // NC1HWC0: pad C → reshape [N, C1, C0, H, W] → shuffle to [N, C1, H, W, C0].
@@ -122,6 +226,10 @@ template <typename Tensor>
 std::vector<int64_t> Flat(const Tensor& t) {
   return std::vector<int64_t>(t.data(), t.data() + t.size());
 }
+
+// FRACTAL_Z_C04's blocks of 4 channels: 1 for C <= 4 (C = 0 too: GE pads C to 4),
+// ceil(C/4) for C > 4 (MS NCHW_TO_FRAC_ZC04, the reading accepted of D8).
+Index BlocksOf4(Index c) { return std::max<Index>(1, Up(c, 4) / 4); }
 
 // The group factor e as TSU writes it (spec layouts.md §A.0 item 1), or cann.md
 // §2.7's three-way min (choice cann.trans_data.group_factor).
@@ -195,16 +303,21 @@ TransDataExpect ExpectTransData(const nlohmann::json& raw, const TransDataCall& 
     return ExpectNz(f, call);
   }
   TransDataExpect x;
-  const bool src_plain = NchwAxesOf(call.src_format).has_value();
+  const bool src_plain = IsPlainFormat(call.src_format);
   const std::string plain = src_plain ? call.src_format : call.dst_format;
   const std::string blocked = src_plain ? call.dst_format : call.src_format;
   x.pack = src_plain;
   const Shape& s = call.shape;
-  Index n = 0, c = 0;
-  if (s.size() == 4 && NchwAxesOf(plain)) {
-    n = s[(*NchwAxesOf(plain))[0]];
-    c = s[(*NchwAxesOf(plain))[1]];
+  const bool three_d = NcdhwAxesOf(plain).has_value();
+  const size_t rank = three_d ? 5 : 4;
+  // The logical (N, C, D, H, W); D = 1 for the 4-D formats.
+  std::array<Index, 5> ncdhw{0, 0, 1, 0, 0};
+  if (s.size() == rank && three_d) {
+    for (int i = 0; i < 5; ++i) ncdhw[i] = s[(*NcdhwAxesOf(plain))[i]];
+  } else if (s.size() == rank && NchwAxesOf(plain)) {
+    for (int i : {0, 1, 3, 4}) ncdhw[i] = s[(*NchwAxesOf(plain))[i < 2 ? i : i - 1]];
   }
+  const Index n = ncdhw[0], c = ncdhw[1];
   __int128 items = 1;
   // Saturating at 2^41: past 2^40 is a rejection anyway.
   for (int64_t d : s)
@@ -213,6 +326,8 @@ TransDataExpect ExpectTransData(const nlohmann::json& raw, const TransDataCall& 
   const std::string dtype_name(Name(call.dtype));
   int64_t c0 = call.c0.value_or(f.c0.count(dtype_name) ? f.c0.at(dtype_name) : 0);
   if (blocked == "NC1HWC0_C04" && c0 > 0) c0 = 4;
+  // FRACTAL_Z_C04 (§A.5, D7): the dtype's cube, or 16 for every dtype (MS) under fixed_16.
+  if (blocked == "FRACTAL_Z_C04" && !call.c0 && c0 > 0 && f.fz_c04_c0 == "fixed_16") c0 = 16;
   const int64_t g = std::max<int64_t>(call.groups, 1);
   // The checks in GE's order (§A.1 steps 1–2, §A.3, §A.4), the first that fails decides.
   struct Check {
@@ -222,13 +337,9 @@ TransDataExpect ExpectTransData(const nlohmann::json& raw, const TransDataCall& 
   };
   const std::vector<Check> checks = {
       {"the (src, dst) pair is registered (§A.1 step 1)", kFormat,
-       [&] {
-         const bool five_hd = (blocked == "NC1HWC0" || blocked == "NC1HWC0_C04") &&
-                              (plain == "NCHW" || plain == "NHWC");
-         const bool fz = blocked == "FRACTAL_Z" && NchwAxesOf(plain);
-         return !NchwAxesOf(plain) || !(five_hd || fz);
-       }},
-      {"the shape has rank 4 (§A.1 step 2)", kShape, [&] { return s.size() != 4; }},
+       [&] { return !IsRegisteredPair(plain, blocked); }},
+      {three_d ? "the shape has rank 5 (§A.6)" : "the shape has rank 4 (§A.1 step 2)", kShape,
+       [&] { return s.size() != rank; }},
       {"no dim is negative (§A.1 step 2)", kShape,
        [&] { return std::any_of(s.begin(), s.end(), [](int64_t d) { return d < 0; }); }},
       {"at most 2^40 elements (§A.1 step 2, kShapeItemNumMAX)", kShape,
@@ -236,11 +347,13 @@ TransDataExpect ExpectTransData(const nlohmann::json& raw, const TransDataCall& 
       {"the dtype has a byte size and a C0 (§A.1 step 2)", kDtype,
        [&] { return Bits(call.dtype) % 8 != 0 || c0 <= 0; }},
       {"groups >= 0 (§A.0.1 sub-format)", kShape, [&] { return call.groups < 0; }},
-      {"groups > 1 only with FRACTAL_Z (§A.4)", kShape,
-       [&] { return g > 1 && blocked != "FRACTAL_Z"; }},
+      {"groups > 1 only with FRACTAL_Z and FRACTAL_Z_3D (§A.4; FRACTAL_Z_C04 §A.5)", kShape,
+       [&] { return g > 1 && blocked != "FRACTAL_Z" && blocked != "FRACTAL_Z_3D"; }},
       {"a grouped Cin is not 0 (§A.3 CheckDimOri)", kShape, [&] { return g > 1 && c == 0; }},
       {"N >= groups (§A.4 hazard 3, choice cann.trans_data.groups_exceed_n)", kShape,
        [&] { return g > 1 && n < g && f.groups_exceed_n == "rejected"; }},
+      {"FRACTAL_Z_C04 has C <= 4 (§A.5, choice cann.trans_data.fz_c04_c_over_4)", kShape,
+       [&] { return blocked == "FRACTAL_Z_C04" && c > 4 && f.fz_c04_c_over_4 == "rejected"; }},
   };
   for (const Check& check : checks) {
     if (check.fails()) {
@@ -253,15 +366,19 @@ TransDataExpect ExpectTransData(const nlohmann::json& raw, const TransDataCall& 
   x.elem_bytes = Bits(call.dtype) / 8;
   x.groups = n < g ? 1 : g;
   x.cout = n / x.groups;
-  const Index h = s[(*NchwAxesOf(plain))[2]], w = s[(*NchwAxesOf(plain))[3]];
+  const Index depth = ncdhw[2], h = ncdhw[3], w = ncdhw[4];
   if (blocked == "NC1HWC0" || blocked == "NC1HWC0_C04") {
     x.storage = {n, Up(c, c0) / c0, h, w, c0};
+  } else if (blocked == "NDC1HWC0") {
+    x.storage = {n, depth, Up(c, c0) / c0, h, w, c0};
+  } else if (blocked == "FRACTAL_Z_C04") {
+    x.storage = {Up(4 * BlocksOf4(c) * h * w, c0) / c0, Up(n, kN0) / kN0, kN0, c0};
   } else if (x.groups == 1) {
-    x.storage = {Up(c, c0) / c0 * h * w, Up(n, kN0) / kN0, kN0, c0};
+    x.storage = {Up(c, c0) / c0 * depth * h * w, Up(n, kN0) / kN0, kN0, c0};
   } else {
     const Index e = GroupFactor(f, c, x.cout, c0, x.groups);
-    x.storage = {(x.groups + e - 1) / e * (Up(e * c, c0) / c0) * h * w, Up(e * x.cout, kN0) / kN0,
-                 kN0, c0};
+    x.storage = {(x.groups + e - 1) / e * depth * (Up(e * c, c0) / c0) * h * w,
+                 Up(e * x.cout, kN0) / kN0, kN0, c0};
   }
   int64_t storage_elems = 1;
   for (int64_t d : x.storage) storage_elems *= d;
@@ -273,6 +390,7 @@ TransDataExpect ExpectTransData(const nlohmann::json& raw, const TransDataCall& 
 }
 
 std::vector<int64_t> UngroupedFractalZ(const Shape& nchw, int64_t c0) {
+  if (nchw.size() == 5) return Flat(FractalZ3d(NcdhwIndex(nchw, {0, 1, 2, 3, 4}), c0));
   return Flat(FractalZ(NchwIndex(nchw, {0, 1, 2, 3}), c0));
 }
 
@@ -288,9 +406,21 @@ std::vector<int64_t> DstSources(const nlohmann::json& raw, const TransDataCall& 
   } else {
     if (plain == "ND") {
       storage = Flat(T<4>(FractalNz(x.nz_batch, x.nz_rows, x.nz_cols, x.c0)));
+    } else if (NcdhwAxesOf(plain)) {
+      const T<5> ncdhw = NcdhwIndex(call.shape, *NcdhwAxesOf(plain));
+      if (blocked == "NDC1HWC0") {
+        storage = Flat(T<6>(Ndc1hwc0(ncdhw, x.c0)));
+      } else if (x.groups == 1) {
+        storage = Flat(T<6>(FractalZ3d(ncdhw, x.c0)));
+      } else {
+        const Index e = GroupFactor(FactsOf(raw), ncdhw.dimension(1), x.cout, x.c0, x.groups);
+        storage = Flat(T<6>(GroupedFractalZ3d(ncdhw, x.groups, e, x.c0)));
+      }
     } else {
       const T<4> nchw = NchwIndex(call.shape, *NchwAxesOf(plain));
-      if (blocked == "NC1HWC0" || blocked == "NC1HWC0_C04") {
+      if (blocked == "FRACTAL_Z_C04") {
+        storage = Flat(T<3>(FractalZC04(nchw, x.c0, BlocksOf4(nchw.dimension(1)))));
+      } else if (blocked == "NC1HWC0" || blocked == "NC1HWC0_C04") {
         storage = Flat(T<5>(Nc1hwc0(nchw, x.c0)));
       } else if (x.groups == 1) {
         storage = Flat(T<5>(FractalZ(nchw, x.c0)));

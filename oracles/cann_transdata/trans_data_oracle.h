@@ -1,4 +1,4 @@
-// The TransData oracle (spec layouts.md §A.1, §A.3, §A.4) as tensor algebra: the
+// The TransData oracle (spec layouts.md §A.1, §A.3–A.8) as tensor algebra: the
 // layout is a map of positions built by pad → reshape → shuffle of an index
 // tensor (the grouped map as a block-diagonal tensor), and the checks as a list.
 #pragma once

@@ -1,10 +1,12 @@
-// Host TransData (spec layouts.md §A.1, §A.3, §A.4). NCHW with groups 1 and
-// NHWC ↔ NC1HWC0 run on the channel-block kernels (ChannelBlocks,
-// reference/blocks). Every other pair takes one loop nest: for each (n, c) of
-// the weight, the H·W plane is copied with the two sides' strides; where the
-// plain side holds C contiguously (NHWC) the copy runs along C instead, one
-// memcpy per C0 run (every run lies inside one C0 block). No index division
-// inside the copy loops.
+// Host TransData (spec layouts.md §A.1, §A.3–A.7). NCHW/NCDHW with groups 1
+// and NHWC ↔ NC1HWC0, NDHWC ↔ NDC1HWC0 run on the channel-block kernels
+// (ChannelBlocks, reference/blocks): NDC1HWC0 is NC1HWC0 with N·D images, and
+// FRACTAL_Z_3D is FRACTAL_Z with D·C1 row blocks. Every other pair takes one loop
+// nest: for each (n, c, d) of the weight, the H·W plane is copied with the two
+// sides' strides; where the plain side holds C contiguously (NHWC, NDHWC) the
+// copy runs along C instead, one memcpy per C0 run (every run lies inside one
+// C0 block). FRACTAL_Z_C04 is an element loop along its flattened (h, w, c4)
+// axis. No index division inside the copy loops.
 #include "reference/cann_transdata/trans_data.h"
 
 #include <algorithm>
@@ -25,34 +27,54 @@ using namespace routines::cann_transdata;
 constexpr int64_t kMaxShapeItems = int64_t{1} << 40;
 constexpr int64_t kCubeN = 16;  // §A.3: the N axis is split by 16
 
-bool IsPlain(Format f) {
-  return f == Format::kNchw || f == Format::kNhwc || f == Format::kHwcn || f == Format::kNd;
+bool IsPlain4d(Format f) { return f == Format::kNchw || f == Format::kNhwc || f == Format::kHwcn; }
+bool IsPlain5d(Format f) {
+  return f == Format::kNcdhw || f == Format::kNdhwc || f == Format::kDhwcn;
 }
+bool IsPlain(Format f) { return IsPlain4d(f) || IsPlain5d(f) || f == Format::kNd; }
+bool IsFz(Format f) { return f == Format::kFractalZ || f == Format::kFractalZ3d; }
 bool IsNz(Format f) {
   return f == Format::kFractalNz || f == Format::kFractalNz16 || f == Format::kFractalNz32;
 }
 
-// The pairs GE and the aclnn support map register (§A.1, §A.3).
+// The pairs GE and the aclnn support map register (§A.1, §A.3, §A.5–A.7).
 bool Registered(Format plain, Format blocked) {
-  // NC1HWC0_C04: the aclnn support map's NCHW/NHWC <-> 5HD_C04 (§A.2).
-  if (blocked == Format::kNc1hwc0 || blocked == Format::kNc1hwc0C04)
-    return plain == Format::kNchw || plain == Format::kNhwc;
-  if (blocked == Format::kFractalZ) return IsPlain(plain) && plain != Format::kNd;
-  return IsNz(blocked) && plain == Format::kNd;  // §A.8
+  switch (blocked) {
+    case Format::kNc1hwc0:
+    case Format::kNc1hwc0C04:  // the aclnn support map's NCHW/NHWC <-> 5HD_C04 (§A.2)
+      return plain == Format::kNchw || plain == Format::kNhwc;
+    case Format::kFractalZ:
+      return IsPlain4d(plain);
+    case Format::kNdc1hwc0:  // aclnn NCDHW, NDHWC <-> 6HD (§A.6)
+      return plain == Format::kNcdhw || plain == Format::kNdhwc;
+    case Format::kFractalZ3d:  // §A.7
+      return IsPlain5d(plain);
+    case Format::kFractalZC04:  // aclnn NCHW/HWCN <-> FZ_C04 (§A.5 Directions)
+      return plain == Format::kNchw || plain == Format::kHwcn;
+    default:
+      return IsNz(blocked) && plain == Format::kNd;  // §A.8
+  }
 }
 
+// Element strides of the plain side; d is 0 for the 4-D formats (D = 1).
 struct Strides {
-  int64_t n, c, h, w;
+  int64_t n, c, d, h, w;
 };
 
 Strides PlainStrides(const TransDataPlan& p) {
   switch (p.plain) {
     case Format::kNchw:
-      return {p.c * p.h * p.w, p.h * p.w, p.w, 1};
+      return {p.c * p.h * p.w, p.h * p.w, 0, p.w, 1};
     case Format::kNhwc:
-      return {p.h * p.w * p.c, 1, p.w * p.c, p.c};
+      return {p.h * p.w * p.c, 1, 0, p.w * p.c, p.c};
+    case Format::kNcdhw:
+      return {p.c * p.d * p.h * p.w, p.d * p.h * p.w, p.h * p.w, p.w, 1};
+    case Format::kNdhwc:
+      return {p.d * p.h * p.w * p.c, 1, p.h * p.w * p.c, p.w * p.c, p.c};
+    case Format::kDhwcn:
+      return {1, p.n, p.h * p.w * p.c * p.n, p.w * p.c * p.n, p.c * p.n};
     default:  // HWCN
-      return {1, p.n, p.w * p.c * p.n, p.c * p.n};
+      return {1, p.n, 0, p.w * p.c * p.n, p.c * p.n};
   }
 }
 
@@ -66,15 +88,17 @@ inline void CopyElem(const uint8_t* from, uint8_t* to) {
 template <int kBytes>
 void Convert(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
   const Strides s = PlainStrides(p);
-  const bool fz = p.blocked == Format::kFractalZ;       // else NC1HWC0 or NC1HWC0_C04
+  const bool fz = IsFz(p.blocked);                      // else NC1HWC0, NC1HWC0_C04 or NDC1HWC0
   const int64_t bw = fz ? p.cout_padded * p.c0 : p.c0;  // blocked stride of w
   const int64_t bh = p.w * bw;
+  // D sits outside C1 on both blocked sides (§A.6, §A.7): ((.. · D + d) · C1 + c1) · H · W.
+  const int64_t bd = p.c1 * p.h * bh;
   const int64_t n_valid = fz ? p.groups * p.cout : p.n;
   auto blocked_base = [&](int64_t n, int64_t c) {
-    if (!fz) return ((n * p.c1 + c / p.c0) * p.h * p.w) * p.c0 + c % p.c0;
+    if (!fz) return ((n * p.d * p.c1 + c / p.c0) * p.h * p.w) * p.c0 + c % p.c0;
     const int64_t g = n / p.cout, ev = g % p.e;
     const int64_t ci = ev * p.c + c, co = ev * p.cout + n % p.cout;
-    return ((g / p.e) * p.c1 + ci / p.c0) * p.h * p.w * bw + co * p.c0 + ci % p.c0;
+    return ((g / p.e) * p.d * p.c1 + ci / p.c0) * p.h * p.w * bw + co * p.c0 + ci % p.c0;
   };
   auto copy = [&](int64_t plain_off, int64_t blocked_off, int64_t elems) {
     const uint8_t* from = src + (p.pack ? plain_off : blocked_off) * kBytes;
@@ -82,15 +106,17 @@ void Convert(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
     std::memcpy(to, from, static_cast<size_t>(elems) * kBytes);
   };
   if (s.c == 1) {
-    // NHWC: runs along C, split where the blocked C0 index wraps.
+    // NHWC, NDHWC: runs along C, split where the blocked C0 index wraps.
     for (int64_t n = 0; n < n_valid; ++n) {
       for (int64_t c = 0; c < p.c;) {
         const int64_t ci = fz && p.groups > 1 ? (n / p.cout % p.e) * p.c + c : c;
         const int64_t run = std::min(p.c - c, p.c0 - ci % p.c0);
         const int64_t base = blocked_base(n, c);
-        for (int64_t h = 0; h < p.h; ++h) {
-          for (int64_t w = 0; w < p.w; ++w) {
-            copy(n * s.n + c + h * s.h + w * s.w, base + h * bh + w * bw, run);
+        for (int64_t d = 0; d < p.d; ++d) {
+          for (int64_t h = 0; h < p.h; ++h) {
+            for (int64_t w = 0; w < p.w; ++w) {
+              copy(n * s.n + c + d * s.d + h * s.h + w * s.w, base + d * bd + h * bh + w * bw, run);
+            }
           }
         }
         c += run;
@@ -98,19 +124,49 @@ void Convert(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
     }
     return;
   }
-  // Otherwise the H·W plane of each (n, c), both sides strided.
+  // Otherwise the H·W plane of each (n, c, d), both sides strided.
   const int64_t from_h = (p.pack ? s.h : bh) * kBytes, from_w = (p.pack ? s.w : bw) * kBytes;
   const int64_t to_h = (p.pack ? bh : s.h) * kBytes, to_w = (p.pack ? bw : s.w) * kBytes;
   for (int64_t n = 0; n < n_valid; ++n) {
     for (int64_t c = 0; c < p.c; ++c) {
-      const int64_t plain_off = (n * s.n + c * s.c) * kBytes;
-      const int64_t blocked_off = blocked_base(n, c) * kBytes;
-      const uint8_t* from_plane = src + (p.pack ? plain_off : blocked_off);
-      uint8_t* to_plane = dst + (p.pack ? blocked_off : plain_off);
+      for (int64_t d = 0; d < p.d; ++d) {
+        const int64_t plain_off = (n * s.n + c * s.c + d * s.d) * kBytes;
+        const int64_t blocked_off = (blocked_base(n, c) + d * bd) * kBytes;
+        const uint8_t* from_plane = src + (p.pack ? plain_off : blocked_off);
+        uint8_t* to_plane = dst + (p.pack ? blocked_off : plain_off);
+        for (int64_t h = 0; h < p.h; ++h) {
+          const uint8_t* from = from_plane + h * from_h;
+          uint8_t* to = to_plane + h * to_h;
+          for (int64_t w = 0; w < p.w; ++w, from += from_w, to += to_w) CopyElem<kBytes>(from, to);
+        }
+      }
+    }
+  }
+}
+
+// FRACTAL_Z_C04 (§A.5): C padded to 4 and flattened with (h, w) as f = (h·W + w)·4 + c
+// (under the reading accepted of D8, MS's f = ((c div 4)·H·W + h·W + w)·4 + c mod 4),
+// element (n, f) at (f div C0)·N1·16·C0 + n·C0 + f mod C0. Along one (n, c) the pixels
+// step f by 4: the block and lane advance without a division.
+template <int kBytes>
+void ConvertC04(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
+  const Strides s = PlainStrides(p);
+  const int64_t row = p.cout_padded * p.c0, hw = p.h * p.w;
+  for (int64_t n = 0; n < p.n; ++n) {
+    for (int64_t c = 0; c < p.c; ++c) {
+      const int64_t f0 = (c / 4) * hw * 4 + c % 4;
+      int64_t block = f0 / p.c0, lane = f0 % p.c0;
       for (int64_t h = 0; h < p.h; ++h) {
-        const uint8_t* from = from_plane + h * from_h;
-        uint8_t* to = to_plane + h * to_h;
-        for (int64_t w = 0; w < p.w; ++w, from += from_w, to += to_w) CopyElem<kBytes>(from, to);
+        for (int64_t w = 0; w < p.w; ++w) {
+          const int64_t plain_off = n * s.n + c * s.c + h * s.h + w * s.w;
+          const int64_t blocked_off = block * row + n * p.c0 + lane;
+          if (p.pack) {
+            CopyElem<kBytes>(src + plain_off * kBytes, dst + blocked_off * kBytes);
+          } else {
+            CopyElem<kBytes>(src + blocked_off * kBytes, dst + plain_off * kBytes);
+          }
+          for (lane += 4; lane >= p.c0; lane -= p.c0) ++block;
+        }
       }
     }
   }
@@ -182,16 +238,16 @@ int64_t PlanNz(const TransDataFacts& facts, const TransDataArgs& args, TransData
   return kGeSuccess;
 }
 
-// NCHW ↔ FRACTAL_Z, groups 1 (§A.3): blocked row (c1, j) is [n][C0] over all
-// Np, so per C0 block of channels it is a transpose of the rows (n, c0) and
-// the H·W columns j. It goes through an L1 scratch of kFzCols columns × a
-// chunk of n whose C0 runs together fill kFzRunBytes: each transposed n
-// lands in the scratch, and each blocked row's chunk moves whole (full cache
-// lines). Written straight into the rows, one n at a time, every n wrote a
-// half line into each of H·W rows Np·C0 elements apart, a multiple of 4 KiB
-// from Np 128 on: one L1 set, evicted before the next n filled the other
-// half (2.75× memcpy to pack and 5× to unpack at 64 MiB, 4.4× to pack at
-// 1 MiB; README, Speed).
+// NC(D)HW ↔ FRACTAL_Z / FRACTAL_Z_3D, groups 1 (§A.3, §A.7): blocked row
+// (d, c1, j) is [n][C0] over all Np, so per (d, C0 block of channels) it is a
+// transpose of the rows (n, c0) and the H·W columns j. It goes through an L1
+// scratch of kFzCols columns × a chunk of n whose C0 runs together fill
+// kFzRunBytes: each transposed n lands in the scratch, and each blocked row's
+// chunk moves whole (full cache lines). Written straight into the rows, one n
+// at a time, every n wrote a half line into each of H·W rows Np·C0 elements
+// apart, a multiple of 4 KiB from Np 128 on: one L1 set, evicted before the
+// next n filled the other half (2.75× memcpy to pack and 5× to unpack at
+// 64 MiB, 4.4× to pack at 1 MiB; README, Speed).
 constexpr int64_t kFzRunBytes = 256;
 constexpr int64_t kFzCols = 64;
 
@@ -199,8 +255,10 @@ void FractalZBlocks(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
   const int64_t e = p.elem_bytes, hw = p.h * p.w, run = p.c0 * e;
   const int64_t chunk = std::max<int64_t>(1, kFzRunBytes / run);  // n per chunk
   const int64_t row_bytes = p.cout_padded * run;                  // one blocked row
+  const int64_t plane_stride = p.d * hw * e;                      // a channel's D·H·W elements
+  const int64_t image = p.c * plane_stride;                       // one n of the weight
   if (p.pack && p.cout_padded > p.n) {  // the pad rows n >= N of every blocked row
-    for (int64_t row = 0; row < p.c1 * hw; ++row) {
+    for (int64_t row = 0; row < p.d * p.c1 * hw; ++row) {
       std::memset(dst + row * row_bytes + p.n * run, 0,
                   static_cast<size_t>((p.cout_padded - p.n) * run));
     }
@@ -208,31 +266,33 @@ void FractalZBlocks(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
   std::vector<uint8_t> scratch(static_cast<size_t>(kFzCols * chunk * run));
   uint8_t* const tile = scratch.data();
   const int64_t tile_stride = chunk * run;  // one column's chunk in the scratch
-  for (int64_t c1 = 0; c1 < p.c1; ++c1) {
-    const int64_t planes = std::min(p.c0, p.c - c1 * p.c0);
-    for (int64_t n0 = 0; n0 < p.n; n0 += chunk) {
-      const int64_t count = std::min(chunk, p.n - n0);
-      for (int64_t j0 = 0; j0 < hw; j0 += kFzCols) {
-        const int64_t cols = std::min(kFzCols, hw - j0);
-        const int64_t plane_at = ((n0 * p.c + c1 * p.c0) * hw + j0) * e;
-        const int64_t rows_at = (c1 * hw + j0) * row_bytes + n0 * run;
-        if (p.pack) {
-          for (int64_t i = 0; i < count; ++i) {
-            blocks::PlanesToC0(src + plane_at + i * p.c * hw * e, hw * e, planes, cols, p.c0, e,
-                               tile + i * run, tile_stride);
-          }
-          for (int64_t j = 0; j < cols; ++j) {
-            std::memcpy(dst + rows_at + j * row_bytes, tile + j * tile_stride,
-                        static_cast<size_t>(count * run));
-          }
-        } else {
-          for (int64_t j = 0; j < cols; ++j) {
-            std::memcpy(tile + j * tile_stride, src + rows_at + j * row_bytes,
-                        static_cast<size_t>(count * run));
-          }
-          for (int64_t i = 0; i < count; ++i) {
-            blocks::C0ToPlanes(tile + i * run, tile_stride, planes, cols, p.c0, e,
-                               dst + plane_at + i * p.c * hw * e, hw * e);
+  for (int64_t d = 0; d < p.d; ++d) {
+    for (int64_t c1 = 0; c1 < p.c1; ++c1) {
+      const int64_t planes = std::min(p.c0, p.c - c1 * p.c0);
+      for (int64_t n0 = 0; n0 < p.n; n0 += chunk) {
+        const int64_t count = std::min(chunk, p.n - n0);
+        for (int64_t j0 = 0; j0 < hw; j0 += kFzCols) {
+          const int64_t cols = std::min(kFzCols, hw - j0);
+          const int64_t plane_at = n0 * image + ((c1 * p.c0 * p.d + d) * hw + j0) * e;
+          const int64_t rows_at = ((d * p.c1 + c1) * hw + j0) * row_bytes + n0 * run;
+          if (p.pack) {
+            for (int64_t i = 0; i < count; ++i) {
+              blocks::PlanesToC0(src + plane_at + i * image, plane_stride, planes, cols, p.c0, e,
+                                 tile + i * run, tile_stride);
+            }
+            for (int64_t j = 0; j < cols; ++j) {
+              std::memcpy(dst + rows_at + j * row_bytes, tile + j * tile_stride,
+                          static_cast<size_t>(count * run));
+            }
+          } else {
+            for (int64_t j = 0; j < cols; ++j) {
+              std::memcpy(tile + j * tile_stride, src + rows_at + j * row_bytes,
+                          static_cast<size_t>(count * run));
+            }
+            for (int64_t i = 0; i < count; ++i) {
+              blocks::C0ToPlanes(tile + i * run, tile_stride, planes, cols, p.c0, e,
+                                 dst + plane_at + i * image, plane_stride);
+            }
           }
         }
       }
@@ -240,18 +300,20 @@ void FractalZBlocks(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
   }
 }
 
-// NHWC ↔ NC1HWC0: each pixel's C0-runs go to their planes. NCHW with groups
-// 1: each (n, C0 block) of channel planes is one transpose
-// to or from its blocked rows (reference/blocks: register tiles where the path
-// has them): NC1HWC0 rows follow each other, FRACTAL_Z rows are Np · C0
-// elements apart (§A.3). Writes every output byte: the pad lanes of a block,
-// and for FRACTAL_Z the pad rows n ≥ N, are set to 0 here.
+// NHWC ↔ NC1HWC0 (NDHWC ↔ NDC1HWC0: N·D images, §A.6): each pixel's C0-runs go
+// to their planes. NCHW / NCDHW with groups 1: each (n, d, C0 block) of channel
+// planes (D·H·W apart in NCDHW) is one transpose to or from its blocked rows
+// (reference/blocks: register tiles where the path has them), NC1HWC0 and
+// NDC1HWC0 rows following each other; FRACTAL_Z(_3D) goes through
+// FractalZBlocks. Writes every output byte: the pad lanes of a block, and for
+// FRACTAL_Z(_3D) the pad rows n ≥ N, are set to 0 here.
 bool ChannelBlocks(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
   const int64_t e = p.elem_bytes, hw = p.h * p.w;
-  if (p.plain == Format::kNhwc && p.blocked == Format::kNc1hwc0) {
+  if ((p.plain == Format::kNhwc && p.blocked == Format::kNc1hwc0) ||
+      (p.plain == Format::kNdhwc && p.blocked == Format::kNdc1hwc0)) {
     // NHWC: each pixel's C0-runs to their planes (§A.1).
     const int64_t image = hw * p.c * e, blocked_image = p.c1 * hw * p.c0 * e;
-    for (int64_t n = 0; n < p.n; ++n) {
+    for (int64_t n = 0; n < p.n * p.d; ++n) {
       if (p.pack) {
         blocks::PixelsToBlocks(src + n * image, hw, p.c * e, p.c0 * e, dst + n * blocked_image,
                                hw * p.c0 * e);
@@ -262,24 +324,40 @@ bool ChannelBlocks(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
     }
     return true;
   }
-  if (p.plain != Format::kNchw || p.groups != 1 || p.elem_bytes > 4) return false;
-  if (p.blocked == Format::kFractalZ) {
+  if ((p.plain != Format::kNchw && p.plain != Format::kNcdhw) || p.groups != 1 ||
+      p.elem_bytes > 4 || p.blocked == Format::kFractalZC04)
+    return false;
+  if (IsFz(p.blocked)) {
     FractalZBlocks(p, src, dst);
     return true;
   }
+  const int64_t plane_stride = p.d * hw * e;  // a channel's D·H·W elements
   for (int64_t n = 0; n < p.n; ++n) {
-    for (int64_t c1 = 0; c1 < p.c1; ++c1) {
-      const int64_t planes = std::min(p.c0, p.c - c1 * p.c0);
-      const int64_t plane_at = (n * p.c + c1 * p.c0) * hw * e;
-      const int64_t block_at = (n * p.c1 + c1) * hw * p.c0 * e;
-      if (p.pack) {
-        blocks::PlanesToC0(src + plane_at, hw * e, planes, hw, p.c0, e, dst + block_at, p.c0 * e);
-      } else {
-        blocks::C0ToPlanes(src + block_at, p.c0 * e, planes, hw, p.c0, e, dst + plane_at, hw * e);
+    for (int64_t d = 0; d < p.d; ++d) {
+      for (int64_t c1 = 0; c1 < p.c1; ++c1) {
+        const int64_t planes = std::min(p.c0, p.c - c1 * p.c0);
+        const int64_t plane_at = ((n * p.c + c1 * p.c0) * p.d + d) * hw * e;
+        const int64_t block_at = ((n * p.d + d) * p.c1 + c1) * hw * p.c0 * e;
+        if (p.pack) {
+          blocks::PlanesToC0(src + plane_at, plane_stride, planes, hw, p.c0, e, dst + block_at,
+                             p.c0 * e);
+        } else {
+          blocks::C0ToPlanes(src + block_at, p.c0 * e, planes, hw, p.c0, e, dst + plane_at,
+                             plane_stride);
+        }
       }
     }
   }
   return true;
+}
+
+// a · b, or nullopt past int64 (a caller's dims, GE's MulOverflow checks).
+std::optional<int64_t> Mul(std::initializer_list<int64_t> factors) {
+  int64_t out = 1;
+  for (int64_t f : factors) {
+    if (__builtin_mul_overflow(out, f, &out)) return std::nullopt;
+  }
+  return out;
 }
 
 int64_t Lcm(int64_t a, int64_t b) { return a / std::gcd(a, b) * b; }
@@ -297,7 +375,13 @@ std::optional<Format> ParseFormat(std::string_view name) {
       {"FRACTAL_NZ", Format::kFractalNz},
       {"FRACTAL_NZ_C0_16", Format::kFractalNz16},
       {"FRACTAL_NZ_C0_32", Format::kFractalNz32},
-      {"NC1HWC0_C04", Format::kNc1hwc0C04}};
+      {"NC1HWC0_C04", Format::kNc1hwc0C04},
+      {"NCDHW", Format::kNcdhw},
+      {"NDHWC", Format::kNdhwc},
+      {"DHWCN", Format::kDhwcn},
+      {"NDC1HWC0", Format::kNdc1hwc0},
+      {"FRACTAL_Z_3D", Format::kFractalZ3d},
+      {"FRACTAL_Z_C04", Format::kFractalZC04}};
   for (const auto& [text, format] : kNames) {
     if (name == text) return format;
   }
@@ -317,6 +401,8 @@ TransDataFacts ReadTransDataFacts(const nlohmann::json& raw) {
   facts.three_way_min = section.at("group_factor").at("value") == "three_way_min";
   facts.groups_exceed_n_ungrouped = section.at("groups_exceed_n").at("value") == "ungrouped";
   facts.nz_1d_column = section.at("nz_1d").at("value") == "column";
+  facts.fz_c04_fixed_16 = section.at("fz_c04_c0").at("value") == "fixed_16";
+  facts.fz_c04_accepts_c_over_4 = section.at("fz_c04_c_over_4").at("value") == "accepted";
   for (const auto& [name, c0] : raw.at("fractal_nz").at("c0").at("value").items()) {
     if (auto dtype = ParseDType(name)) facts.nz_c0[*dtype] = c0.get<int64_t>();
   }
@@ -336,9 +422,10 @@ int64_t PlanTransData(const TransDataFacts& facts, const TransDataArgs& args, Tr
     if (status == kGeSuccess) *out = p;
     return status;
   }
-  // 2. The shape: rank 4, no negative dim, the product checked step by step (§A.1 step 2).
+  // 2. The shape: rank 4 (5 for the 3-D formats, §A.6 AICPU), no negative dim, the
+  // product checked step by step (§A.1 step 2).
   const Shape& s = args.shape;
-  if (s.size() != 4) return kGeShapeInvalid;
+  if (s.size() != (IsPlain5d(p.plain) ? 5u : 4u)) return kGeShapeInvalid;
   int64_t product = 1;
   for (int64_t d : s) {
     if (d < 0) return kGeShapeInvalid;
@@ -353,6 +440,15 @@ int64_t PlanTransData(const TransDataFacts& facts, const TransDataArgs& args, Tr
     case Format::kNhwc:
       p.n = s[0], p.h = s[1], p.w = s[2], p.c = s[3];
       break;
+    case Format::kNcdhw:
+      p.n = s[0], p.c = s[1], p.d = s[2], p.h = s[3], p.w = s[4];
+      break;
+    case Format::kNdhwc:
+      p.n = s[0], p.d = s[1], p.h = s[2], p.w = s[3], p.c = s[4];
+      break;
+    case Format::kDhwcn:
+      p.d = s[0], p.h = s[1], p.w = s[2], p.c = s[3], p.n = s[4];
+      break;
     default:
       p.h = s[0], p.w = s[1], p.c = s[2], p.n = s[3];
   }
@@ -361,14 +457,25 @@ int64_t PlanTransData(const TransDataFacts& facts, const TransDataArgs& args, Tr
   if (Bits(args.dtype) % 8 != 0 || (args.c0 <= 0 && it == facts.c0.end()))
     return kGeDatatypeInvalid;
   // NC1HWC0_C04: C0 is 4 whatever the dtype, and C is not checked against it (§A.2).
-  p.c0 = p.blocked == Format::kNc1hwc0C04 ? 4 : args.c0 > 0 ? args.c0 : it->second;
+  // FRACTAL_Z_C04: the dtype's cube (GE GetCubeSizeByDataType, the table), or 16 for
+  // every dtype under the reading fixed_16 of D7 (MS); the format word's C0 first.
+  const bool c04 = p.blocked == Format::kFractalZC04;
+  p.c0 = p.blocked == Format::kNc1hwc0C04 ? 4
+         : args.c0 > 0                    ? args.c0
+         : c04 && facts.fz_c04_fixed_16   ? 16
+                                          : it->second;
   p.elem_bytes = Bits(args.dtype) / 8;
   const bool five_hd = p.blocked == Format::kNc1hwc0 || p.blocked == Format::kNc1hwc0C04;
-  // 4. Groups (§A.4): 0 and 1 mean ungrouped.
+  // 4. Groups (§A.4): 0 and 1 mean ungrouped. FRACTAL_Z_C04 with groups > 1 is GE's
+  // UNSUPPORTED (§A.5, UT nchw_fzc04_groups_invalid), which has no ACL_ERROR_GE code:
+  // 145021, as for groups on any other format without a sub-format.
   if (args.groups < 0) return kGeShapeInvalid;
   p.groups = std::max<int64_t>(args.groups, 1);
-  if (p.groups > 1 && p.blocked != Format::kFractalZ) return kGeShapeInvalid;
+  if (p.groups > 1 && !IsFz(p.blocked)) return kGeShapeInvalid;
   if (p.groups > 1 && p.c == 0) return kGeShapeInvalid;
+  // 5. FRACTAL_Z_C04 needs C <= 4 (§A.5: GE PaddingNC 145021), unless the facts
+  // accept more (D8: MS packs ceil(C/4) blocks of 4).
+  if (c04 && p.c > 4 && !facts.fz_c04_accepts_c_over_4) return kGeShapeInvalid;
   if (p.groups > 1 && p.n < p.groups) {
     if (!facts.groups_exceed_n_ungrouped) return kGeShapeInvalid;
     p.groups = 1;
@@ -382,10 +489,20 @@ int64_t PlanTransData(const TransDataFacts& facts, const TransDataArgs& args, Tr
   p.c1 = CeilDiv(p.e * p.c, p.c0);
   p.cout_padded = CeilDiv(p.e * p.cout, kCubeN) * kCubeN;
   p.g_blocks = CeilDiv(p.groups, p.e);
+  std::optional<int64_t> rows;  // the first storage dim of FRACTAL_Z(_3D, _C04)
   if (five_hd) {
     p.storage = {p.n, p.c1, p.h, p.w, p.c0};
+  } else if (p.blocked == Format::kNdc1hwc0) {
+    p.storage = {p.n, p.d, p.c1, p.h, p.w, p.c0};
+  } else if (c04) {
+    p.c04_c1 = std::max<int64_t>(1, CeilDiv(p.c, 4));
+    if (auto f = Mul({4, p.c04_c1, p.h, p.w})) rows = CeilDiv(*f, p.c0);
   } else {
-    p.storage = {p.g_blocks * p.c1 * p.h * p.w, p.cout_padded / kCubeN, kCubeN, p.c0};
+    rows = Mul({p.g_blocks, p.d, p.c1, p.h, p.w});
+  }
+  if (!five_hd && p.blocked != Format::kNdc1hwc0) {
+    if (!rows) return kGeShapeInvalid;
+    p.storage = {*rows, p.cout_padded / kCubeN, kCubeN, p.c0};
   }
   auto storage_elems = NumElements(p.storage);
   if (!storage_elems || *storage_elems > kMaxShapeItems * 64) return kGeShapeInvalid;
@@ -407,6 +524,18 @@ void RunTransData(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
   if (p.pack || p.groups * p.cout < p.n) std::memset(dst, 0, p.dst_bytes);
   if (p.plain_elems == 0) return;
   if (p.plain == Format::kNd) return ConvertNz(p, src, dst);
+  if (p.blocked == Format::kFractalZC04) {
+    switch (p.elem_bytes) {
+      case 1:
+        return ConvertC04<1>(p, src, dst);
+      case 2:
+        return ConvertC04<2>(p, src, dst);
+      case 4:
+        return ConvertC04<4>(p, src, dst);
+      default:
+        return ConvertC04<8>(p, src, dst);
+    }
+  }
   switch (p.elem_bytes) {
     case 1:
       return Convert<1>(p, src, dst);
