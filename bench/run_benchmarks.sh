@@ -128,13 +128,16 @@ goal_rows() {
   row rknn.json "RKNN B NATIVE → NORM int4" 'BM_BNativeToNorm<int4>/*' "$mem" --max 2
   # The channel-blocked layouts (issue 18 item 7): ≤ 1.5× memcpy from 1 MiB,
   # ≤ 1.5× the vector copy in cache, and faster than oneDNN's reorder of the
-  # same layout (nChw16c / nChw8c; FRACTAL_Z a strided 6-D reorder).
+  # same layout (nChw16c / nChw8c / nCdhw16c; FRACTAL_Z(_3D) a strided 6-D
+  # (7-D) reorder; FRACTAL_Z_C04 has none).
   for c in NCHW_to_NC1HWC0_fp16 NC1HWC0_to_NCHW_fp16 NCHW_to_NC1HWC0_fp32_c0_8 \
            NCHW_to_NC1HWC0_fp32_c0_16 NHWC_to_NC1HWC0_fp16 NC1HWC0_to_NHWC_fp16 \
-           NCHW_to_FRACTAL_Z_fp16 FRACTAL_Z_to_NCHW_fp16; do
+           NCHW_to_FRACTAL_Z_fp16 FRACTAL_Z_to_NCHW_fp16 NCDHW_to_NDC1HWC0_fp16 \
+           NDC1HWC0_to_NCDHW_fp16 NDHWC_to_NDC1HWC0_fp16 NCDHW_to_FRACTAL_Z_3D_fp16 \
+           FRACTAL_Z_3D_to_NCDHW_fp16 NCHW_to_FRACTAL_Z_C04_fp16 FRACTAL_Z_C04_to_NCHW_fp16; do
     incache_rows td.json "TransData $c" "BM_TransData<$c>/*"
     row td.json "TransData $c" "BM_TransData<$c>/*" "$mem" --only "$small,$mid,$large" --max 1.5
-    if has td.json BM_OneDnn; then
+    if has td.json "BM_OneDnn<$c>"; then
       row td.json "TransData $c (× oneDNN)" "BM_TransData<$c>/*" "BM_OneDnn<$c>/*" --max 1
     fi
   done

@@ -4,8 +4,10 @@
 // its format tags is the same layout:
 //   NCHW → NC1HWC0 with C0 16 is oneDNN nchw → nChw16c, with C0 8 nchw → nChw8c;
 //   NHWC → NC1HWC0 (C0 16) is nhwc → nChw16c; the inverses likewise.
+//   NCDHW / NDHWC → NDC1HWC0 (C0 16) is ncdhw / ndhwc → nCdhw16c.
 // FRACTAL_Z has no oneDNN tag (its C1·H·W outer axis puts H and W outside the
-// N1 blocks); it is timed as a strided 6-D reorder of the same bytes.
+// N1 blocks); it is timed as a strided 6-D reorder of the same bytes, and
+// FRACTAL_Z_3D as a 7-D one. FRACTAL_Z_C04 (§A.5) has no peer.
 // 16-bit rows ask oneDNN for bf16, as the other benches do: the same bytes
 // move, and its f16 reorders are a reference path on some builds.
 //
@@ -13,9 +15,10 @@
 //   BM_Memcpy/<bytes>, BM_VectorCopy/<bytes>      the yardsticks (bench_common.h)
 //   BM_TransData<NCHW_to_NC1HWC0_fp16>/<bytes> …  the reference, one per case below
 //   BM_OneDnn<NCHW_to_NC1HWC0_fp16>/<bytes> …     the peer, same case name
-// Feature maps are [1, 64, H, 64] with H = bytes / (64 · 64 · element bytes),
-// weights [Cout, 64, 4, 4]: C a multiple of C0 and Cout of 16, so the blocked
-// side holds exactly <bytes> and no padding.
+// Feature maps are [1, 64, H, 64] with H = bytes / (64 · 64 · element bytes)
+// (3-D: [1, 64, 4, H, 64]), weights [Cout, 64, 4, 4] (3-D: [Cout, 64, 2, 4, 4];
+// FRACTAL_Z_C04: [Cout, 4, 4, 4]): C a multiple of C0 and Cout of 16, so the
+// blocked side holds exactly <bytes> and no padding.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -35,6 +38,8 @@ constexpr int64_t kMinBytes = int64_t{64} << 10;   // 64 KiB
 constexpr int64_t kMaxBytes = int64_t{256} << 20;  // 256 MiB
 constexpr int64_t kInCacheMaxBytes = int64_t{256} << 10;
 constexpr int64_t kChannels = 64;
+constexpr int64_t kDepth = 4;        // D of the 3-D feature maps (NDC1HWC0, §A.6)
+constexpr int64_t kWeightDepth = 2;  // D of the 3-D weights (FRACTAL_Z_3D, §A.7): Cout % 16 == 0
 
 struct Case {
   const char* name;  // "NCHW_to_NC1HWC0_fp16"
@@ -54,6 +59,17 @@ const std::vector<Case>& Cases() {
       {"NC1HWC0_to_NHWC_fp16", Format::kNhwc, Format::kNc1hwc0, DType::kFloat16, 16, false},
       {"NCHW_to_FRACTAL_Z_fp16", Format::kNchw, Format::kFractalZ, DType::kFloat16, 16, true},
       {"FRACTAL_Z_to_NCHW_fp16", Format::kNchw, Format::kFractalZ, DType::kFloat16, 16, false},
+      {"NCDHW_to_NDC1HWC0_fp16", Format::kNcdhw, Format::kNdc1hwc0, DType::kFloat16, 16, true},
+      {"NDC1HWC0_to_NCDHW_fp16", Format::kNcdhw, Format::kNdc1hwc0, DType::kFloat16, 16, false},
+      {"NDHWC_to_NDC1HWC0_fp16", Format::kNdhwc, Format::kNdc1hwc0, DType::kFloat16, 16, true},
+      {"NCDHW_to_FRACTAL_Z_3D_fp16", Format::kNcdhw, Format::kFractalZ3d, DType::kFloat16, 16,
+       true},
+      {"FRACTAL_Z_3D_to_NCDHW_fp16", Format::kNcdhw, Format::kFractalZ3d, DType::kFloat16, 16,
+       false},
+      {"NCHW_to_FRACTAL_Z_C04_fp16", Format::kNchw, Format::kFractalZC04, DType::kFloat16, 16,
+       true},
+      {"FRACTAL_Z_C04_to_NCHW_fp16", Format::kNchw, Format::kFractalZC04, DType::kFloat16, 16,
+       false},
   };
   return cases;
 }
@@ -62,6 +78,16 @@ const std::vector<Case>& Cases() {
 Shape ShapeFor(const Case& c, int64_t bytes) {
   const int64_t elems = bytes / (Bits(c.dtype) / 8);
   if (c.blocked == Format::kFractalZ) return Shape{elems / (kChannels * 16), kChannels, 4, 4};
+  if (c.blocked == Format::kFractalZ3d) {
+    return Shape{elems / (kChannels * kWeightDepth * 16), kChannels, kWeightDepth, 4, 4};
+  }
+  // FRACTAL_Z_C04: C = 4 (its limit, §A.5), 4 × 4 taps, so 4·H·W fills whole C0 rows.
+  if (c.blocked == Format::kFractalZC04) return Shape{elems / 64, 4, 4, 4};
+  if (c.blocked == Format::kNdc1hwc0) {
+    const int64_t h = elems / (kChannels * kDepth * 64);
+    return c.plain == Format::kNdhwc ? Shape{1, kDepth, h, 64, kChannels}
+                                     : Shape{1, kChannels, kDepth, h, 64};
+  }
   const int64_t h = elems / (kChannels * 64);
   return c.plain == Format::kNhwc ? Shape{1, h, 64, kChannels} : Shape{1, kChannels, h, 64};
 }
@@ -108,7 +134,22 @@ void BM_OneDnn(benchmark::State& state, const Case& c) {
   const Shape s = ShapeFor(c, bytes);
   const auto type = Bits(c.dtype) == 32 ? memory::data_type::f32 : memory::data_type::bf16;
   memory::desc plain, blocked;
-  if (c.blocked == Format::kNc1hwc0) {
+  if (c.blocked == Format::kNdc1hwc0) {
+    // oneDNN's logical dims are N, C, D, H, W whatever the memory order.
+    const bool ndhwc = c.plain == Format::kNdhwc;
+    const memory::dims dims = ndhwc ? memory::dims{s[0], s[4], s[1], s[2], s[3]}
+                                    : memory::dims{s[0], s[1], s[2], s[3], s[4]};
+    plain = memory::desc(dims, type, ndhwc ? memory::format_tag::ndhwc : memory::format_tag::ncdhw);
+    blocked = memory::desc(dims, type, memory::format_tag::nCdhw16c);
+  } else if (c.blocked == Format::kFractalZ3d) {
+    // FRACTAL_Z_3D [D, C1, H, W, N1, 16, C0] dense, read from NCDHW [N, C, D, H, W].
+    const int64_t n = s[0], ch = s[1], d = s[2], h = s[3], w = s[4];
+    const memory::dims dims{d, ch / c.c0, h, w, n / 16, 16, c.c0};
+    blocked = memory::desc(dims, type, memory::format_tag::abcdefg);
+    plain = memory::desc(dims, type,
+                         memory::dims{h * w, c.c0 * d * h * w, w, 1, 16 * ch * d * h * w,
+                                      ch * d * h * w, d * h * w});
+  } else if (c.blocked == Format::kNc1hwc0) {
     // oneDNN's logical dims are N, C, H, W whatever the memory order.
     const bool nhwc = c.plain == Format::kNhwc;
     const memory::dims dims =
@@ -135,7 +176,10 @@ void RegisterAll() {
       const std::string t = std::string("<") + c.name + ">";
       bench::RegisterAt("BM_TransData" + t, size_bytes, BM_TransData, c);
 #if NPUCONF_HAVE_DNNL
-      bench::RegisterAt("BM_OneDnn" + t, size_bytes, BM_OneDnn, c);
+      // FRACTAL_Z_C04 flattens (h, w, c) into its rows: no oneDNN layout is it.
+      if (c.blocked != Format::kFractalZC04) {
+        bench::RegisterAt("BM_OneDnn" + t, size_bytes, BM_OneDnn, c);
+      }
 #endif
     }
   }
