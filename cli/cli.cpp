@@ -334,9 +334,13 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       ->capture_default_str();
   run->add_option("--out", out_dir, "Directory for report.json, junit.xml, report.md, report.html")
       ->capture_default_str();
-  auto* no_real =
-      run->add_flag("--no-real-shapes", no_real_shapes, "Leave out the real model shapes");
-  run->add_option("--real-shapes", real_shapes_file, "model_shapes.json-style file to use instead")
+  auto* no_real = run->add_flag("--no-real-shapes", no_real_shapes,
+                                "Leave out the real model shapes (matmul and conv, vectors/real/)");
+  run->add_option("--real-shapes", real_shapes_file,
+                  "Real shapes to use instead of the built-in ones: a file of "
+                  "vectors/real/model_shapes.json's form (top-level \"models\": matmul "
+                  "weights) and/or conv_shapes.json's (\"conv_models\": conv weights, feature "
+                  "maps); a kind the file leaves out stays built in")
       ->excludes(no_real);
   run->add_option("--rc-reproduce", options.rc_reproduce,
                   "Replay a RapidCheck reproduce string from a report (with --property)");
@@ -593,7 +597,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
         std::string why;
         const auto doc = ParseJsonText(text.str(), &why);
         if (!doc) throw std::runtime_error("not JSON: " + why);
-        SetRealShapes(ParseRealShapes(*doc));
+        UseRealShapesDocument(*doc);
       } catch (const std::exception& e) {
         err << "npuconf: --real-shapes file '" << real_shapes_file << "': " << e.what() << "\n";
         return kExitBadUsage;

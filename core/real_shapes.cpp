@@ -4,6 +4,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "core/conv_shapes.h"
 #include "core/embedded.h"
 
 namespace npuconf {
@@ -60,7 +61,10 @@ const std::vector<RealShape>& RealShapes() {
   static const std::vector<RealShape> builtin = [] {
     std::vector<RealShape> out;
     for (int i = 0; i < kEmbeddedRealShapesCount; ++i) {
-      auto more = ParseRealShapes(nlohmann::json::parse(kEmbeddedRealShapes[i].text));
+      const auto doc = nlohmann::json::parse(kEmbeddedRealShapes[i].text);
+      if (!doc.contains("models") && doc.contains(kConvModelsKey))
+        continue;  // conv_shapes.json: ConvShapes()
+      auto more = ParseRealShapes(doc);
       out.insert(out.end(), more.begin(), more.end());
     }
     return out;
@@ -69,6 +73,23 @@ const std::vector<RealShape>& RealShapes() {
 }
 
 void SetRealShapes(std::vector<RealShape> shapes) { Override() = std::move(shapes); }
+
+void UseRealShapesDocument(const nlohmann::json& doc) {
+  const bool matmul = doc.is_object() && doc.contains("models");
+  const bool conv = doc.is_object() && doc.contains(kConvModelsKey);
+  if (!matmul && !conv) {
+    throw std::runtime_error(std::string("expected a top-level \"models\" array (matmul weights, "
+                                         "model_shapes.json's form) or \"") +
+                             kConvModelsKey +
+                             "\" array (conv weights and feature maps, conv_shapes.json's form)");
+  }
+  std::optional<std::vector<RealShape>> shapes;
+  std::optional<RealConvShapes> conv_shapes;
+  if (matmul) shapes = ParseRealShapes(doc);
+  if (conv) conv_shapes = ParseRealConvShapes(doc);
+  if (shapes) SetRealShapes(std::move(*shapes));
+  if (conv_shapes) SetConvShapes(std::move(*conv_shapes));
+}
 
 std::vector<RealShape> DistinctRealShapes() {
   std::vector<RealShape> out;

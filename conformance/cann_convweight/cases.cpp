@@ -4,6 +4,7 @@
 // each citing its source. Their expected answers come from the oracle, except
 // DocumentedSizes, whose sizes are the spec's own numbers.
 #include "conformance/cann_convweight/family.h"
+#include "core/conv_shapes.h"
 #include "core/routines/cann_convweight.h"
 
 namespace npuconf::cann_convweight_props {
@@ -49,15 +50,15 @@ std::vector<DocumentedSize> DocumentedSizes(const Profile& p) {
   };
 }
 
-std::vector<Case> SizeEdgeCases(const Profile& p) {
+std::vector<Case> SizeEdgeCases(const Profile& p, bool real_shapes) {
   std::vector<Case> out;
   for (const auto& row : DocumentedSizes(p)) out.push_back(row.c);
-  // Real conv weights: ResNet-50 conv1 [64,3,7,7] (torchvision models/resnet.py),
-  // MobileNetV2 depthwise [32,1,3,3] g=32 (models/mobilenetv2.py), YOLOv5s head
-  // [255,128,1,1] (ultralytics/yolov5 models/yolo.py): as in tests/cann_convweight_test.cpp.
-  out.push_back(Size(p, {64, 3, 7, 7}, 1));
-  out.push_back(Size(p, {32, 1, 3, 3}, 32));
-  out.push_back(Size(p, {255, 128, 1, 1}, 1));
+  // Real conv weights: the first of each model of vectors/real/conv_shapes.json
+  // (cann.trans_data packs every one; this routine sizes the same grouped FRACTAL_Z).
+  if (real_shapes) {
+    for (const RealConvWeight& w : FirstConvWeightPerModel())
+      out.push_back(Size(p, w.shape, w.groups));
+  }
   // Padding edges (Cin, cout mod 16 in {0, 1, 15}), N not a multiple of groups
   // (§A.4 hazard 4), the largest groups §A.9 admits, a dim past 2^16.
   out.push_back(Size(p, {17, 15, 1, 1}, 1));
@@ -104,8 +105,8 @@ std::vector<Case> SizeInvalidCases(const Profile& p) {
   };
 }
 
-std::vector<Case> TransEdgeCases(const Profile& p) {
-  return {
+std::vector<Case> TransEdgeCases(const Profile& p, bool real_shapes) {
+  std::vector<Case> out = {
       // §A.9 doc example shape, fp16 and fp32 (cast first, round to nearest even).
       Trans(p, {2, 4, 8, 8}, 1),
       Trans(p, {2, 4, 8, 8}, 1, DType::kFloat),
@@ -114,13 +115,19 @@ std::vector<Case> TransEdgeCases(const Profile& p) {
       Trans(p, {8, 4, 3, 3}, 2),
       Trans(p, {128, 2, 3, 3}, 8),
       Trans(p, {16, 8, 1, 1}, 4, DType::kFloat),
-      // Real weights (see SizeEdgeCases) and padding edges; N mod groups ≠ 0.
-      Trans(p, {64, 3, 7, 7}, 1),
-      Trans(p, {32, 1, 3, 3}, 32, DType::kFloat),
-      Trans(p, {31, 17, 2, 2}, 1),
-      Trans(p, {17, 3, 2, 3}, 4),
-      Trans(p, {33, 16, 1, 1}, 2, DType::kFloat),
   };
+  // Real weights (see SizeEdgeCases), FLOAT16 and FLOAT in turn (§A.9: weightIn is either).
+  if (real_shapes) {
+    bool fp32 = false;
+    for (const RealConvWeight& w : FirstConvWeightPerModel()) {
+      out.push_back(Trans(p, w.shape, w.groups, fp32 ? DType::kFloat : DType::kFloat16));
+      fp32 = !fp32;
+    }
+  }
+  // Padding edges; N mod groups ≠ 0.
+  out.insert(out.end(), {Trans(p, {31, 17, 2, 2}, 1), Trans(p, {17, 3, 2, 3}, 4),
+                         Trans(p, {33, 16, 1, 1}, 2, DType::kFloat)});
+  return out;
 }
 
 std::vector<Case> TransInvalidCases(const Profile& p) {

@@ -22,16 +22,17 @@ oracle::cann_convweight::Expect ExpectOf(const Profile& profile, const Case& c);
 // its FRACTAL_Z storage map (family.cpp). Throws CaseError for any other case.
 LayoutInstance TransInstance(const Case& c, const Profile& profile);
 
-// The explicit cases (cases.cpp), each citing its source.
+// The explicit cases (cases.cpp), each citing its source; real_shapes adds the real
+// conv weights (ctx.real_shapes, off with --no-real-shapes).
 struct DocumentedSize {
   Case c;
   uint64_t size_elems;
   const char* source;
 };
 std::vector<DocumentedSize> DocumentedSizes(const Profile& profile);
-std::vector<Case> SizeEdgeCases(const Profile& profile);
+std::vector<Case> SizeEdgeCases(const Profile& profile, bool real_shapes);
 std::vector<Case> SizeInvalidCases(const Profile& profile);
-std::vector<Case> TransEdgeCases(const Profile& profile);
+std::vector<Case> TransEdgeCases(const Profile& profile, bool real_shapes);
 std::vector<Case> TransInvalidCases(const Profile& profile);
 std::vector<Case> TransEmptyCases(const Profile& profile);
 std::vector<Case> CastEdgeCases(const Profile& profile);

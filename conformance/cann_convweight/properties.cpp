@@ -190,7 +190,8 @@ LayoutRoutine TransLayout() {
       .choices = GroupsChoice(),
       .not_applicable = NoConvWeight,
       .instance = TransInstance,
-      .edge_cases = [](const PropertyContext& ctx) { return TransEdgeCases(ctx.profile); },
+      .edge_cases =
+          [](const PropertyContext& ctx) { return TransEdgeCases(ctx.profile, ctx.real_shapes); },
       .real_cases = [](const PropertyContext&) { return std::vector<Case>{}; },
       .generator =
           [](const PropertyContext& ctx) { return g::ValidTransCase(ctx.profile, ctx.Domain()); },
@@ -263,7 +264,8 @@ void AddProperties(std::vector<Property>* out) {
                       "equal the oracle's (§A.9, §A.4)",
        .choices = GroupsChoice(),
        .not_applicable = NoConvWeight,
-       .explicit_cases = [](const PropertyContext& ctx) { return SizeEdgeCases(ctx.profile); },
+       .explicit_cases =
+           [](const PropertyContext& ctx) { return SizeEdgeCases(ctx.profile, ctx.real_shapes); },
        .generator =
            [](const PropertyContext& ctx) { return g::ValidSizeCase(ctx.profile, ctx.Domain()); },
        .check = CheckSize});
@@ -313,7 +315,8 @@ void AddProperties(std::vector<Property>* out) {
                       "bytes (§A.9)",
        .choices = GroupsChoice(),
        .not_applicable = NoConvWeight,
-       .explicit_cases = [](const PropertyContext& ctx) { return TransEdgeCases(ctx.profile); },
+       .explicit_cases =
+           [](const PropertyContext& ctx) { return TransEdgeCases(ctx.profile, ctx.real_shapes); },
        .generator =
            [](const PropertyContext& ctx) { return g::ValidTransCase(ctx.profile, ctx.Domain()); },
        .check = CheckSizeLaw});

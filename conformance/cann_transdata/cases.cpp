@@ -1,11 +1,12 @@
 // The explicit cases of cann.trans_data: the shapes of the GE unit tests and
 // the derived rows of spec layouts.md §A.1, §A.3–A.7, padding edges, the
-// invalid calls of each check, and real conv-weight shapes of public models.
+// invalid calls of each check, and the real conv weights of vectors/real/conv_shapes.json.
 #include <map>
 #include <set>
 
 #include "conformance/cann_transdata/family.h"
 #include "conformance/cann_transdata/layout.h"
+#include "core/conv_shapes.h"
 #include "core/routines/cann_transdata.h"
 #include "generators/cann_transdata.h"
 
@@ -169,42 +170,36 @@ std::vector<Case> EdgeCases(const Profile& profile) {
 }
 
 std::vector<Case> RealCases(const Profile& profile) {
-  // Conv weights (Cout, Cin per group, kH, kW) and their groups, from the
-  // model definitions: torchvision/models/resnet.py (ResNet-50 Bottleneck),
-  // torchvision/models/mobilenetv2.py (InvertedResidual: a 3x3 depthwise conv,
-  // groups = hidden_dim), ultralytics/yolov5 models/yolo.py (Detect: na·(nc+5)
-  // = 3·85 = 255 outputs on 128/256/512 channels of yolov5s), ultralytics
-  // nn/modules/head.py (YOLOv8n Detect: 64 box channels, 80 classes).
-  struct Real {
-    Shape nchw;
-    int64_t groups;
-  };
-  static const std::vector<Real> weights = {
-      {{64, 3, 7, 7}, 1},    {{64, 64, 1, 1}, 1},   {{64, 64, 3, 3}, 1},    {{256, 64, 1, 1}, 1},
-      {{128, 128, 3, 3}, 1}, {{512, 512, 3, 3}, 1}, {{2048, 512, 1, 1}, 1}, {{32, 1, 3, 3}, 32},
-      {{96, 1, 3, 3}, 96},   {{144, 1, 3, 3}, 144}, {{960, 1, 3, 3}, 960},  {{255, 128, 1, 1}, 1},
-      {{255, 256, 1, 1}, 1}, {{255, 512, 1, 1}, 1}, {{64, 64, 3, 3}, 1},    {{80, 80, 3, 3}, 1},
-      {{80, 64, 3, 3}, 1},   {{48, 512, 5, 5}, 16}};
+  // Every conv weight of vectors/real/conv_shapes.json (ConvShapes(): [Cout, Cin per group,
+  // kH, kW] and groups, each model citing its definition file) to FRACTAL_Z, then the §A.4
+  // TSU-UT shape: no model's, so not in that file, and kept with the real cases (one profile
+  // per run) for its size: 12800 x 3 fractals of 16 x 16.
+  std::vector<RealConvWeight> weights = ConvShapes().weights;
+  weights.push_back({.model = "§A.4 TSU-UT", .tensor = "", .shape = {48, 512, 5, 5}, .groups = 16});
   std::vector<Case> out;
   int64_t seed = 1000;
-  for (const Real& r : weights) {
+  for (const RealConvWeight& w : weights) {
     Case c(kTransData, profile.name);
-    c.Set("src_format", "NCHW").Set("dst_format", "FRACTAL_Z").Set("shape", r.nchw);
+    c.Set("src_format", "NCHW").Set("dst_format", "FRACTAL_Z").Set("shape", w.shape);
     c.Set("dtype", DType::kFloat16).Set("seed", seed++);
-    if (r.groups != 1) c.Set("groups", r.groups);
+    if (w.groups != 1) c.Set("groups", w.groups);
     out.push_back(c);
   }
   // The TSU-UT 3-D conv weight of spec layouts.md §A.7: NCDHW (48,512,3,5,5) fp16 ->
-  // FRACTAL_Z_3D (2400,3,16,16); and a first-layer RGB 7x7 conv weight to FRACTAL_Z_C04
-  // (torchvision ResNet-50 conv1, C = 3 <= 4, §A.5).
+  // FRACTAL_Z_3D (2400,3,16,16).
   Case fz3d(kTransData, profile.name);
   fz3d.Set("src_format", "NCDHW").Set("dst_format", "FRACTAL_Z_3D");
   fz3d.Set("shape", Shape{48, 512, 3, 5, 5}).Set("dtype", DType::kFloat16).Set("seed", seed++);
   out.push_back(fz3d);
-  Case c04(kTransData, profile.name);
-  c04.Set("src_format", "NCHW").Set("dst_format", "FRACTAL_Z_C04");
-  c04.Set("shape", Shape{64, 3, 7, 7}).Set("dtype", DType::kFloat16).Set("seed", seed++);
-  out.push_back(c04);
+  // The first-layer conv weights of the file (ungrouped, Cin <= 4: RGB) to FRACTAL_Z_C04
+  // (§A.5), e.g. torchvision ResNet-50's conv1 [64, 3, 7, 7].
+  for (const RealConvWeight& w : ConvShapes().weights) {
+    if (w.groups != 1 || w.shape[1] > 4) continue;
+    Case c04(kTransData, profile.name);
+    c04.Set("src_format", "NCHW").Set("dst_format", "FRACTAL_Z_C04");
+    c04.Set("shape", w.shape).Set("dtype", DType::kFloat16).Set("seed", seed++);
+    out.push_back(c04);
+  }
   return out;
 }
 

@@ -1,10 +1,11 @@
 // Explicit cases of the NC1HWC2 routines (spec layouts.md Part B): every C2
 // edge of every dtype of the platform's table, H = W = 1, batches; the real
-// feature-map shapes of detection heads; the invalid calls of each routine.
+// feature maps of vectors/real/conv_shapes.json; the invalid calls of each routine.
 #include <algorithm>
 #include <array>
 
 #include "conformance/rknn_native/support.h"
+#include "core/conv_shapes.h"
 
 namespace npuconf::rknn_native_props {
 namespace {
@@ -51,22 +52,24 @@ std::vector<Case> EdgeCases(const std::string& routine, const Profile& profile) 
   return out;
 }
 
-// Detection heads at a 640x640 input, strides 8 / 16 / 32 (80 / 40 / 20):
-// - YOLOv5: 3 anchors x (80 classes + 5) = 255 channels per head
-//   (ultralytics/yolov5 models/yolo.py Detect: no = nc + 5, na = 3); these are
-//   the shapes of the rknn_yolov5_demo log of spec layouts.md §B.3.
-// - YOLOv8 as rknn_model_zoo exports it (airockchip/rknn_model_zoo
-//   examples/yolov8, §B.2 hint): per head a 64-channel box branch (4 x 16 DFL
-//   bins), an 80-channel class branch and a 1-channel score sum.
+// The feature maps of vectors/real/conv_shapes.json (ConvShapes(): NCHW at a 640x640
+// input, each model citing its source; YOLOv5s's are the rknn_yolov5_demo log of spec
+// layouts.md §B.3, YOLOv8n's the rknn_model_zoo export of §B.2), INT8, largest first
+// (stable): stride 8's maps of every model, then 16's, then 32's, the order (and so the
+// seeds) these cases had when they were written out here.
 std::vector<Case> RealCases(const std::string& routine, const Profile& profile) {
   std::vector<Case> out;
   const auto table = C2Table(profile);
   if (!table.count(DType::kInt8)) return out;
+  std::vector<RealFeatureMap> maps = ConvShapes().feature_maps;
+  std::stable_sort(maps.begin(), maps.end(), [](const RealFeatureMap& a, const RealFeatureMap& b) {
+    return a.shape[2] * a.shape[3] > b.shape[2] * b.shape[3];
+  });
   int64_t seed = 101;
-  for (int64_t hw : {80, 40, 20}) {
-    for (int64_t c : {255, 64, 80, 1}) {
-      out.push_back(Make(routine, profile, DType::kInt8, Ordered(routine, 1, c, hw, hw), seed++));
-    }
+  for (const RealFeatureMap& m : maps) {
+    const Shape& s = m.shape;  // [N, C, H, W]
+    out.push_back(
+        Make(routine, profile, DType::kInt8, Ordered(routine, s[0], s[1], s[2], s[3]), seed++));
   }
   return out;
 }
