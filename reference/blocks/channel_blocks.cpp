@@ -47,107 +47,74 @@ NPUCONF_AVX2 inline void Store(uint8_t* p, __m256i v) {
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
 }
 
-// Each kernel below moves kTiles register tiles per step and touches a
-// plane's part of every tile back to back: a tile holds 32 bytes of each
-// plane (half a line), and the planes lie H·W elements apart, a multiple of
-// 4 KiB for most feature maps, so all of them fall into one L1 set. One tile
-// a step evicted each half-written (or half-read) plane line before the next
-// tile came back for the other half: NC1HWC0 → NCHW fp16 took 4.9× memcpy at
-// 1 MiB and 8× the vector copy at 256 KiB. Two tiles a step move whole
-// lines. kTiles = 1 finishes an odd tile.
-template <int kTiles, class Step>
-NPUCONF_AVX2 inline int64_t InPairs(int64_t cols, int64_t tile_cols, Step step) {
-  const int64_t end = cols / tile_cols * tile_cols;
-  int64_t j0 = 0;
-  for (; j0 + kTiles * tile_cols <= end; j0 += kTiles * tile_cols)
-    step.template operator()<kTiles>(j0);
-  if (j0 < end) step.template operator()<1>(j0);
-  return end;
-}
-
-// 16-bit, C0 16: 16 planes × 16 columns a tile. Two in-lane 8 × 8 transposes
-// (planes 0-7 and 8-15) leave column 8l + c in lane l of x[c]; vperm2i128
-// joins the halves of each blocked row.
+// 16-bit, C0 16: 16 planes × 16 columns. Two in-lane 8 × 8 transposes (planes
+// 0-7 and 8-15) leave column 8l + c in lane l of x[c]; vperm2i128 joins the
+// halves of each blocked row.
 template <bool kToC0>
 NPUCONF_AVX2 int64_t Words16(uint8_t* plain, int64_t plain_stride, int64_t cols, uint8_t* blocked,
                              int64_t blocked_stride) {
-  return InPairs<2>(cols, 16, [&]<int kT>(int64_t j0) NPUCONF_AVX2 {
-    __m256i x[kT][2][8];
-    if constexpr (kToC0) {
-      for (int h = 0; h < 2; ++h) {
-        for (int r = 0; r < 8; ++r) {
-          for (int t = 0; t < kT; ++t) {
-            x[t][h][r] = Load(plain + (8 * h + r) * plain_stride + 2 * (j0 + 16 * t));
-          }
-        }
+  const int64_t end = cols / 16 * 16;
+  for (int64_t j0 = 0; j0 < end; j0 += 16) {
+    __m256i x[2][8];
+    for (int h = 0; h < 2; ++h) {
+      for (int r = 0; r < 8; ++r) {
+        x[h][r] = kToC0 ? Load(plain + (8 * h + r) * plain_stride + 2 * j0)
+                        : Load(blocked + (j0 + 8 * h + r) * blocked_stride);
       }
-      for (int t = 0; t < kT; ++t) {
-        simd::avx2::TransposeWords8x8InLanes(x[t][0]);
-        simd::avx2::TransposeWords8x8InLanes(x[t][1]);
-        uint8_t* rows = blocked + (j0 + 16 * t) * blocked_stride;
-        for (int c = 0; c < 8; ++c) {
-          Store(rows + c * blocked_stride, _mm256_permute2x128_si256(x[t][0][c], x[t][1][c], 0x20));
-          Store(rows + (8 + c) * blocked_stride,
-                _mm256_permute2x128_si256(x[t][0][c], x[t][1][c], 0x31));
-        }
+    }
+    if constexpr (kToC0) {
+      simd::avx2::TransposeWords8x8InLanes(x[0]);
+      simd::avx2::TransposeWords8x8InLanes(x[1]);
+      for (int c = 0; c < 8; ++c) {
+        Store(blocked + (j0 + c) * blocked_stride,
+              _mm256_permute2x128_si256(x[0][c], x[1][c], 0x20));
+        Store(blocked + (j0 + 8 + c) * blocked_stride,
+              _mm256_permute2x128_si256(x[0][c], x[1][c], 0x31));
       }
     } else {
       // Blocked rows j0…j0+15 as [row c | row 8 + c] lane pairs: the same
       // transposes give plane 8l + c … in lane l.
-      __m256i y[kT][2][8];
-      for (int t = 0; t < kT; ++t) {
-        const uint8_t* rows = blocked + (j0 + 16 * t) * blocked_stride;
-        for (int h = 0; h < 2; ++h) {
-          for (int r = 0; r < 8; ++r) x[t][h][r] = Load(rows + (8 * h + r) * blocked_stride);
-        }
-        for (int c = 0; c < 8; ++c) {
-          y[t][0][c] = _mm256_permute2x128_si256(x[t][0][c], x[t][1][c], 0x20);  // planes 0-7
-          y[t][1][c] = _mm256_permute2x128_si256(x[t][0][c], x[t][1][c], 0x31);  // planes 8-15
-        }
-        simd::avx2::TransposeWords8x8InLanes(y[t][0]);
-        simd::avx2::TransposeWords8x8InLanes(y[t][1]);
+      __m256i y[2][8];
+      for (int c = 0; c < 8; ++c) {
+        y[0][c] = _mm256_permute2x128_si256(x[0][c], x[1][c], 0x20);  // planes 0-7
+        y[1][c] = _mm256_permute2x128_si256(x[0][c], x[1][c], 0x31);  // planes 8-15
       }
+      simd::avx2::TransposeWords8x8InLanes(y[0]);
+      simd::avx2::TransposeWords8x8InLanes(y[1]);
       for (int h = 0; h < 2; ++h) {
-        for (int r = 0; r < 8; ++r) {
-          for (int t = 0; t < kT; ++t) {
-            Store(plain + (8 * h + r) * plain_stride + 2 * (j0 + 16 * t), y[t][h][r]);
-          }
-        }
+        for (int r = 0; r < 8; ++r) Store(plain + (8 * h + r) * plain_stride + 2 * j0, y[h][r]);
       }
     }
-  });
+  }
+  return end;
 }
 
-// 16-bit, C0 8 (RKNN fp16 C2, UG Table 4-6): 8 planes × 16 columns a tile,
-// one in-lane 8 × 8 transpose; lane l of x[c] is blocked row 8l + c (16 bytes).
+// 16-bit, C0 8 (RKNN fp16 C2, UG Table 4-6): 8 planes × 16 columns, one
+// in-lane 8 × 8 transpose; lane l of x[c] is blocked row 8l + c (16 bytes).
 template <bool kToC0>
 NPUCONF_AVX2 int64_t Words8(uint8_t* plain, int64_t plain_stride, int64_t cols, uint8_t* blocked,
                             int64_t blocked_stride) {
-  return InPairs<2>(cols, 16, [&]<int kT>(int64_t j0) NPUCONF_AVX2 {
-    __m256i x[kT][8];
+  const int64_t end = cols / 16 * 16;
+  for (int64_t j0 = 0; j0 < end; j0 += 16) {
+    __m256i x[8];
     for (int i = 0; i < 8; ++i) {
-      for (int t = 0; t < kT; ++t) {
-        const int64_t j = j0 + 16 * t;
-        x[t][i] = kToC0 ? Load(plain + i * plain_stride + 2 * j)
-                        : simd::avx2::LoadLanes(blocked + (j + i) * blocked_stride,
-                                                blocked + (j + 8 + i) * blocked_stride);
+      x[i] = kToC0 ? Load(plain + i * plain_stride + 2 * j0)
+                   : simd::avx2::LoadLanes(blocked + (j0 + i) * blocked_stride,
+                                           blocked + (j0 + 8 + i) * blocked_stride);
+    }
+    simd::avx2::TransposeWords8x8InLanes(x);
+    for (int i = 0; i < 8; ++i) {
+      if constexpr (kToC0) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(blocked + (j0 + i) * blocked_stride),
+                         _mm256_castsi256_si128(x[i]));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(blocked + (j0 + 8 + i) * blocked_stride),
+                         _mm256_extracti128_si256(x[i], 1));
+      } else {
+        Store(plain + i * plain_stride + 2 * j0, x[i]);
       }
     }
-    for (int t = 0; t < kT; ++t) simd::avx2::TransposeWords8x8InLanes(x[t]);
-    for (int i = 0; i < 8; ++i) {
-      for (int t = 0; t < kT; ++t) {
-        const int64_t j = j0 + 16 * t;
-        if constexpr (kToC0) {
-          _mm_storeu_si128(reinterpret_cast<__m128i*>(blocked + (j + i) * blocked_stride),
-                           _mm256_castsi256_si128(x[t][i]));
-          _mm_storeu_si128(reinterpret_cast<__m128i*>(blocked + (j + 8 + i) * blocked_stride),
-                           _mm256_extracti128_si256(x[t][i], 1));
-        } else {
-          Store(plain + i * plain_stride + 2 * j, x[t][i]);
-        }
-      }
-    }
-  });
+  }
+  return end;
 }
 
 // 32-bit, C0 8 or 16: 8 planes × 8 columns per 8 × 8 transpose; C0 16 is two
@@ -155,92 +122,70 @@ NPUCONF_AVX2 int64_t Words8(uint8_t* plain, int64_t plain_stride, int64_t cols, 
 template <bool kToC0>
 NPUCONF_AVX2 int64_t Dwords(uint8_t* plain, int64_t plain_stride, int64_t cols, int64_t c0,
                             uint8_t* blocked, int64_t blocked_stride) {
-  return InPairs<2>(cols, 8, [&]<int kT>(int64_t j0) NPUCONF_AVX2 {
+  const int64_t end = cols / 8 * 8;
+  for (int64_t j0 = 0; j0 < end; j0 += 8) {
     for (int64_t half = 0; half < c0 / 8; ++half) {
-      __m256i x[kT][8];
+      __m256i x[8];
       for (int i = 0; i < 8; ++i) {
-        for (int t = 0; t < kT; ++t) {
-          const int64_t j = j0 + 8 * t;
-          x[t][i] = kToC0 ? Load(plain + (8 * half + i) * plain_stride + 4 * j)
-                          : Load(blocked + (j + i) * blocked_stride + 32 * half);
-        }
+        x[i] = kToC0 ? Load(plain + (8 * half + i) * plain_stride + 4 * j0)
+                     : Load(blocked + (j0 + i) * blocked_stride + 32 * half);
       }
-      for (int t = 0; t < kT; ++t) simd::avx2::TransposeDwords8x8(x[t]);
+      simd::avx2::TransposeDwords8x8(x);
       for (int i = 0; i < 8; ++i) {
-        for (int t = 0; t < kT; ++t) {
-          const int64_t j = j0 + 8 * t;
-          if constexpr (kToC0) {
-            Store(blocked + (j + i) * blocked_stride + 32 * half, x[t][i]);
-          } else {
-            Store(plain + (8 * half + i) * plain_stride + 4 * j, x[t][i]);
-          }
+        if (kToC0) {
+          Store(blocked + (j0 + i) * blocked_stride + 32 * half, x[i]);
+        } else {
+          Store(plain + (8 * half + i) * plain_stride + 4 * j0, x[i]);
         }
       }
     }
-  });
+  }
+  return end;
 }
 
 // 8-bit, C0 16 (RKNN int8 C2, torch_npu's int8 C0) or 32 (GE's int8 C0): 16
 // planes × 32 columns per in-lane 16 × 16 byte transpose, which leaves column
 // 16l + c of those planes in lane l of x[c]. C0 32 joins two such sets (planes
-// 0-15, 16-31) per blocked row with vperm2i128. With C0 32 a step is one tile
-// (two sets already fill the registers); with C0 16, two.
-template <bool kToC0, int kTiles>
-NPUCONF_AVX2 int64_t BytesIn(uint8_t* plain, int64_t plain_stride, int64_t cols, int sets,
-                             uint8_t* blocked, int64_t blocked_stride) {
-  return InPairs<kTiles>(cols, 32, [&]<int kT>(int64_t j0) NPUCONF_AVX2 {
-    // x[slot]: slot = set for C0 32, tile for C0 16.
+// 0-15, 16-31) per blocked row with vperm2i128.
+template <bool kToC0>
+NPUCONF_AVX2 int64_t Bytes(uint8_t* plain, int64_t plain_stride, int64_t cols, int64_t c0,
+                           uint8_t* blocked, int64_t blocked_stride) {
+  const int64_t end = cols / 32 * 32;
+  const int sets = static_cast<int>(c0 / 16);
+  for (int64_t j0 = 0; j0 < end; j0 += 32) {
     __m256i x[2][16];
-    const int slots = sets == 2 ? 2 : kT;
-    const auto plane_at = [&](int slot, int r) {
-      return sets == 2 ? plain + (16 * slot + r) * plain_stride + j0
-                       : plain + r * plain_stride + j0 + 32 * slot;
-    };
-    const auto row_at = [&](int slot, int64_t c) {
-      return blocked + (j0 + (sets == 2 ? 0 : 32 * slot) + c) * blocked_stride;
-    };
     if constexpr (kToC0) {
-      for (int r = 0; r < 16; ++r) {
-        for (int slot = 0; slot < slots; ++slot) x[slot][r] = Load(plane_at(slot, r));
+      for (int set = 0; set < sets; ++set) {
+        for (int r = 0; r < 16; ++r) x[set][r] = Load(plain + (16 * set + r) * plain_stride + j0);
+        simd::avx2::TransposeBytes16x16InLanes(x[set]);
       }
-      for (int slot = 0; slot < slots; ++slot) simd::avx2::TransposeBytes16x16InLanes(x[slot]);
-      for (int slot = 0; slot < (sets == 2 ? 1 : slots); ++slot) {
-        for (int c = 0; c < 16; ++c) {
-          uint8_t* row0 = row_at(slot, c);
-          uint8_t* row1 = row_at(slot, 16 + c);
-          if (sets == 1) {
-            _mm_storeu_si128(reinterpret_cast<__m128i*>(row0), _mm256_castsi256_si128(x[slot][c]));
-            _mm_storeu_si128(reinterpret_cast<__m128i*>(row1),
-                             _mm256_extracti128_si256(x[slot][c], 1));
-          } else {
-            Store(row0, _mm256_permute2x128_si256(x[0][c], x[1][c], 0x20));
-            Store(row1, _mm256_permute2x128_si256(x[0][c], x[1][c], 0x31));
-          }
+      for (int c = 0; c < 16; ++c) {
+        uint8_t* row0 = blocked + (j0 + c) * blocked_stride;
+        uint8_t* row1 = blocked + (j0 + 16 + c) * blocked_stride;
+        if (sets == 1) {
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(row0), _mm256_castsi256_si128(x[0][c]));
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(row1), _mm256_extracti128_si256(x[0][c], 1));
+        } else {
+          Store(row0, _mm256_permute2x128_si256(x[0][c], x[1][c], 0x20));
+          Store(row1, _mm256_permute2x128_si256(x[0][c], x[1][c], 0x31));
         }
       }
     } else {
       // x[set][c] = [lanes of planes 16·set… of blocked row c | of row 16 + c].
-      for (int slot = 0; slot < slots; ++slot) {
-        for (int c = 0; c < 16; ++c) {
-          const int tile = sets == 2 ? 0 : slot, set = sets == 2 ? slot : 0;
-          x[slot][c] =
-              simd::avx2::LoadLanes(row_at(tile, c) + 16 * set, row_at(tile, 16 + c) + 16 * set);
+      for (int c = 0; c < 16; ++c) {
+        const uint8_t* row0 = blocked + (j0 + c) * blocked_stride;
+        const uint8_t* row1 = blocked + (j0 + 16 + c) * blocked_stride;
+        for (int set = 0; set < sets; ++set) {
+          x[set][c] = simd::avx2::LoadLanes(row0 + 16 * set, row1 + 16 * set);
         }
-        simd::avx2::TransposeBytes16x16InLanes(x[slot]);
       }
-      for (int r = 0; r < 16; ++r) {
-        for (int slot = 0; slot < slots; ++slot)
-          Store(const_cast<uint8_t*>(plane_at(slot, r)), x[slot][r]);
+      for (int set = 0; set < sets; ++set) {
+        simd::avx2::TransposeBytes16x16InLanes(x[set]);
+        for (int r = 0; r < 16; ++r) Store(plain + (16 * set + r) * plain_stride + j0, x[set][r]);
       }
     }
-  });
-}
-
-template <bool kToC0>
-NPUCONF_AVX2 int64_t Bytes(uint8_t* plain, int64_t plain_stride, int64_t cols, int64_t c0,
-                           uint8_t* blocked, int64_t blocked_stride) {
-  return c0 == 32 ? BytesIn<kToC0, 1>(plain, plain_stride, cols, 2, blocked, blocked_stride)
-                  : BytesIn<kToC0, 2>(plain, plain_stride, cols, 1, blocked, blocked_stride);
+  }
+  return end;
 }
 
 // Which register tile applies: full C0 planes of 16-bit with C0 16, or of
