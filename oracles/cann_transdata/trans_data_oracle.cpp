@@ -111,9 +111,10 @@ T<6> FractalZ3d(const T<5>& x, Index c0) {
   return x.pad(pad).reshape(split).shuffle(Eigen::array<Index, 6>{3, 1, 4, 5, 0, 2});
 }
 
-// Grouped FRACTAL_Z_3D (§A.4, §A.7) as block-diagonal algebra over [N, C, D, H·W]:
-// the g groups [g, cout, Cin, D, HW] cut into G' blocks of e, each block the
-// block-diagonal [e·cout, e·Cin, D, HW], padded to [Cout', C1'·C0] and laid out as
+// Grouped FRACTAL_Z_3D (§A.4, §A.7), and grouped FRACTAL_Z as its D = 1, as
+// block-diagonal algebra over [N, C, D, H·W]: the g groups [g, cout, Cin, D, HW]
+// cut into G' blocks of e, each block the block-diagonal matrix diag(W_0 … W_{e-1})
+// of shape [e·cout, e·Cin, D, HW], padded to [Cout', C1'·C0] and laid out as
 // [G', D, C1', HW, Cout', C0] (D outside C1', H and W together).
 T<6> GroupedFractalZ3d(const T<5>& x, Index groups, Index e, Index c0) {
   const auto dims = x.dimensions();
@@ -176,39 +177,6 @@ T<5> FractalZ(const T<4>& x, Index c0) {
   Pairs4 pad{{{0, Up(d[0], kN0) - d[0]}, {0, Up(d[1], c0) - d[1]}, {0, 0}, {0, 0}}};
   Eigen::array<Index, 5> split{Up(d[0], kN0), Up(d[1], c0) / c0, c0, d[2], d[3]};
   return x.pad(pad).reshape(split).shuffle(Eigen::array<Index, 5>{1, 3, 4, 0, 2});
-}
-
-// Grouped FRACTAL_Z as block-diagonal algebra: the g groups [g, cout, Cin, H, W]
-// are cut into G' blocks of e; each block is the block-diagonal matrix
-// diag(W_0 … W_{e-1}) of shape [e·cout, e·Cin, H, W], padded to [Cout', C1'·C0]
-// and laid out as one ungrouped FRACTAL_Z.
-T<6> GroupedFractalZ(const T<4>& x, Index groups, Index e, Index c0) {
-  const auto d = x.dimensions();
-  const Index cout = d[0] / groups, cin = d[1], h = d[2], w = d[3];
-  const Index blocks = (groups + e - 1) / e;
-  T<5> g5 =
-      x.slice(Eigen::array<Index, 4>{0, 0, 0, 0}, Eigen::array<Index, 4>{groups * cout, cin, h, w})
-          .reshape(Eigen::array<Index, 5>{groups, cout, cin, h, w});
-  Eigen::array<std::pair<Index, Index>, 5> pad_g{
-      {{0, blocks * e - groups}, {0, 0}, {0, 0}, {0, 0}, {0, 0}}};
-  T<6> by_block = g5.pad(pad_g).reshape(Eigen::array<Index, 6>{blocks, e, cout, cin, h, w});
-  T<7> diag(blocks, e, cout, e, cin, h, w);
-  diag.setZero();
-  for (Index a = 0; a < e; ++a) {
-    diag.slice(Eigen::array<Index, 7>{0, a, 0, a, 0, 0, 0},
-               Eigen::array<Index, 7>{blocks, 1, cout, 1, cin, h, w}) =
-        by_block
-            .slice(Eigen::array<Index, 6>{0, a, 0, 0, 0, 0},
-                   Eigen::array<Index, 6>{blocks, 1, cout, cin, h, w})
-            .reshape(Eigen::array<Index, 7>{blocks, 1, cout, 1, cin, h, w});
-  }
-  const Index co = Up(e * cout, kN0), ci = Up(e * cin, c0);
-  Eigen::array<std::pair<Index, Index>, 5> pad{
-      {{0, 0}, {0, co - e * cout}, {0, ci - e * cin}, {0, 0}, {0, 0}}};
-  return diag.reshape(Eigen::array<Index, 5>{blocks, e * cout, e * cin, h, w})
-      .pad(pad)
-      .reshape(Eigen::array<Index, 6>{blocks, co, ci / c0, c0, h, w})
-      .shuffle(Eigen::array<Index, 6>{0, 2, 4, 5, 1, 3});
 }
 
 // FRACTAL_NZ (cann.md §2.5): [B, n, k] → pad to [B, N1·16, C1·C0] → reshape
@@ -425,9 +393,13 @@ std::vector<int64_t> DstSources(const nlohmann::json& raw, const TransDataCall& 
       } else if (x.groups == 1) {
         storage = Flat(T<5>(FractalZ(nchw, x.c0)));
       } else {
+        // Grouped FRACTAL_Z is grouped FRACTAL_Z_3D's algebra at D = 1 (§A.4 states
+        // both as one map): [N, C, 1, H, W], the same storage order.
         const Facts f = FactsOf(raw);
         const Index e = GroupFactor(f, nchw.dimension(1), x.cout, x.c0, x.groups);
-        storage = Flat(T<6>(GroupedFractalZ(nchw, x.groups, e, x.c0)));
+        const T<5> one_deep = nchw.reshape(Eigen::array<Index, 5>{
+            nchw.dimension(0), nchw.dimension(1), 1, nchw.dimension(2), nchw.dimension(3)});
+        storage = Flat(T<6>(GroupedFractalZ3d(one_deep, x.groups, e, x.c0)));
       }
     }
   }
