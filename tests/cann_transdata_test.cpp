@@ -68,6 +68,20 @@ std::vector<uint8_t> RefRun(const Call& c, const std::vector<uint8_t>& src) {
   return dst;
 }
 
+// One call on random bytes (from `seed`): the reference's output and storage dims
+// equal the oracle's.
+void ExpectReferenceEqualsOracle(const Call& c, uint64_t seed) {
+  const std::string what = c.src + "->" + c.dst + " " + ToString(c.shape) +
+                           " g=" + std::to_string(c.groups) + " " + std::string(Name(c.dtype));
+  TransDataPlan plan;
+  ASSERT_EQ(RefPlan(c, &plan), kGeSuccess) << what;
+  std::vector<uint8_t> src(plan.src_bytes);
+  SplitMix64 rng(seed);
+  for (auto& b : src) b = static_cast<uint8_t>(rng.Next());
+  EXPECT_EQ(RefRun(c, src), orc::TransData(Raw(), OrcCall(c), src)) << what;
+  EXPECT_EQ(plan.dst_dims, orc::ExpectTransData(Raw(), OrcCall(c)).dst_dims) << what;
+}
+
 template <typename T, size_t N>
 std::vector<uint8_t> Bytes(const T (&a)[N]) {
   std::vector<uint8_t> out(sizeof(a));
@@ -267,15 +281,7 @@ TEST(TransDataCross, ReferenceEqualsOracle) {
                                               : nchw;
             for (bool pack : {true, false}) {
               Call c{pack ? plain : blocked, pack ? blocked : plain, shape, dtype, groups};
-              TransDataPlan plan;
-              ASSERT_EQ(RefPlan(c, &plan), kGeSuccess);
-              std::vector<uint8_t> src(plan.src_bytes);
-              SplitMix64 rng(seed++);
-              for (auto& b : src) b = static_cast<uint8_t>(rng.Next());
-              EXPECT_EQ(RefRun(c, src), orc::TransData(Raw(), OrcCall(c), src))
-                  << c.src << "->" << c.dst << " " << ToString(shape) << " g=" << groups << " "
-                  << Name(dtype);
-              EXPECT_EQ(plan.dst_dims, orc::ExpectTransData(Raw(), OrcCall(c)).dst_dims);
+              ExpectReferenceEqualsOracle(c, seed++);
               ++checked;
             }
           }
@@ -289,13 +295,7 @@ TEST(TransDataCross, ReferenceEqualsOracle) {
       for (const Shape& shape : {Shape{33}, Shape{17, 33}, Shape{2, 3, 17, 65}, Shape{16, 64}}) {
         for (bool pack : {true, false}) {
           Call c{pack ? "ND" : nz, pack ? nz : "ND", shape, dtype};
-          TransDataPlan plan;
-          ASSERT_EQ(RefPlan(c, &plan), kGeSuccess);
-          std::vector<uint8_t> src(plan.src_bytes);
-          SplitMix64 rng(seed++);
-          for (auto& b : src) b = static_cast<uint8_t>(rng.Next());
-          EXPECT_EQ(RefRun(c, src), orc::TransData(Raw(), OrcCall(c), src))
-              << c.src << "->" << c.dst << " " << ToString(shape) << " " << Name(dtype);
+          ExpectReferenceEqualsOracle(c, seed++);
           ++checked;
         }
       }
@@ -324,15 +324,7 @@ TEST(TransDataCross, ReferenceEqualsOracle) {
           for (bool pack : {true, false}) {
             Call c{pack ? pair.plain : pair.blocked, pack ? pair.blocked : pair.plain, shape, dtype,
                    groups};
-            TransDataPlan plan;
-            ASSERT_EQ(RefPlan(c, &plan), kGeSuccess) << c.src << "->" << c.dst;
-            std::vector<uint8_t> src(plan.src_bytes);
-            SplitMix64 rng(seed++);
-            for (auto& b : src) b = static_cast<uint8_t>(rng.Next());
-            EXPECT_EQ(RefRun(c, src), orc::TransData(Raw(), OrcCall(c), src))
-                << c.src << "->" << c.dst << " " << ToString(shape) << " g=" << groups << " "
-                << Name(dtype);
-            EXPECT_EQ(plan.dst_dims, orc::ExpectTransData(Raw(), OrcCall(c)).dst_dims);
+            ExpectReferenceEqualsOracle(c, seed++);
             ++checked;
           }
         }
@@ -347,13 +339,7 @@ TEST(TransDataCross, ReferenceEqualsOracle) {
             std::string(plain) == "HWCN" ? Shape{nchw[2], nchw[3], nchw[1], nchw[0]} : nchw;
         for (bool pack : {true, false}) {
           Call c{pack ? plain : "FRACTAL_Z_C04", pack ? "FRACTAL_Z_C04" : plain, shape, dtype};
-          TransDataPlan plan;
-          ASSERT_EQ(RefPlan(c, &plan), kGeSuccess);
-          std::vector<uint8_t> src(plan.src_bytes);
-          SplitMix64 rng(seed++);
-          for (auto& b : src) b = static_cast<uint8_t>(rng.Next());
-          EXPECT_EQ(RefRun(c, src), orc::TransData(Raw(), OrcCall(c), src))
-              << c.src << "->" << c.dst << " " << ToString(shape) << " " << Name(dtype);
+          ExpectReferenceEqualsOracle(c, seed++);
           ++checked;
         }
       }
