@@ -653,25 +653,39 @@ TEST(FastPaths, VendorDequantMatchesTheOracles) {
 TEST(FastPaths, C0BlocksMatchTheirDefinitionOnEveryPath) {
   struct C0Case {
     int64_t elem_bytes, c0, planes, cols, plain_pad, row_pad;
+    bool stream;
   };
   std::vector<C0Case> cases;
   for (int64_t elem_bytes : {1, 2, 4}) {
     for (int64_t c0 : {8, 16, 32}) {
       if (c0 * elem_bytes > 64) continue;
+      // The columns of one scratch chunk (channel_blocks.cpp: 16 KiB / C0).
+      const int64_t chunk = (int64_t{16} << 10) / c0 / elem_bytes;
       for (int64_t planes : {int64_t{1}, c0 - 1, c0}) {
-        // 48 and 80: an odd count of whole tiles (the kernels go two a step).
-        for (int64_t cols : {1, 7, 8, 16, 17, 32, 48, 80, 100}) {
-          cases.push_back({elem_bytes, c0, planes, cols, 0, 0});
-          // Plane gaps (a plane of an NCHW block inside a larger C) and
-          // blocked rows apart (FRACTAL_Z rows Np · C0 apart).
-          cases.push_back({elem_bytes, c0, planes, cols, 6, 3 * c0 * elem_bytes});
+        // 48 and 80: an odd count of whole tiles. chunk ± a few: one scratch
+        // chunk and the tiles or elements after it; 2 · chunk + 37 two chunks.
+        for (int64_t cols :
+             {int64_t{1}, int64_t{7}, int64_t{8}, int64_t{16}, int64_t{17}, int64_t{32},
+              int64_t{48}, int64_t{80}, int64_t{100}, chunk, chunk + 16, 2 * chunk + 37}) {
+          for (bool stream : {false, true}) {
+            cases.push_back({elem_bytes, c0, planes, cols, 0, 0, stream});
+            // Plane gaps (a plane of an NCHW block inside a larger C) and
+            // blocked rows apart (FRACTAL_Z rows Np · C0 apart): not streamed.
+            cases.push_back({elem_bytes, c0, planes, cols, 6, 3 * c0 * elem_bytes, stream});
+            // Planes 4 KiB apart: one L1 set (the cached unpack's scratch).
+            if (cols * elem_bytes <= 4096) {
+              cases.push_back({elem_bytes, c0, planes, cols, 4096 - cols * elem_bytes, 0, stream});
+            }
+          }
         }
       }
     }
   }
   for (const C0Case& c : cases) {
     SCOPED_TRACE(std::to_string(c.elem_bytes) + "-byte C0 " + std::to_string(c.c0) + ", " +
-                 std::to_string(c.planes) + " planes × " + std::to_string(c.cols));
+                 std::to_string(c.planes) + " planes × " + std::to_string(c.cols) +
+                 (c.stream ? ", streamed" : ""));
+    const bool stream = c.stream;
     const int64_t e = c.elem_bytes;
     const int64_t plain_stride = c.cols * e + c.plain_pad;
     const int64_t row_stride = c.c0 * e + c.row_pad;
@@ -702,13 +716,14 @@ TEST(FastPaths, C0BlocksMatchTheirDefinitionOnEveryPath) {
         Guarded blocked(blocked_bytes, 0);
         std::fill(blocked.data(), blocked.data() + blocked_bytes, Guarded::kSentinel);
         blocks::PlanesToC0(plain.data(), plain_stride, c.planes, c.cols, c.c0, e, blocked.data(),
-                           row_stride);
+                           row_stride, stream);
         EXPECT_TRUE(blocked.Contents() == want_blocked) << "to C0 blocks differs";
         EXPECT_TRUE(blocked.GuardsIntact()) << "to C0 blocks wrote outside its buffer";
         Guarded back(plain_bytes, 0);
         std::fill(back.data(), back.data() + plain_bytes, Guarded::kSentinel);
         blocks::C0ToPlanes(blocked_in.data(), row_stride, c.planes, c.cols, c.c0, e, back.data(),
-                           plain_stride);
+                           plain_stride, stream);
+        blocks::FinishStreaming();
         EXPECT_TRUE(back.Contents() == want_plain) << "to planes differs";
         EXPECT_TRUE(back.GuardsIntact()) << "to planes wrote outside its buffer";
       });

@@ -43,14 +43,28 @@ void C0ToPlanesRows(const uint8_t* blocked, int64_t blocked_stride, int64_t plan
 NPUCONF_AVX2 inline __m256i Load(const uint8_t* p) {
   return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
 }
+// kStream: a non-temporal store; p 32-byte aligned (16 for Store128).
+template <bool kStream>
 NPUCONF_AVX2 inline void Store(uint8_t* p, __m256i v) {
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
+  if constexpr (kStream) {
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v);
+  } else {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
+  }
+}
+template <bool kStream>
+NPUCONF_AVX2 inline void Store128(uint8_t* p, __m128i v) {
+  if constexpr (kStream) {
+    _mm_stream_si128(reinterpret_cast<__m128i*>(p), v);
+  } else {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v);
+  }
 }
 
 // 16-bit, C0 16: 16 planes × 16 columns. Two in-lane 8 × 8 transposes (planes
 // 0-7 and 8-15) leave column 8l + c in lane l of x[c]; vperm2i128 joins the
 // halves of each blocked row.
-template <bool kToC0>
+template <bool kToC0, bool kStream>
 NPUCONF_AVX2 int64_t Words16(uint8_t* plain, int64_t plain_stride, int64_t cols, uint8_t* blocked,
                              int64_t blocked_stride) {
   const int64_t end = cols / 16 * 16;
@@ -66,10 +80,10 @@ NPUCONF_AVX2 int64_t Words16(uint8_t* plain, int64_t plain_stride, int64_t cols,
       simd::avx2::TransposeWords8x8InLanes(x[0]);
       simd::avx2::TransposeWords8x8InLanes(x[1]);
       for (int c = 0; c < 8; ++c) {
-        Store(blocked + (j0 + c) * blocked_stride,
-              _mm256_permute2x128_si256(x[0][c], x[1][c], 0x20));
-        Store(blocked + (j0 + 8 + c) * blocked_stride,
-              _mm256_permute2x128_si256(x[0][c], x[1][c], 0x31));
+        Store<kStream>(blocked + (j0 + c) * blocked_stride,
+                       _mm256_permute2x128_si256(x[0][c], x[1][c], 0x20));
+        Store<kStream>(blocked + (j0 + 8 + c) * blocked_stride,
+                       _mm256_permute2x128_si256(x[0][c], x[1][c], 0x31));
       }
     } else {
       // Blocked rows j0…j0+15 as [row c | row 8 + c] lane pairs: the same
@@ -82,7 +96,8 @@ NPUCONF_AVX2 int64_t Words16(uint8_t* plain, int64_t plain_stride, int64_t cols,
       simd::avx2::TransposeWords8x8InLanes(y[0]);
       simd::avx2::TransposeWords8x8InLanes(y[1]);
       for (int h = 0; h < 2; ++h) {
-        for (int r = 0; r < 8; ++r) Store(plain + (8 * h + r) * plain_stride + 2 * j0, y[h][r]);
+        for (int r = 0; r < 8; ++r)
+          Store<kStream>(plain + (8 * h + r) * plain_stride + 2 * j0, y[h][r]);
       }
     }
   }
@@ -91,7 +106,7 @@ NPUCONF_AVX2 int64_t Words16(uint8_t* plain, int64_t plain_stride, int64_t cols,
 
 // 16-bit, C0 8 (RKNN fp16 C2, UG Table 4-6): 8 planes × 16 columns, one
 // in-lane 8 × 8 transpose; lane l of x[c] is blocked row 8l + c (16 bytes).
-template <bool kToC0>
+template <bool kToC0, bool kStream>
 NPUCONF_AVX2 int64_t Words8(uint8_t* plain, int64_t plain_stride, int64_t cols, uint8_t* blocked,
                             int64_t blocked_stride) {
   const int64_t end = cols / 16 * 16;
@@ -105,12 +120,11 @@ NPUCONF_AVX2 int64_t Words8(uint8_t* plain, int64_t plain_stride, int64_t cols, 
     simd::avx2::TransposeWords8x8InLanes(x);
     for (int i = 0; i < 8; ++i) {
       if constexpr (kToC0) {
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(blocked + (j0 + i) * blocked_stride),
-                         _mm256_castsi256_si128(x[i]));
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(blocked + (j0 + 8 + i) * blocked_stride),
-                         _mm256_extracti128_si256(x[i], 1));
+        Store128<kStream>(blocked + (j0 + i) * blocked_stride, _mm256_castsi256_si128(x[i]));
+        Store128<kStream>(blocked + (j0 + 8 + i) * blocked_stride,
+                          _mm256_extracti128_si256(x[i], 1));
       } else {
-        Store(plain + i * plain_stride + 2 * j0, x[i]);
+        Store<kStream>(plain + i * plain_stride + 2 * j0, x[i]);
       }
     }
   }
@@ -118,24 +132,28 @@ NPUCONF_AVX2 int64_t Words8(uint8_t* plain, int64_t plain_stride, int64_t cols, 
 }
 
 // 32-bit, C0 8 or 16: 8 planes × 8 columns per 8 × 8 transpose; C0 16 is two
-// of them side by side in each blocked row.
-template <bool kToC0>
+// of them side by side in each blocked row, both transposed before a row is
+// stored (a streamed row is then written whole, not in two passes).
+template <bool kToC0, bool kStream>
 NPUCONF_AVX2 int64_t Dwords(uint8_t* plain, int64_t plain_stride, int64_t cols, int64_t c0,
                             uint8_t* blocked, int64_t blocked_stride) {
   const int64_t end = cols / 8 * 8;
+  const int64_t halves = c0 / 8;
   for (int64_t j0 = 0; j0 < end; j0 += 8) {
-    for (int64_t half = 0; half < c0 / 8; ++half) {
-      __m256i x[8];
+    __m256i x[2][8];
+    for (int64_t half = 0; half < halves; ++half) {
       for (int i = 0; i < 8; ++i) {
-        x[i] = kToC0 ? Load(plain + (8 * half + i) * plain_stride + 4 * j0)
-                     : Load(blocked + (j0 + i) * blocked_stride + 32 * half);
+        x[half][i] = kToC0 ? Load(plain + (8 * half + i) * plain_stride + 4 * j0)
+                           : Load(blocked + (j0 + i) * blocked_stride + 32 * half);
       }
-      simd::avx2::TransposeDwords8x8(x);
+      simd::avx2::TransposeDwords8x8(x[half]);
+    }
+    for (int64_t half = 0; half < halves; ++half) {
       for (int i = 0; i < 8; ++i) {
-        if (kToC0) {
-          Store(blocked + (j0 + i) * blocked_stride + 32 * half, x[i]);
+        if constexpr (kToC0) {
+          Store<kStream>(blocked + (j0 + i) * blocked_stride + 32 * half, x[half][i]);
         } else {
-          Store(plain + (8 * half + i) * plain_stride + 4 * j0, x[i]);
+          Store<kStream>(plain + (8 * half + i) * plain_stride + 4 * j0, x[half][i]);
         }
       }
     }
@@ -147,7 +165,7 @@ NPUCONF_AVX2 int64_t Dwords(uint8_t* plain, int64_t plain_stride, int64_t cols, 
 // planes × 32 columns per in-lane 16 × 16 byte transpose, which leaves column
 // 16l + c of those planes in lane l of x[c]. C0 32 joins two such sets (planes
 // 0-15, 16-31) per blocked row with vperm2i128.
-template <bool kToC0>
+template <bool kToC0, bool kStream>
 NPUCONF_AVX2 int64_t Bytes(uint8_t* plain, int64_t plain_stride, int64_t cols, int64_t c0,
                            uint8_t* blocked, int64_t blocked_stride) {
   const int64_t end = cols / 32 * 32;
@@ -163,11 +181,11 @@ NPUCONF_AVX2 int64_t Bytes(uint8_t* plain, int64_t plain_stride, int64_t cols, i
         uint8_t* row0 = blocked + (j0 + c) * blocked_stride;
         uint8_t* row1 = blocked + (j0 + 16 + c) * blocked_stride;
         if (sets == 1) {
-          _mm_storeu_si128(reinterpret_cast<__m128i*>(row0), _mm256_castsi256_si128(x[0][c]));
-          _mm_storeu_si128(reinterpret_cast<__m128i*>(row1), _mm256_extracti128_si256(x[0][c], 1));
+          Store128<kStream>(row0, _mm256_castsi256_si128(x[0][c]));
+          Store128<kStream>(row1, _mm256_extracti128_si256(x[0][c], 1));
         } else {
-          Store(row0, _mm256_permute2x128_si256(x[0][c], x[1][c], 0x20));
-          Store(row1, _mm256_permute2x128_si256(x[0][c], x[1][c], 0x31));
+          Store<kStream>(row0, _mm256_permute2x128_si256(x[0][c], x[1][c], 0x20));
+          Store<kStream>(row1, _mm256_permute2x128_si256(x[0][c], x[1][c], 0x31));
         }
       }
     } else {
@@ -181,7 +199,9 @@ NPUCONF_AVX2 int64_t Bytes(uint8_t* plain, int64_t plain_stride, int64_t cols, i
       }
       for (int set = 0; set < sets; ++set) {
         simd::avx2::TransposeBytes16x16InLanes(x[set]);
-        for (int r = 0; r < 16; ++r) Store(plain + (16 * set + r) * plain_stride + j0, x[set][r]);
+        for (int r = 0; r < 16; ++r) {
+          Store<kStream>(plain + (16 * set + r) * plain_stride + j0, x[set][r]);
+        }
       }
     }
   }
@@ -197,22 +217,91 @@ bool RegisterTiles(int64_t planes, int64_t c0, int64_t elem_bytes) {
   return (elem_bytes == 1 && (c0 == 16 || c0 == 32)) ||
          (elem_bytes == 2 && (c0 == 8 || c0 == 16)) || (elem_bytes == 4 && (c0 == 8 || c0 == 16));
 }
+
+// The register tiles of one C0 and element size over the columns [0, cols − cols
+// % tile); returns where they stopped.
+template <bool kToC0, bool kStream>
+int64_t Tiles(uint8_t* plain, int64_t plain_stride, int64_t cols, int64_t c0, int64_t e,
+              uint8_t* blocked, int64_t blocked_stride) {
+  if (e == 1) return Bytes<kToC0, kStream>(plain, plain_stride, cols, c0, blocked, blocked_stride);
+  if (e == 2 && c0 == 8) {
+    return Words8<kToC0, kStream>(plain, plain_stride, cols, blocked, blocked_stride);
+  }
+  if (e == 2) return Words16<kToC0, kStream>(plain, plain_stride, cols, blocked, blocked_stride);
+  return Dwords<kToC0, kStream>(plain, plain_stride, cols, c0, blocked, blocked_stride);
+}
+
+// C0ToPlanes of long planes, cached, goes through an L1 scratch one chunk of
+// columns at a time: the tiles write every plane's chunk (kScratchBytes / c0
+// bytes) into the scratch, and each chunk then moves to its plane whole (a run
+// of full cache lines). Straight into the planes, every tile step wrote half a
+// line of each of C0 planes, and NCHW planes H·W elements apart are a multiple
+// of 4 KiB apart whenever H·W · element size is: C0 lines in one L1 set of 12
+// ways, evicted before the next step filled their other half (NC1HWC0 → NCHW
+// fp16: 4-5× memcpy at 1-4 MiB, 8× the vector copy at 256 KiB). The scratch
+// rows lie kScratchPad bytes further apart than their length, so its C0 rows
+// fall in different sets. A streamed output skips the scratch: its
+// non-temporal stores bypass the L1 (at 64 MiB 5.9-6.6 ms straight vs 7.4-9.1
+// ms through the scratch), as does PlanesToC0, whose half-line reads cost less
+// than the scratch copy (16 MiB, cached: 1.5-1.7 ms straight, 3.3 ms through a
+// scratch).
+constexpr int64_t kScratchBytes = int64_t{16} << 10;
+constexpr int64_t kScratchPad = 64;
+
+// Whether the first line of each of c0 planes `stride` bytes apart lands in a
+// crowded L1 set: more than kSetLines of them in one of its 64 sets (lines
+// 4 KiB apart share a set; the L1 of the machines measured has 12 ways, and
+// the blocked rows and the stack need some too).
+constexpr int64_t kSetLines = 8;
+bool Crowded(int64_t stride, int64_t c0) {
+  int64_t lines[64] = {};
+  for (int64_t r = 0; r < c0; ++r) {
+    if (++lines[(r * stride / 64) % 64] > kSetLines) return true;
+  }
+  return false;
+}
+
+// Register tiles for C0ToPlanes, cached; returns the columns done.
+int64_t C0ToPlanesTiles(const uint8_t* blocked, int64_t blocked_stride, int64_t cols, int64_t c0,
+                        int64_t e, uint8_t* plain, int64_t plain_stride) {
+  auto* rows = const_cast<uint8_t*>(blocked);
+  int64_t j0 = 0;
+  if (Crowded(plain_stride, c0)) {
+    const int64_t row = kScratchBytes / c0, stride = row + kScratchPad;
+    alignas(64) uint8_t scratch[kScratchBytes + 32 * kScratchPad];
+    // Chunks of at most `row` bytes a plane, whole 32-column tiles (every
+    // kernel's tile divides 32 columns).
+    for (int64_t n; (n = std::min(row / e, cols - j0) / 32 * 32) > 0; j0 += n) {
+      Tiles<false, false>(scratch, stride, n, c0, e, rows + j0 * blocked_stride, blocked_stride);
+      for (int64_t r = 0; r < c0; ++r) {
+        std::memcpy(plain + r * plain_stride + j0 * e, scratch + r * stride,
+                    static_cast<size_t>(n * e));
+      }
+    }
+  }
+  return j0 + Tiles<false, false>(plain + j0 * e, plain_stride, cols - j0, c0, e,
+                                  rows + j0 * blocked_stride, blocked_stride);
+}
 #endif
 
 }  // namespace
 
 void PlanesToC0(const uint8_t* plain, int64_t plain_stride, int64_t planes, int64_t cols,
-                int64_t c0, int64_t elem_bytes, uint8_t* blocked, int64_t blocked_stride) {
+                int64_t c0, int64_t elem_bytes, uint8_t* blocked, int64_t blocked_stride,
+                bool stream) {
   int64_t done = 0;
 #if NPUCONF_HAVE_AVX2_KERNELS
   if (RegisterTiles(planes, c0, elem_bytes)) {
     auto* from = const_cast<uint8_t*>(plain);
-    done = elem_bytes == 1 ? Bytes<true>(from, plain_stride, cols, c0, blocked, blocked_stride)
-           : elem_bytes == 2 && c0 == 8
-               ? Words8<true>(from, plain_stride, cols, blocked, blocked_stride)
-           : elem_bytes == 2 ? Words16<true>(from, plain_stride, cols, blocked, blocked_stride)
-                             : Dwords<true>(from, plain_stride, cols, c0, blocked, blocked_stride);
+    // Streamed: whole rows back to back, each store aligned to its width.
+    done =
+        stream && blocked_stride == c0 * elem_bytes &&
+                reinterpret_cast<uintptr_t>(blocked) % 32 == 0
+            ? Tiles<true, true>(from, plain_stride, cols, c0, elem_bytes, blocked, blocked_stride)
+            : Tiles<true, false>(from, plain_stride, cols, c0, elem_bytes, blocked, blocked_stride);
   }
+#else
+  (void)stream;
 #endif
   switch (elem_bytes) {
     case 1:
@@ -228,19 +317,20 @@ void PlanesToC0(const uint8_t* plain, int64_t plain_stride, int64_t planes, int6
 }
 
 void C0ToPlanes(const uint8_t* blocked, int64_t blocked_stride, int64_t planes, int64_t cols,
-                int64_t c0, int64_t elem_bytes, uint8_t* plain, int64_t plain_stride) {
+                int64_t c0, int64_t elem_bytes, uint8_t* plain, int64_t plain_stride, bool stream) {
   int64_t done = 0;
 #if NPUCONF_HAVE_AVX2_KERNELS
   if (RegisterTiles(planes, c0, elem_bytes)) {
-    auto* from = const_cast<uint8_t*>(blocked);
-    done = elem_bytes == 1 ? Bytes<false>(plain, plain_stride, cols, c0, from, blocked_stride)
-           : elem_bytes == 2 && c0 == 8
-               ? Words8<false>(plain, plain_stride, cols, from, blocked_stride)
-           : elem_bytes == 2 ? Words16<false>(plain, plain_stride, cols, from, blocked_stride)
-                             : Dwords<false>(plain, plain_stride, cols, c0, from, blocked_stride);
+    // Streamed: every plane's stores 32-byte aligned.
+    done =
+        stream && reinterpret_cast<uintptr_t>(plain) % 32 == 0 && plain_stride % 32 == 0
+            ? Tiles<false, true>(plain, plain_stride, cols, c0, elem_bytes,
+                                 const_cast<uint8_t*>(blocked), blocked_stride)
+            : C0ToPlanesTiles(blocked, blocked_stride, cols, c0, elem_bytes, plain, plain_stride);
   }
 #else
   (void)c0;
+  (void)stream;
 #endif
   switch (elem_bytes) {
     case 1:
@@ -250,6 +340,14 @@ void C0ToPlanes(const uint8_t* blocked, int64_t blocked_stride, int64_t planes, 
     default:
       return C0ToPlanesRows<4>(blocked, blocked_stride, planes, done, cols, plain, plain_stride);
   }
+}
+
+void FinishStreaming() {
+#if NPUCONF_HAVE_AVX2_KERNELS
+  if (simd::ActiveIsa() == simd::Isa::kAvx2 || simd::ActiveIsa() == simd::Isa::kAvx512) {
+    _mm_sfence();
+  }
+#endif
 }
 
 namespace {

@@ -17,13 +17,23 @@ namespace npuconf::blocks {
 // plain + r · plain_stride bytes; blocked row j at blocked + j · blocked_stride
 // bytes, c0 · elem_bytes bytes long. Lanes [planes, c0) of every blocked row
 // are written 0 (the vendor's padding, §A.1). elem_bytes is 1, 2 or 4.
+// stream: the caller's whole output is large (simd::kStreamMinBytes or more)
+// and leaves the caches anyway, so the register-tile paths may write it with
+// non-temporal stores where its alignment allows (whole blocked rows back to
+// back); the caller calls FinishStreaming() after its last call.
 void PlanesToC0(const uint8_t* plain, int64_t plain_stride, int64_t planes, int64_t cols,
-                int64_t c0, int64_t elem_bytes, uint8_t* blocked, int64_t blocked_stride);
+                int64_t c0, int64_t elem_bytes, uint8_t* blocked, int64_t blocked_stride,
+                bool stream);
 
 // The inverse: the first `planes` lanes of every blocked row back into the
-// planes; the padding lanes are not read.
+// planes; the padding lanes are not read. stream as above (where `plain` and
+// `plain_stride` are multiples of 32 bytes).
 void C0ToPlanes(const uint8_t* blocked, int64_t blocked_stride, int64_t planes, int64_t cols,
-                int64_t c0, int64_t elem_bytes, uint8_t* plain, int64_t plain_stride);
+                int64_t c0, int64_t elem_bytes, uint8_t* plain, int64_t plain_stride, bool stream);
+
+// Orders the non-temporal stores of streamed calls before any later store
+// (sfence); a no-op on the paths that do not stream.
+void FinishStreaming();
 
 // Channels-last (NHWC) ↔ channel blocks: `pixels` pixels of `c_bytes` each
 // (C · element bytes, contiguous) ↔ ceil(c_bytes / block_bytes) planes, plane

@@ -17,6 +17,7 @@
 
 #include "core/routines/cann_transdata.h"
 #include "reference/blocks/channel_blocks.h"
+#include "reference/simd/isa.h"
 
 namespace npuconf::cann_transdata {
 namespace {
@@ -278,7 +279,7 @@ void FractalZBlocks(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
           if (p.pack) {
             for (int64_t i = 0; i < count; ++i) {
               blocks::PlanesToC0(src + plane_at + i * image, plane_stride, planes, cols, p.c0, e,
-                                 tile + i * run, tile_stride);
+                                 tile + i * run, tile_stride, false);
             }
             for (int64_t j = 0; j < cols; ++j) {
               std::memcpy(dst + rows_at + j * row_bytes, tile + j * tile_stride,
@@ -291,7 +292,7 @@ void FractalZBlocks(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
             }
             for (int64_t i = 0; i < count; ++i) {
               blocks::C0ToPlanes(tile + i * run, tile_stride, planes, cols, p.c0, e,
-                                 dst + plane_at + i * image, plane_stride);
+                                 dst + plane_at + i * image, plane_stride, false);
             }
           }
         }
@@ -332,6 +333,8 @@ bool ChannelBlocks(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
     return true;
   }
   const int64_t plane_stride = p.d * hw * e;  // a channel's D·H·W elements
+  // Large outputs are streamed (non-temporal stores; simd::kStreamMinBytes).
+  const bool stream = p.dst_bytes >= simd::kStreamMinBytes;
   for (int64_t n = 0; n < p.n; ++n) {
     for (int64_t d = 0; d < p.d; ++d) {
       for (int64_t c1 = 0; c1 < p.c1; ++c1) {
@@ -340,14 +343,15 @@ bool ChannelBlocks(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
         const int64_t block_at = ((n * p.d + d) * p.c1 + c1) * hw * p.c0 * e;
         if (p.pack) {
           blocks::PlanesToC0(src + plane_at, plane_stride, planes, hw, p.c0, e, dst + block_at,
-                             p.c0 * e);
+                             p.c0 * e, stream);
         } else {
           blocks::C0ToPlanes(src + block_at, p.c0 * e, planes, hw, p.c0, e, dst + plane_at,
-                             plane_stride);
+                             plane_stride, stream);
         }
       }
     }
   }
+  if (stream) blocks::FinishStreaming();
   return true;
 }
 

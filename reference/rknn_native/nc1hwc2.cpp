@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "reference/blocks/channel_blocks.h"
+#include "reference/simd/isa.h"
 
 namespace npuconf::rknn_native {
 namespace {
@@ -15,18 +16,23 @@ namespace {
 template <bool kToNative>
 void Planar(const uint8_t* in, uint8_t* out, const Nc1hwc2Geometry& g) {
   const int64_t hw = g.h * g.w, e = g.elem_bytes;
+  // Large outputs are streamed (non-temporal stores; simd::kStreamMinBytes).
+  const bool stream = (kToNative ? g.native_bytes : g.plain_bytes) >= simd::kStreamMinBytes;
   for (int64_t n = 0; n < g.n; ++n) {
     for (int64_t c1 = 0; c1 < g.c1; ++c1) {
       const int64_t lanes = std::min(g.c2, g.c - c1 * g.c2);
       const int64_t plane_at = (n * g.c + c1 * g.c2) * hw * e;
       const int64_t block_at = (n * g.c1 + c1) * hw * g.c2 * e;
       if constexpr (kToNative) {
-        blocks::PlanesToC0(in + plane_at, hw * e, lanes, hw, g.c2, e, out + block_at, g.c2 * e);
+        blocks::PlanesToC0(in + plane_at, hw * e, lanes, hw, g.c2, e, out + block_at, g.c2 * e,
+                           stream);
       } else {
-        blocks::C0ToPlanes(in + block_at, g.c2 * e, lanes, hw, g.c2, e, out + plane_at, hw * e);
+        blocks::C0ToPlanes(in + block_at, g.c2 * e, lanes, hw, g.c2, e, out + plane_at, hw * e,
+                           stream);
       }
     }
   }
+  if (stream) blocks::FinishStreaming();
 }
 
 }  // namespace
