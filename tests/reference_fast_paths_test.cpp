@@ -756,17 +756,28 @@ TEST(FastPaths, PixelBlocksMatchTheirDefinition) {
               if (i < c_bytes) want_pixels[p * c_bytes + i] = blocked_in[at];
             }
           }
-          Guarded blocked(blocked_bytes, 0);
-          std::fill(blocked.data(), blocked.data() + blocked_bytes, Guarded::kSentinel);
-          blocks::PixelsToBlocks(pixels.data(), count, c_bytes, block, blocked.data(),
-                                 plane_stride);
-          EXPECT_TRUE(blocked.Contents() == want_blocked) << "to blocks differs";
-          EXPECT_TRUE(blocked.GuardsIntact()) << "to blocks wrote outside its buffer";
-          Guarded back(pixel_bytes, 0);
-          blocks::BlocksToPixels(blocked_in.data(), plane_stride, count, c_bytes, block,
-                                 back.data());
-          EXPECT_TRUE(back.Contents() == want_pixels) << "to pixels differs";
-          EXPECT_TRUE(back.GuardsIntact()) << "to pixels wrote outside its buffer";
+          // 64-byte aligned inputs: the streamed path takes whole aligned blocks.
+          const Placed pixels_in(pixels, 0), blocked_from(blocked_in, 0);
+          for (simd::Isa isa : Paths()) {
+            for (bool stream : {false, true}) {
+              SCOPED_TRACE(std::string(simd::IsaName(isa)) + (stream ? ", streamed" : ""));
+              On(isa, [&] {
+                Guarded blocked(blocked_bytes, 0);
+                std::fill(blocked.data(), blocked.data() + blocked_bytes, Guarded::kSentinel);
+                blocks::PixelsToBlocks(pixels_in.data(), count, c_bytes, block, blocked.data(),
+                                       plane_stride, stream);
+                blocks::FinishStreaming();
+                EXPECT_TRUE(blocked.Contents() == want_blocked) << "to blocks differs";
+                EXPECT_TRUE(blocked.GuardsIntact()) << "to blocks wrote outside its buffer";
+                Guarded back(pixel_bytes, 0);
+                blocks::BlocksToPixels(blocked_from.data(), plane_stride, count, c_bytes, block,
+                                       back.data(), stream);
+                blocks::FinishStreaming();
+                EXPECT_TRUE(back.Contents() == want_pixels) << "to pixels differs";
+                EXPECT_TRUE(back.GuardsIntact()) << "to pixels wrote outside its buffer";
+              });
+            }
+          }
         }
       }
     }

@@ -407,16 +407,80 @@ void PixelRunsBySize(uint8_t* pixels, int64_t count, int64_t c_bytes, int64_t bl
   }
 }
 
+#if NPUCONF_HAVE_AVX2_KERNELS
+// Streamed (non-temporal), for whole 32- or 64-byte blocks (C0 · element size
+// of every fp16 / fp32 / int8-C0-32 case, §A.0.1), 32-byte aligned and no
+// tail. To blocks: the runs above, each plane's rows stored as they fill it.
+// To pixels: pixel by pixel, each written whole from its planes, so every
+// streamed line is filled in one go.
+template <bool kToBlocks>
+NPUCONF_AVX2 void StreamedPixels(uint8_t* pixels, int64_t count, int64_t c_bytes, int64_t block,
+                                 uint8_t* blocked, int64_t plane_stride) {
+  const int64_t planes = c_bytes / block, vectors = block / 32;
+  if constexpr (kToBlocks) {
+    for (int64_t p0 = 0; p0 < count; p0 += kRunPixels) {
+      const int64_t p1 = std::min(count, p0 + kRunPixels);
+      for (int64_t b = 0; b < planes; ++b) {
+        uint8_t* row = blocked + b * plane_stride + p0 * block;
+        const uint8_t* at = pixels + p0 * c_bytes + b * block;
+        for (int64_t p = p0; p < p1; ++p, row += block, at += c_bytes) {
+          for (int64_t v = 0; v < vectors; ++v) {
+            Store<true>(row + 32 * v,
+                        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(at + 32 * v)));
+          }
+        }
+      }
+    }
+  } else {
+    for (int64_t p = 0; p < count; ++p) {
+      uint8_t* at = pixels + p * c_bytes;
+      for (int64_t b = 0; b < planes; ++b) {
+        const uint8_t* row = blocked + b * plane_stride + p * block;
+        for (int64_t v = 0; v < vectors; ++v) {
+          Store<true>(at + b * block + 32 * v,
+                      _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + 32 * v)));
+        }
+      }
+    }
+  }
+}
+
+bool StreamsPixels(bool stream, const uint8_t* pixels, int64_t c_bytes, int64_t block_bytes,
+                   const uint8_t* blocked, int64_t plane_stride) {
+  const simd::Isa isa = simd::ActiveIsa();
+  return stream && (isa == simd::Isa::kAvx2 || isa == simd::Isa::kAvx512) &&
+         (block_bytes == 32 || block_bytes == 64) && c_bytes % block_bytes == 0 &&
+         reinterpret_cast<uintptr_t>(pixels) % 32 == 0 &&
+         reinterpret_cast<uintptr_t>(blocked) % 32 == 0 && plane_stride % 32 == 0;
+}
+#endif
+
 }  // namespace
 
 void PixelsToBlocks(const uint8_t* pixels, int64_t count, int64_t c_bytes, int64_t block_bytes,
-                    uint8_t* blocked, int64_t plane_stride) {
+                    uint8_t* blocked, int64_t plane_stride, bool stream) {
+#if NPUCONF_HAVE_AVX2_KERNELS
+  if (StreamsPixels(stream, pixels, c_bytes, block_bytes, blocked, plane_stride)) {
+    return StreamedPixels<true>(const_cast<uint8_t*>(pixels), count, c_bytes, block_bytes, blocked,
+                                plane_stride);
+  }
+#else
+  (void)stream;
+#endif
   PixelRunsBySize<true>(const_cast<uint8_t*>(pixels), count, c_bytes, block_bytes, blocked,
                         plane_stride);
 }
 
 void BlocksToPixels(const uint8_t* blocked, int64_t plane_stride, int64_t count, int64_t c_bytes,
-                    int64_t block_bytes, uint8_t* pixels) {
+                    int64_t block_bytes, uint8_t* pixels, bool stream) {
+#if NPUCONF_HAVE_AVX2_KERNELS
+  if (StreamsPixels(stream, pixels, c_bytes, block_bytes, blocked, plane_stride)) {
+    return StreamedPixels<false>(pixels, count, c_bytes, block_bytes, const_cast<uint8_t*>(blocked),
+                                 plane_stride);
+  }
+#else
+  (void)stream;
+#endif
   PixelRunsBySize<false>(pixels, count, c_bytes, block_bytes, const_cast<uint8_t*>(blocked),
                          plane_stride);
 }

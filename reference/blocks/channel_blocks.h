@@ -42,9 +42,11 @@ void FinishStreaming();
 // C2 · element bytes). Pixels go in runs of a few dozen, every plane per run:
 // the pixels are read once, in order, and each plane is written in order.
 // To blocks writes the pad bytes of the last plane's rows 0; back ignores them.
+// stream as for PlanesToC0 (where the blocks are 32 or 64 bytes, C is whole
+// blocks and both sides are 32-byte aligned; back then goes pixel by pixel).
 void PixelsToBlocks(const uint8_t* pixels, int64_t count, int64_t c_bytes, int64_t block_bytes,
-                    uint8_t* blocked, int64_t plane_stride);
+                    uint8_t* blocked, int64_t plane_stride, bool stream);
 void BlocksToPixels(const uint8_t* blocked, int64_t plane_stride, int64_t count, int64_t c_bytes,
-                    int64_t block_bytes, uint8_t* pixels);
+                    int64_t block_bytes, uint8_t* pixels, bool stream);
 
 }  // namespace npuconf::blocks

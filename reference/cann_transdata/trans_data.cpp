@@ -314,15 +314,18 @@ bool ChannelBlocks(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
       (p.plain == Format::kNdhwc && p.blocked == Format::kNdc1hwc0)) {
     // NHWC: each pixel's C0-runs to their planes (§A.1).
     const int64_t image = hw * p.c * e, blocked_image = p.c1 * hw * p.c0 * e;
+    // Large outputs are streamed (non-temporal stores; simd::kStreamMinBytes).
+    const bool stream = p.dst_bytes >= simd::kStreamMinBytes;
     for (int64_t n = 0; n < p.n * p.d; ++n) {
       if (p.pack) {
         blocks::PixelsToBlocks(src + n * image, hw, p.c * e, p.c0 * e, dst + n * blocked_image,
-                               hw * p.c0 * e);
+                               hw * p.c0 * e, stream);
       } else {
         blocks::BlocksToPixels(src + n * blocked_image, hw * p.c0 * e, hw, p.c * e, p.c0 * e,
-                               dst + n * image);
+                               dst + n * image, stream);
       }
     }
+    if (stream) blocks::FinishStreaming();
     return true;
   }
   if ((p.plain != Format::kNchw && p.plain != Format::kNcdhw) || p.groups != 1 ||

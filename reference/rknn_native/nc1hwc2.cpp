@@ -72,18 +72,22 @@ void Nc1hwc2ToNchw(const uint8_t* native, uint8_t* nchw, const Nc1hwc2Geometry& 
 
 void NhwcToNc1hwc2(const uint8_t* nhwc, uint8_t* native, const Nc1hwc2Geometry& g) {
   const int64_t hw = g.h * g.w, e = g.elem_bytes;
+  const bool stream = g.native_bytes >= simd::kStreamMinBytes;  // as Planar
   for (int64_t n = 0; n < g.n; ++n) {
     blocks::PixelsToBlocks(nhwc + n * hw * g.c * e, hw, g.c * e, g.c2 * e,
-                           native + n * g.c1 * hw * g.c2 * e, hw * g.c2 * e);
+                           native + n * g.c1 * hw * g.c2 * e, hw * g.c2 * e, stream);
   }
+  if (stream) blocks::FinishStreaming();
 }
 
 void Nc1hwc2ToNhwc(const uint8_t* native, uint8_t* nhwc, const Nc1hwc2Geometry& g) {
   const int64_t hw = g.h * g.w, e = g.elem_bytes;
+  const bool stream = g.plain_bytes >= simd::kStreamMinBytes;  // as Planar
   for (int64_t n = 0; n < g.n; ++n) {
     blocks::BlocksToPixels(native + n * g.c1 * hw * g.c2 * e, hw * g.c2 * e, hw, g.c * e, g.c2 * e,
-                           nhwc + n * hw * g.c * e);
+                           nhwc + n * hw * g.c * e, stream);
   }
+  if (stream) blocks::FinishStreaming();
 }
 
 void Nc1hwc2Int8ToNchwFloat(const int8_t* native, float* nchw, const Nc1hwc2Geometry& g,
