@@ -221,8 +221,8 @@ bool RegisterTiles(int64_t planes, int64_t c0, int64_t elem_bytes) {
 // The register tiles of one C0 and element size over the columns [0, cols − cols
 // % tile); returns where they stopped.
 template <bool kToC0, bool kStream>
-int64_t Tiles(uint8_t* plain, int64_t plain_stride, int64_t cols, int64_t c0, int64_t e,
-              uint8_t* blocked, int64_t blocked_stride) {
+inline int64_t Tiles(uint8_t* plain, int64_t plain_stride, int64_t cols, int64_t c0, int64_t e,
+                     uint8_t* blocked, int64_t blocked_stride) {
   if (e == 1) return Bytes<kToC0, kStream>(plain, plain_stride, cols, c0, blocked, blocked_stride);
   if (e == 2 && c0 == 8) {
     return Words8<kToC0, kStream>(plain, plain_stride, cols, blocked, blocked_stride);
@@ -254,14 +254,23 @@ constexpr int64_t kScratchPad = 64;
 // the blocked rows and the stack need some too).
 constexpr int64_t kSetLines = 8;
 bool Crowded(int64_t stride, int64_t c0) {
-  int64_t lines[64] = {};
+  uint8_t lines[64] = {};
   for (int64_t r = 0; r < c0; ++r) {
     if (++lines[(r * stride / 64) % 64] > kSetLines) return true;
   }
   return false;
 }
 
-// Register tiles for C0ToPlanes, cached; returns the columns done.
+// `bytes` (a multiple of 32) from `from` to the 32-byte aligned `to`, streamed.
+NPUCONF_AVX2 void StreamCopy(uint8_t* to, const uint8_t* from, int64_t bytes) {
+  for (int64_t i = 0; i < bytes; i += 32) {
+    Store<true>(to + i, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(from + i)));
+  }
+}
+
+// Register tiles for C0ToPlanes, cached, 64 columns or more (fewer are no
+// chunk of two tiles, and the check's cost would show in FRACTAL_Z's calls of
+// H·W columns); returns the columns done.
 int64_t C0ToPlanesTiles(const uint8_t* blocked, int64_t blocked_stride, int64_t cols, int64_t c0,
                         int64_t e, uint8_t* plain, int64_t plain_stride) {
   auto* rows = const_cast<uint8_t*>(blocked);
@@ -322,11 +331,13 @@ void C0ToPlanes(const uint8_t* blocked, int64_t blocked_stride, int64_t planes, 
 #if NPUCONF_HAVE_AVX2_KERNELS
   if (RegisterTiles(planes, c0, elem_bytes)) {
     // Streamed: every plane's stores 32-byte aligned.
+    auto* rows = const_cast<uint8_t*>(blocked);
     done =
         stream && reinterpret_cast<uintptr_t>(plain) % 32 == 0 && plain_stride % 32 == 0
-            ? Tiles<false, true>(plain, plain_stride, cols, c0, elem_bytes,
-                                 const_cast<uint8_t*>(blocked), blocked_stride)
-            : C0ToPlanesTiles(blocked, blocked_stride, cols, c0, elem_bytes, plain, plain_stride);
+            ? Tiles<false, true>(plain, plain_stride, cols, c0, elem_bytes, rows, blocked_stride)
+        : cols >= 64
+            ? C0ToPlanesTiles(blocked, blocked_stride, cols, c0, elem_bytes, plain, plain_stride)
+            : Tiles<false, false>(plain, plain_stride, cols, c0, elem_bytes, rows, blocked_stride);
   }
 #else
   (void)c0;
@@ -340,6 +351,19 @@ void C0ToPlanes(const uint8_t* blocked, int64_t blocked_stride, int64_t planes, 
     default:
       return C0ToPlanesRows<4>(blocked, blocked_stride, planes, done, cols, plain, plain_stride);
   }
+}
+
+void CopyRun(uint8_t* to, const uint8_t* from, int64_t bytes, bool stream) {
+#if NPUCONF_HAVE_AVX2_KERNELS
+  const simd::Isa isa = simd::ActiveIsa();
+  if (stream && (isa == simd::Isa::kAvx2 || isa == simd::Isa::kAvx512) &&
+      reinterpret_cast<uintptr_t>(to) % 32 == 0 && bytes % 32 == 0) {
+    return StreamCopy(to, from, bytes);
+  }
+#else
+  (void)stream;
+#endif
+  std::memcpy(to, from, static_cast<size_t>(bytes));
 }
 
 void FinishStreaming() {

@@ -31,6 +31,10 @@ void PlanesToC0(const uint8_t* plain, int64_t plain_stride, int64_t planes, int6
 void C0ToPlanes(const uint8_t* blocked, int64_t blocked_stride, int64_t planes, int64_t cols,
                 int64_t c0, int64_t elem_bytes, uint8_t* plain, int64_t plain_stride, bool stream);
 
+// `bytes` from `from` to `to`; with stream (as above) non-temporal where `to`
+// is 32-byte aligned and `bytes` a multiple of 32, else memcpy.
+void CopyRun(uint8_t* to, const uint8_t* from, int64_t bytes, bool stream);
+
 // Orders the non-temporal stores of streamed calls before any later store
 // (sfence); a no-op on the paths that do not stream.
 void FinishStreaming();
