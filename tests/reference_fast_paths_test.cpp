@@ -657,7 +657,8 @@ TEST(FastPaths, C0BlocksMatchTheirDefinitionOnEveryPath) {
   };
   std::vector<C0Case> cases;
   for (int64_t elem_bytes : {1, 2, 4}) {
-    for (int64_t c0 : {8, 16, 32}) {
+    // C0 4: NC1HWC0_C04 and FRACTAL_Z_C04's pixels (§A.2, §A.5).
+    for (int64_t c0 : {4, 8, 16, 32}) {
       if (c0 * elem_bytes > 64) continue;
       // The columns of one scratch chunk (channel_blocks.cpp: 16 KiB / C0).
       const int64_t chunk = (int64_t{16} << 10) / c0 / elem_bytes;

@@ -131,14 +131,71 @@ NPUCONF_AVX2 int64_t Words8(uint8_t* plain, int64_t plain_stride, int64_t cols, 
   return end;
 }
 
+// 16-bit, C0 4 (NC1HWC0_C04 and FRACTAL_Z_C04's flattened pixels, §A.2, §A.5):
+// 4 planes × 16 columns. To C0: word then dword interleaves give pixels (0, 1 |
+// 8, 9), (2, 3 | 10, 11), (4, 5 | 12, 13), (6, 7 | 14, 15), which vperm2i128
+// puts in order. Back: the same vperm2i128 undo it, a byte shuffle gathers each
+// lane's pixel pair plane by plane (a0 a1 b0 b1 c0 c1 d0 d1), and dword then
+// qword unpacks join the pairs into planes.
+template <bool kToC0, bool kStream>
+NPUCONF_AVX2 int64_t Words4(uint8_t* plain, int64_t plain_stride, int64_t cols, uint8_t* blocked,
+                            int64_t blocked_stride) {
+  if (blocked_stride != 8) return 0;  // rows back to back only (every C0 4 layout's)
+  const int64_t end = cols / 16 * 16;
+  for (int64_t j0 = 0; j0 < end; j0 += 16) {
+    uint8_t* row = blocked + j0 * blocked_stride;  // 16 rows of 8 bytes, 128 bytes
+    if constexpr (kToC0) {
+      const __m256i a = Load(plain + 2 * j0), b = Load(plain + plain_stride + 2 * j0);
+      const __m256i c = Load(plain + 2 * plain_stride + 2 * j0);
+      const __m256i d = Load(plain + 3 * plain_stride + 2 * j0);
+      const __m256i ab_lo = _mm256_unpacklo_epi16(a, b), ab_hi = _mm256_unpackhi_epi16(a, b);
+      const __m256i cd_lo = _mm256_unpacklo_epi16(c, d), cd_hi = _mm256_unpackhi_epi16(c, d);
+      const __m256i p01 = _mm256_unpacklo_epi32(ab_lo, cd_lo);  // pixels 0, 1 | 8, 9
+      const __m256i p23 = _mm256_unpackhi_epi32(ab_lo, cd_lo);  // 2, 3 | 10, 11
+      const __m256i p45 = _mm256_unpacklo_epi32(ab_hi, cd_hi);  // 4, 5 | 12, 13
+      const __m256i p67 = _mm256_unpackhi_epi32(ab_hi, cd_hi);  // 6, 7 | 14, 15
+      Store<kStream>(row, _mm256_permute2x128_si256(p01, p23, 0x20));
+      Store<kStream>(row + 32, _mm256_permute2x128_si256(p45, p67, 0x20));
+      Store<kStream>(row + 64, _mm256_permute2x128_si256(p01, p23, 0x31));
+      Store<kStream>(row + 96, _mm256_permute2x128_si256(p45, p67, 0x31));
+    } else {
+      const __m256i q0 = Load(row), q1 = Load(row + 32), q2 = Load(row + 64), q3 = Load(row + 96);
+      const __m256i pairs = _mm256_setr_epi8(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15,
+                                             0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15);
+      const __m256i g0 = _mm256_shuffle_epi8(_mm256_permute2x128_si256(q0, q2, 0x20), pairs);
+      const __m256i g1 = _mm256_shuffle_epi8(_mm256_permute2x128_si256(q0, q2, 0x31), pairs);
+      const __m256i g2 = _mm256_shuffle_epi8(_mm256_permute2x128_si256(q1, q3, 0x20), pairs);
+      const __m256i g3 = _mm256_shuffle_epi8(_mm256_permute2x128_si256(q1, q3, 0x31), pairs);
+      const __m256i ab01 = _mm256_unpacklo_epi32(g0, g1), cd01 = _mm256_unpackhi_epi32(g0, g1);
+      const __m256i ab23 = _mm256_unpacklo_epi32(g2, g3), cd23 = _mm256_unpackhi_epi32(g2, g3);
+      Store<kStream>(plain + 2 * j0, _mm256_unpacklo_epi64(ab01, ab23));
+      Store<kStream>(plain + plain_stride + 2 * j0, _mm256_unpackhi_epi64(ab01, ab23));
+      Store<kStream>(plain + 2 * plain_stride + 2 * j0, _mm256_unpacklo_epi64(cd01, cd23));
+      Store<kStream>(plain + 3 * plain_stride + 2 * j0, _mm256_unpackhi_epi64(cd01, cd23));
+    }
+  }
+  return end;
+}
+
 // 32-bit, C0 8 or 16: 8 planes × 8 columns per 8 × 8 transpose; C0 16 is two
-// of them side by side in each blocked row, both transposed before a row is
-// stored (a streamed row is then written whole, not in two passes).
+// of them side by side in each blocked row. Streamed, both are transposed
+// before a row is stored, so the row is written in one pass; cached, each is
+// stored as it is done (fewer registers live: 1 MiB fp32 C0 16, 1.3× memcpy
+// against 2.2× holding both).
 template <bool kToC0, bool kStream>
 NPUCONF_AVX2 int64_t Dwords(uint8_t* plain, int64_t plain_stride, int64_t cols, int64_t c0,
                             uint8_t* blocked, int64_t blocked_stride) {
   const int64_t end = cols / 8 * 8;
   const int64_t halves = c0 / 8;
+  auto store = [&](int64_t j0, int64_t half, const __m256i* x) NPUCONF_AVX2 {
+    for (int i = 0; i < 8; ++i) {
+      if constexpr (kToC0) {
+        Store<kStream>(blocked + (j0 + i) * blocked_stride + 32 * half, x[i]);
+      } else {
+        Store<kStream>(plain + (8 * half + i) * plain_stride + 4 * j0, x[i]);
+      }
+    }
+  };
   for (int64_t j0 = 0; j0 < end; j0 += 8) {
     __m256i x[2][8];
     for (int64_t half = 0; half < halves; ++half) {
@@ -147,15 +204,10 @@ NPUCONF_AVX2 int64_t Dwords(uint8_t* plain, int64_t plain_stride, int64_t cols, 
                            : Load(blocked + (j0 + i) * blocked_stride + 32 * half);
       }
       simd::avx2::TransposeDwords8x8(x[half]);
+      if constexpr (!kStream) store(j0, half, x[half]);
     }
-    for (int64_t half = 0; half < halves; ++half) {
-      for (int i = 0; i < 8; ++i) {
-        if constexpr (kToC0) {
-          Store<kStream>(blocked + (j0 + i) * blocked_stride + 32 * half, x[half][i]);
-        } else {
-          Store<kStream>(plain + (8 * half + i) * plain_stride + 4 * j0, x[half][i]);
-        }
-      }
+    if constexpr (kStream) {
+      for (int64_t half = 0; half < halves; ++half) store(j0, half, x[half]);
     }
   }
   return end;
@@ -208,14 +260,15 @@ NPUCONF_AVX2 int64_t Bytes(uint8_t* plain, int64_t plain_stride, int64_t cols, i
   return end;
 }
 
-// Which register tile applies: full C0 planes of 16-bit with C0 16, or of
-// 32-bit with C0 8 or 16, on a path that runs AVX2.
+// Which register tile applies: full C0 planes of 8-bit with C0 16 or 32, of
+// 16-bit with C0 4, 8 or 16, of 32-bit with C0 8 or 16, on a path that runs AVX2.
 bool RegisterTiles(int64_t planes, int64_t c0, int64_t elem_bytes) {
   const simd::Isa isa = simd::ActiveIsa();
   if (isa != simd::Isa::kAvx2 && isa != simd::Isa::kAvx512) return false;
   if (planes != c0) return false;
   return (elem_bytes == 1 && (c0 == 16 || c0 == 32)) ||
-         (elem_bytes == 2 && (c0 == 8 || c0 == 16)) || (elem_bytes == 4 && (c0 == 8 || c0 == 16));
+         (elem_bytes == 2 && (c0 == 4 || c0 == 8 || c0 == 16)) ||
+         (elem_bytes == 4 && (c0 == 8 || c0 == 16));
 }
 
 // The register tiles of one C0 and element size over the columns [0, cols − cols
@@ -224,6 +277,9 @@ template <bool kToC0, bool kStream>
 inline int64_t Tiles(uint8_t* plain, int64_t plain_stride, int64_t cols, int64_t c0, int64_t e,
                      uint8_t* blocked, int64_t blocked_stride) {
   if (e == 1) return Bytes<kToC0, kStream>(plain, plain_stride, cols, c0, blocked, blocked_stride);
+  if (e == 2 && c0 == 4) {
+    return Words4<kToC0, kStream>(plain, plain_stride, cols, blocked, blocked_stride);
+  }
   if (e == 2 && c0 == 8) {
     return Words8<kToC0, kStream>(plain, plain_stride, cols, blocked, blocked_stride);
   }

@@ -5,8 +5,9 @@
 // (NC1HWC0 / NC1HWC2: consecutive rows; FRACTAL_Z: rows Np·C0 elements
 // apart). Element j of plane r is element r of blocked row j. "C0" below is
 // the block, C2 for RKNN. It is a transpose, so it is done in register tiles where the
-// running path has them (AVX2: 8-bit C0 16 / 32, 16-bit C0 8 / 16, 32-bit C0
-// 8 / 16), else element by element.
+// running path has them (AVX2: 8-bit C0 16 / 32, 16-bit C0 4 / 8 / 16, 32-bit
+// C0 8 / 16; 16-bit C0 4 with blocked rows back to back), else element by
+// element.
 #pragma once
 
 #include <cstdint>
