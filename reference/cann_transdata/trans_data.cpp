@@ -316,6 +316,7 @@ int64_t PlanNz(const TransDataFacts& facts, const TransDataArgs& args, TransData
 // 64 MiB, 4.4× to pack at 1 MiB; README, Speed).
 constexpr int64_t kFzRunBytes = 256;
 constexpr int64_t kFzCols = 64;
+constexpr int64_t kFzPrefetchChunks = 4;
 
 void FractalZBlocks(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
   const int64_t e = p.elem_bytes, hw = p.h * p.w, run = p.c0 * e;
@@ -329,11 +330,19 @@ void FractalZBlocks(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
                   static_cast<size_t>((p.cout_padded - p.n) * run));
     }
   }
-  // Large packed outputs are streamed (non-temporal stores; simd::
-  // kStreamMinBytes) as the rows' runs leave the scratch: × memcpy at 64 MiB
-  // 2.05 → 1.23, 256 MiB 2.43 → 1.36. Streaming the unpacked planes (each n
-  // a 512-byte run at H·W 16) was slower (256 MiB 1.91 → 2.62).
-  const bool stream = p.pack && p.dst_bytes >= simd::kStreamMinBytes;
+  // Large outputs are streamed (non-temporal stores; simd::kStreamMinBytes):
+  // the packed rows' runs as they leave the scratch (× memcpy at 64 MiB 2.05 →
+  // 1.23, 256 MiB 2.43 → 1.36), the unpacked planes as the tiles write them
+  // (FRACTAL_Z_3D 16 MiB 5.6 → 2.9, 64 MiB 2.7 → 2.2; FRACTAL_Z 256 MiB
+  // within the noise, 2.1 → 2.5 in one run and better in others).
+  const bool stream = p.dst_bytes >= simd::kStreamMinBytes;
+  // Unpacking a large FRACTAL_Z reads H·W rows (up to kFzCols) a chunk of n at a
+  // time, each row Np·C0 elements from the next: too many strided streams for
+  // the hardware prefetchers. The chunk kFzPrefetchChunks ahead is prefetched
+  // (× memcpy at 64 MiB 2.10 → 1.20, 256 MiB 2.40 → 1.55; FRACTAL_Z_3D 2.03 →
+  // 1.76). Prefetching the pack's planes likewise was slower (64 MiB 1.30 →
+  // 1.57): those are read in order.
+  const bool prefetch = !p.pack && p.src_bytes >= simd::kStreamMinBytes;
   std::vector<uint8_t> scratch(static_cast<size_t>(kFzCols * chunk * run));
   uint8_t* const tile = scratch.data();
   const int64_t tile_stride = chunk * run;  // one column's chunk in the scratch
@@ -357,8 +366,13 @@ void FractalZBlocks(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
             }
           } else {
             for (int64_t j = 0; j < cols; ++j) {
-              std::memcpy(tile + j * tile_stride, src + rows_at + j * row_bytes,
-                          static_cast<size_t>(count * run));
+              const uint8_t* from = src + rows_at + j * row_bytes;
+              if (prefetch && n0 + kFzPrefetchChunks * chunk < p.n) {
+                for (int64_t b = 0; b < count * run; b += 64) {
+                  __builtin_prefetch(from + kFzPrefetchChunks * chunk * run + b);
+                }
+              }
+              std::memcpy(tile + j * tile_stride, from, static_cast<size_t>(count * run));
             }
             for (int64_t i = 0; i < count; ++i) {
               blocks::C0ToPlanes(tile + i * run, tile_stride, planes, cols, p.c0, e,
