@@ -40,26 +40,9 @@ void C0ToPlanesRows(const uint8_t* blocked, int64_t blocked_stride, int64_t plan
 #if NPUCONF_HAVE_AVX2_KERNELS
 // Register tiles, full C0 only. Each covers the columns [0, cols − cols % 16)
 // (16-bit) or [0, cols − cols % 8) (32-bit) and returns where it stopped.
-NPUCONF_AVX2 inline __m256i Load(const uint8_t* p) {
-  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-}
-// kStream: a non-temporal store; p 32-byte aligned (16 for Store128).
-template <bool kStream>
-NPUCONF_AVX2 inline void Store(uint8_t* p, __m256i v) {
-  if constexpr (kStream) {
-    _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v);
-  } else {
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
-  }
-}
-template <bool kStream>
-NPUCONF_AVX2 inline void Store128(uint8_t* p, __m128i v) {
-  if constexpr (kStream) {
-    _mm_stream_si128(reinterpret_cast<__m128i*>(p), v);
-  } else {
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v);
-  }
-}
+using simd::avx2::Load;
+using simd::avx2::Store;
+using simd::avx2::Store128;
 
 // 16-bit, C0 16: 16 planes × 16 columns. Two in-lane 8 × 8 transposes (planes
 // 0-7 and 8-15) leave column 8l + c in lane l of x[c]; vperm2i128 joins the

@@ -136,17 +136,8 @@ NPUCONF_AVX512 void RowBlocked16Avx512(uint8_t* norm, uint8_t* native, const Row
 // first cols / 32 bytes.
 namespace avx2 {
 
-NPUCONF_AVX2 inline __m256i Load(const uint8_t* p) {
-  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-}
-template <bool kStream>
-NPUCONF_AVX2 inline void Store(uint8_t* p, __m256i v) {
-  if constexpr (kStream) {
-    _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v);
-  } else {
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
-  }
-}
+using simd::avx2::Load;
+using simd::avx2::Store;
 
 }  // namespace avx2
 

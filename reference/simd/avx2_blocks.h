@@ -1,5 +1,5 @@
-// AVX2 building blocks shared by the layout kernels: in-lane element
-// transposes. Include only from .cpp files; call only when
+// AVX2 building blocks shared by the layout kernels: loads and (streamed)
+// stores, in-lane element transposes. Include only from .cpp files; call only when
 // simd::ActiveIsa() is kAvx2 or kAvx512 (both run AVX2).
 #pragma once
 
@@ -9,6 +9,29 @@
 #include "reference/simd/avx512.h"  // <immintrin.h>, GCC 12 warnings silenced
 
 namespace npuconf::simd::avx2 {
+
+NPUCONF_AVX2 inline __m256i Load(const uint8_t* p) {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+}
+
+// kStream: non-temporal, for a 32-byte aligned `p` only (Store128: 16-byte);
+// callers stream from kStreamMinBytes (isa.h) on and fence (_mm_sfence) after.
+template <bool kStream>
+NPUCONF_AVX2 inline void Store(uint8_t* p, __m256i v) {
+  if constexpr (kStream) {
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v);
+  } else {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
+  }
+}
+template <bool kStream>
+NPUCONF_AVX2 inline void Store128(uint8_t* p, __m128i v) {
+  if constexpr (kStream) {
+    _mm_stream_si128(reinterpret_cast<__m128i*>(p), v);
+  } else {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v);
+  }
+}
 
 // 16 bytes at lane0 in the low 128-bit lane, 16 at lane1 in the high one.
 NPUCONF_AVX2 inline __m256i LoadLanes(const uint8_t* lane0, const uint8_t* lane1) {
