@@ -320,7 +320,12 @@ int64_t C0ToPlanesTiles(const uint8_t* blocked, int64_t blocked_stride, int64_t 
     // Chunks of at most `row` bytes a plane, whole 32-column tiles (every
     // kernel's tile divides 32 columns).
     for (int64_t n; (n = std::min(row / e, cols - j0) / 32 * 32) > 0; j0 += n) {
-      Tiles<false, false>(scratch, stride, n, c0, e, rows + j0 * blocked_stride, blocked_stride);
+      // A tile that declines these rows (C0 4 rows not back to back) leaves
+      // the scratch unwritten: stop, the element loop does the rest.
+      if (Tiles<false, false>(scratch, stride, n, c0, e, rows + j0 * blocked_stride,
+                              blocked_stride) != n) {
+        break;
+      }
       for (int64_t r = 0; r < c0; ++r) {
         std::memcpy(plain + r * plain_stride + j0 * e, scratch + r * stride,
                     static_cast<size_t>(n * e));
