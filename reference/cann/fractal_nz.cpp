@@ -9,6 +9,7 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#include "reference/simd/avx2_blocks.h"
 #include "reference/simd/avx512_blocks.h"
 
 namespace npuconf::cann {
@@ -330,17 +331,8 @@ NPUCONF_AVX512 void UnpackRows32Avx512(const uint8_t* nz, uint8_t* nd, const NzG
 // row, so two ND rows of one fractal (one 64-byte NZ line) are two stores and
 // no shuffle at all. Same runs, bands and prefetches as above; streamed stores
 // still fill whole lines (the two halves back to back).
-NPUCONF_AVX2 inline __m256i Load32(const uint8_t* src) {
-  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src));
-}
-template <bool kStream>
-NPUCONF_AVX2 inline void Store32(uint8_t* dst, __m256i v) {
-  if constexpr (kStream) {
-    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst), v);
-  } else {
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst), v);
-  }
-}
+using simd::avx2::Load;   // 32 bytes
+using simd::avx2::Store;  // 32 bytes, kStream: non-temporal
 template <bool kStream>
 NPUCONF_AVX2 inline void Finish2() {
   if constexpr (kStream) _mm_sfence();
@@ -348,7 +340,7 @@ NPUCONF_AVX2 inline void Finish2() {
 
 // The bytes [0, valid_bytes) of a 32-byte row piece, zero above (valid ≤ 32).
 NPUCONF_AVX2 inline __m256i LoadPiece2(const uint8_t* src, int64_t valid_bytes) {
-  if (valid_bytes >= 32) return Load32(src);
+  if (valid_bytes >= 32) return Load(src);
   alignas(32) uint8_t row[32] = {};
   std::memcpy(row, src, static_cast<size_t>(valid_bytes));
   return _mm256_load_si256(reinterpret_cast<const __m256i*>(row));
@@ -359,7 +351,7 @@ NPUCONF_AVX2 void PackFractal2(const uint8_t* src, int64_t k_bytes, int64_t rows
                                int64_t valid_bytes, uint8_t* dst) {
   const __m256i zero = _mm256_setzero_si256();
   for (int64_t r = 0; r < kNzH0; ++r) {
-    Store32<kStream>(dst + r * 32, r < rows ? LoadPiece2(src + r * k_bytes, valid_bytes) : zero);
+    Store<kStream>(dst + r * 32, r < rows ? LoadPiece2(src + r * k_bytes, valid_bytes) : zero);
   }
 }
 
@@ -377,10 +369,10 @@ NPUCONF_AVX2 inline void PackPairs2(const uint8_t* piece, int64_t k_bytes, int64
       const uint8_t* a = piece + r * k_bytes + 64 * p;
       const uint8_t* c = a + k_bytes;
       uint8_t* pair = dst + 2 * p * c1_stride + r * 32;
-      Store32<kStream>(pair, Load32(a));
-      Store32<kStream>(pair + 32, Load32(c));
-      Store32<kStream>(pair + c1_stride, Load32(a + 32));
-      Store32<kStream>(pair + c1_stride + 32, Load32(c + 32));
+      Store<kStream>(pair, Load(a));
+      Store<kStream>(pair + 32, Load(c));
+      Store<kStream>(pair + c1_stride, Load(a + 32));
+      Store<kStream>(pair + c1_stride + 32, Load(c + 32));
     }
   }
 }
@@ -433,12 +425,12 @@ NPUCONF_AVX2 inline void UnpackPairs2(const uint8_t* src, int64_t k_bytes, int64
       const uint8_t* pair = src + 2 * p * c1_stride + r * 32;
       uint8_t* a = piece + r * k_bytes + 64 * p;
       uint8_t* c = a + k_bytes;
-      const __m256i a_lo = Load32(pair), c_lo = Load32(pair + 32);
-      const __m256i a_hi = Load32(pair + c1_stride), c_hi = Load32(pair + c1_stride + 32);
-      Store32<kStream>(a, a_lo);
-      Store32<kStream>(a + 32, a_hi);
-      Store32<kStream>(c, c_lo);
-      Store32<kStream>(c + 32, c_hi);
+      const __m256i a_lo = Load(pair), c_lo = Load(pair + 32);
+      const __m256i a_hi = Load(pair + c1_stride), c_hi = Load(pair + c1_stride + 32);
+      Store<kStream>(a, a_lo);
+      Store<kStream>(a + 32, a_hi);
+      Store<kStream>(c, c_lo);
+      Store<kStream>(c + 32, c_hi);
     }
   }
 }
@@ -475,8 +467,8 @@ NPUCONF_AVX2 void UnpackRows32Avx2(const uint8_t* nz, uint8_t* nd, const NzGeome
         const int64_t r = even_rows;
         for (int64_t pair = 0; pair < full_pairs; ++pair) {
           const uint8_t* piece = src + 2 * pair * c1_stride + r * 32;
-          Store32<false>(dst + r * k_bytes + pair * 64, Load32(piece));
-          Store32<false>(dst + r * k_bytes + pair * 64 + 32, Load32(piece + c1_stride));
+          Store<false>(dst + r * k_bytes + pair * 64, Load(piece));
+          Store<false>(dst + r * k_bytes + pair * 64 + 32, Load(piece + c1_stride));
         }
       }
     }
