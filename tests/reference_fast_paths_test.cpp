@@ -223,7 +223,9 @@ std::vector<BCase> BCases() {
       {100, 256, 64, 32, 0, DType::kInt4, 0, 0, "int4 as bytes: fused bands, then a short one"},
       {200, 128, 64, 32, 64, DType::kInt4, 0, 0, "int4 as bytes, segments of 2 bands + 8 rows"},
       {96, 128, 64, 32, 0, DType::kInt4, 3, 1, "int4 as bytes, misaligned buffers"},
-      {4096, 4096, 64, 32, 0, DType::kInt4, 0, 0, "8 MiB int4 as bytes: streamed"},
+      {4096, 4096, 64, 32, 0, DType::kInt4, 0, 0, "8 MiB int4 as bytes: streamed (in pairs)"},
+      {4096, 4160, 64, 32, 0, DType::kInt4, 0, 0,
+       "8 MiB int4 as bytes, an odd count of 32-byte blocks: streamed one at a time"},
       {4096, 4096, 16, 32, 0, DType::kInt4, 0, 16,
        "8 MiB int4 16x32 (RK3576 type 8), band path, "
        "NATIVE 16-byte aligned only: cached stores"},
@@ -305,6 +307,8 @@ std::vector<RowBlockedCase> RowBlockedCases() {
       {16, 48, 4, DType::kFloat, 3, 17, "C fp32, misaligned buffers"},
       {6, 64, 8, DType::kInt8, 0, 0, "RK3566 A int8 subK 8: portable"},
       {8192, 1024, 16, DType::kInt8, 0, 0, "8 MiB: streamed"},
+      {8009, 1056, 16, DType::kInt8, 0, 0,
+       "8 MiB: streamed, an odd count of 32-byte pieces, a short last band"},
       {2046, 1040, 4, DType::kFloat, 0, 0, "8 MiB, ragged: cached stores"},
   };
 }
