@@ -165,11 +165,12 @@ NPUCONF_AVX2 int64_t Words4(uint8_t* plain, int64_t plain_stride, int64_t cols, 
 // before a row is stored, so the row is written in one pass; cached, each is
 // stored as it is done (fewer registers live: 1 MiB fp32 C0 16, 1.3× memcpy
 // against 2.2× holding both).
-template <bool kToC0, bool kStream>
-NPUCONF_AVX2 int64_t Dwords(uint8_t* plain, int64_t plain_stride, int64_t cols, int64_t c0,
-                            uint8_t* blocked, int64_t blocked_stride) {
+// kHalves = C0 / 8, fixed at compile time (as BytesSets).
+template <bool kToC0, bool kStream, int kHalves>
+NPUCONF_AVX2 int64_t DwordsHalves(uint8_t* plain, int64_t plain_stride, int64_t cols,
+                                  uint8_t* blocked, int64_t blocked_stride) {
   const int64_t end = cols / 8 * 8;
-  const int64_t halves = c0 / 8;
+  constexpr int64_t halves = kHalves;
   auto store = [&](int64_t j0, int64_t half, const __m256i* x) NPUCONF_AVX2 {
     for (int i = 0; i < 8; ++i) {
       if constexpr (kToC0) {
@@ -180,7 +181,7 @@ NPUCONF_AVX2 int64_t Dwords(uint8_t* plain, int64_t plain_stride, int64_t cols, 
     }
   };
   for (int64_t j0 = 0; j0 < end; j0 += 8) {
-    __m256i x[2][8];
+    __m256i x[kHalves][8];
     for (int64_t half = 0; half < halves; ++half) {
       for (int i = 0; i < 8; ++i) {
         x[half][i] = kToC0 ? Load(plain + (8 * half + i) * plain_stride + 4 * j0)
@@ -196,17 +197,27 @@ NPUCONF_AVX2 int64_t Dwords(uint8_t* plain, int64_t plain_stride, int64_t cols, 
   return end;
 }
 
+template <bool kToC0, bool kStream>
+NPUCONF_AVX2 int64_t Dwords(uint8_t* plain, int64_t plain_stride, int64_t cols, int64_t c0,
+                            uint8_t* blocked, int64_t blocked_stride) {
+  return c0 == 8
+             ? DwordsHalves<kToC0, kStream, 1>(plain, plain_stride, cols, blocked, blocked_stride)
+             : DwordsHalves<kToC0, kStream, 2>(plain, plain_stride, cols, blocked, blocked_stride);
+}
+
 // 8-bit, C0 16 (RKNN int8 C2, torch_npu's int8 C0) or 32 (GE's int8 C0): 16
 // planes × 32 columns per in-lane 16 × 16 byte transpose, which leaves column
 // 16l + c of those planes in lane l of x[c]. C0 32 joins two such sets (planes
 // 0-15, 16-31) per blocked row with vperm2i128.
-template <bool kToC0, bool kStream>
-NPUCONF_AVX2 int64_t Bytes(uint8_t* plain, int64_t plain_stride, int64_t cols, int64_t c0,
-                           uint8_t* blocked, int64_t blocked_stride) {
+// kSets = C0 / 16, fixed at compile time: with a run-time count the compiler
+// kept x in memory (RKNN int8 NC1HWC2 → NCHW 4 MiB, perf).
+template <bool kToC0, bool kStream, int kSets>
+NPUCONF_AVX2 int64_t BytesSets(uint8_t* plain, int64_t plain_stride, int64_t cols, uint8_t* blocked,
+                               int64_t blocked_stride) {
   const int64_t end = cols / 32 * 32;
-  const int sets = static_cast<int>(c0 / 16);
+  constexpr int sets = kSets;
   for (int64_t j0 = 0; j0 < end; j0 += 32) {
-    __m256i x[2][16];
+    __m256i x[kSets][16];
     if constexpr (kToC0) {
       for (int set = 0; set < sets; ++set) {
         for (int r = 0; r < 16; ++r) x[set][r] = Load(plain + (16 * set + r) * plain_stride + j0);
@@ -215,7 +226,7 @@ NPUCONF_AVX2 int64_t Bytes(uint8_t* plain, int64_t plain_stride, int64_t cols, i
       for (int c = 0; c < 16; ++c) {
         uint8_t* row0 = blocked + (j0 + c) * blocked_stride;
         uint8_t* row1 = blocked + (j0 + 16 + c) * blocked_stride;
-        if (sets == 1) {
+        if constexpr (kSets == 1) {
           Store128<kStream>(row0, _mm256_castsi256_si128(x[0][c]));
           Store128<kStream>(row1, _mm256_extracti128_si256(x[0][c], 1));
         } else {
@@ -241,6 +252,14 @@ NPUCONF_AVX2 int64_t Bytes(uint8_t* plain, int64_t plain_stride, int64_t cols, i
     }
   }
   return end;
+}
+
+template <bool kToC0, bool kStream>
+NPUCONF_AVX2 int64_t Bytes(uint8_t* plain, int64_t plain_stride, int64_t cols, int64_t c0,
+                           uint8_t* blocked, int64_t blocked_stride) {
+  return c0 == 16
+             ? BytesSets<kToC0, kStream, 1>(plain, plain_stride, cols, blocked, blocked_stride)
+             : BytesSets<kToC0, kStream, 2>(plain, plain_stride, cols, blocked, blocked_stride);
 }
 
 // Which register tile applies: full C0 planes of 8-bit with C0 16 or 32, of
