@@ -345,6 +345,20 @@ TEST(TransDataCross, ReferenceEqualsOracle) {
       }
     }
   }
+  // FRACTAL_Z_C04 a chunk of n at a time (trans_data.cpp, C04Rows): several
+  // chunks and a short last one; ≥ 8 MiB out, the size that streams (the
+  // streamed stores themselves: FastPaths.RunsMatchTheirDefinitionOnEveryPath,
+  // on aligned buffers).
+  for (const Shape& nchw : {Shape{200, 4, 4, 4}, Shape{131, 3, 5, 5}, Shape{65537, 4, 4, 4}}) {
+    for (DType dtype : {DType::kFloat16, DType::kInt8}) {
+      if (nchw[0] > 1000 && dtype == DType::kInt8) continue;  // fp16 alone reaches 8 MiB
+      for (bool pack : {true, false}) {
+        Call c{pack ? "NCHW" : "FRACTAL_Z_C04", pack ? "FRACTAL_Z_C04" : "NCHW", nchw, dtype};
+        ExpectReferenceEqualsOracle(c, seed++);
+        ++checked;
+      }
+    }
+  }
   EXPECT_GT(checked, 600);
 }
 

@@ -736,6 +736,50 @@ TEST(FastPaths, C0BlocksMatchTheirDefinitionOnEveryPath) {
   }
 }
 
+// GatherRuns / ScatterRuns (FRACTAL_Z_C04's chunks), written out: run i is
+// bytes [i · stride, i · stride + run) of the strided side and [i · run, (i + 1)
+// · run) of the packed side. Every size the switch names and one it does not;
+// streamed to a 32-byte aligned and to a misaligned packed side.
+TEST(FastPaths, RunsMatchTheirDefinitionOnEveryPath) {
+  for (int64_t run : {16, 24, 32, 64, 96}) {
+    for (int64_t count : {1, 7, 64}) {
+      for (uint64_t offset : {0, 8}) {
+        for (bool stream : {false, true}) {
+          SCOPED_TRACE(std::to_string(count) + " runs of " + std::to_string(run) +
+                       " bytes, packed side at +" + std::to_string(offset) +
+                       (stream ? ", streamed" : ""));
+          const int64_t stride = run + 40;
+          const auto strided_bytes = static_cast<uint64_t>((count - 1) * stride + run);
+          const auto packed_bytes = static_cast<uint64_t>(count * run);
+          const Bytes strided = Random(41, strided_bytes);
+          const Bytes packed = Random(42, packed_bytes);
+          Bytes want_packed(packed_bytes), want_strided(strided_bytes, Guarded::kSentinel);
+          for (int64_t i = 0; i < count; ++i) {
+            for (int64_t b = 0; b < run; ++b) {
+              want_packed[i * run + b] = strided[i * stride + b];
+              want_strided[i * stride + b] = packed[i * run + b];
+            }
+          }
+          for (simd::Isa isa : Paths()) {
+            SCOPED_TRACE(simd::IsaName(isa));
+            On(isa, [&] {
+              Guarded gathered(packed_bytes, offset);
+              blocks::GatherRuns(strided.data(), stride, count, run, gathered.data(), stream);
+              blocks::FinishStreaming();
+              EXPECT_TRUE(gathered.Contents() == want_packed) << "gather differs";
+              EXPECT_TRUE(gathered.GuardsIntact()) << "gather wrote outside its buffer";
+              Guarded scattered(strided_bytes, offset);
+              blocks::ScatterRuns(packed.data(), count, run, scattered.data(), stride);
+              EXPECT_TRUE(scattered.Contents() == want_strided) << "scatter differs";
+              EXPECT_TRUE(scattered.GuardsIntact()) << "scatter wrote outside its buffer";
+            });
+          }
+        }
+      }
+    }
+  }
+}
+
 // NHWC pixels ↔ channel-block planes, written out: byte i of pixel p is byte
 // i mod block of row p of plane i div block; the last plane's pad bytes are 0.
 TEST(FastPaths, PixelBlocksMatchTheirDefinition) {

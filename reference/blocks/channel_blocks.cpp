@@ -429,6 +429,67 @@ void CopyRun(uint8_t* to, const uint8_t* from, int64_t bytes, bool stream) {
   std::memcpy(to, from, static_cast<size_t>(bytes));
 }
 
+namespace {
+
+// GatherRuns / ScatterRuns with the run size known at compile time (0: any).
+template <int64_t kRun, bool kGather>
+void MoveRuns(uint8_t* packed, uint8_t* strided, int64_t stride, int64_t count, int64_t run_bytes) {
+  const int64_t run = kRun ? kRun : run_bytes;
+  for (int64_t i = 0; i < count; ++i, packed += run, strided += stride) {
+    if constexpr (kGather) {
+      std::memcpy(packed, strided, static_cast<size_t>(run));
+    } else {
+      std::memcpy(strided, packed, static_cast<size_t>(run));
+    }
+  }
+}
+
+template <bool kGather>
+void MoveRunsBySize(uint8_t* packed, uint8_t* strided, int64_t stride, int64_t count,
+                    int64_t run_bytes) {
+  switch (run_bytes) {
+    case 16:
+      return MoveRuns<16, kGather>(packed, strided, stride, count, 16);
+    case 32:
+      return MoveRuns<32, kGather>(packed, strided, stride, count, 32);
+    case 64:
+      return MoveRuns<64, kGather>(packed, strided, stride, count, 64);
+    default:
+      return MoveRuns<0, kGather>(packed, strided, stride, count, run_bytes);
+  }
+}
+
+#if NPUCONF_HAVE_AVX2_KERNELS
+// Streamed GatherRuns of whole 32-byte units to a 32-byte aligned `to`.
+NPUCONF_AVX2 void StreamGather(const uint8_t* from, int64_t from_stride, int64_t count,
+                               int64_t run_bytes, uint8_t* to) {
+  for (int64_t i = 0; i < count; ++i, from += from_stride) {
+    for (int64_t b = 0; b < run_bytes; b += 32, to += 32) Store<true>(to, Load(from + b));
+  }
+}
+#endif
+
+}  // namespace
+
+void GatherRuns(const uint8_t* from, int64_t from_stride, int64_t count, int64_t run_bytes,
+                uint8_t* to, bool stream) {
+#if NPUCONF_HAVE_AVX2_KERNELS
+  const simd::Isa isa = simd::ActiveIsa();
+  if (stream && (isa == simd::Isa::kAvx2 || isa == simd::Isa::kAvx512) &&
+      reinterpret_cast<uintptr_t>(to) % 32 == 0 && run_bytes % 32 == 0) {
+    return StreamGather(from, from_stride, count, run_bytes, to);
+  }
+#else
+  (void)stream;
+#endif
+  MoveRunsBySize<true>(to, const_cast<uint8_t*>(from), from_stride, count, run_bytes);
+}
+
+void ScatterRuns(const uint8_t* from, int64_t count, int64_t run_bytes, uint8_t* to,
+                 int64_t to_stride) {
+  MoveRunsBySize<false>(const_cast<uint8_t*>(from), to, to_stride, count, run_bytes);
+}
+
 void FinishStreaming() {
 #if NPUCONF_HAVE_AVX2_KERNELS
   if (simd::ActiveIsa() == simd::Isa::kAvx2 || simd::ActiveIsa() == simd::Isa::kAvx512) {

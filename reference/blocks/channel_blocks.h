@@ -36,6 +36,17 @@ void C0ToPlanes(const uint8_t* blocked, int64_t blocked_stride, int64_t planes, 
 // is 32-byte aligned and `bytes` a multiple of 32, else memcpy.
 void CopyRun(uint8_t* to, const uint8_t* from, int64_t bytes, bool stream);
 
+// `count` runs of `run_bytes`, run i at from + i · from_stride, to `to` back
+// to back (count · run_bytes bytes); stream as CopyRun (per run). Runs of 16,
+// 32 or 64 bytes are fixed-size moves; others memcpy.
+void GatherRuns(const uint8_t* from, int64_t from_stride, int64_t count, int64_t run_bytes,
+                uint8_t* to, bool stream);
+
+// The inverse, cached: `count` runs of `run_bytes` back to back at `from`, run
+// i to to + i · to_stride.
+void ScatterRuns(const uint8_t* from, int64_t count, int64_t run_bytes, uint8_t* to,
+                 int64_t to_stride);
+
 // Orders the non-temporal stores of streamed calls before any later store
 // (sfence); a no-op on the paths that do not stream.
 void FinishStreaming();

@@ -149,55 +149,54 @@ void Convert(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
 // (under the reading accepted of D8, MS's f = ((c div 4)·H·W + h·W + w)·4 + c mod 4),
 // element (n, f) at (f div C0)·N1·16·C0 + n·C0 + f mod C0: each n's flattened row of
 // K = rows·C0 elements (rows the first storage dim) cut into C0-runs, run k of every n
-// side by side. It goes a chunk of n at a time through an L1 scratch laid out as the
-// blocked side ([rows][chunk][C0]): each n's row is built (pack: its pixels'
-// channels side by side, zeros in the pad channels and past 4·C1'·H·W) into `line`
-// and its runs moved into the scratch, and each run k of the chunk moves whole (as
-// FractalZBlocks). Element by element straight into the blocked side, it was
-// 10-25× memcpy (bench/trans_data_bench, [N, 4, 4, 4] fp16).
-constexpr int64_t kC04RunBytes = 256;
+// side by side. It goes a chunk of n at a time through an L1 scratch holding the
+// chunk's flattened rows back to back: each n's row is built there (pack: its
+// pixels' channels side by side, zeros in the pad channels and past 4·C1'·H·W) or
+// read from there (unpack), and run k of the whole chunk moves between the
+// scratch and blocked row k in one call (blocks::GatherRuns / ScatterRuns).
+// Element by element straight into the blocked side it was 10-25× memcpy
+// (bench/trans_data_bench, [N, 4, 4, 4] fp16); with each n's row built in a
+// line buffer and its runs moved one memcpy each, 7-10× at 1-4 MiB.
+constexpr int64_t kC04ChunkBytes = 8 << 10;
 
 template <int kBytes>
 void C04Rows(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
   const Strides s = PlainStrides(p);
   const int64_t hw = p.h * p.w, rows = p.storage[0], run = p.c0 * kBytes;
-  const int64_t chunk = std::max<int64_t>(1, kC04RunBytes / run);  // n per chunk
-  const int64_t row_bytes = p.cout_padded * run;                   // one blocked row
+  const int64_t line_bytes = rows * run;                                    // one n's flattened row
+  const int64_t chunk = std::max<int64_t>(1, kC04ChunkBytes / line_bytes);  // n per chunk
+  const int64_t row_bytes = p.cout_padded * run;                            // one blocked row
   const bool stream = p.pack && p.dst_bytes >= simd::kStreamMinBytes;
   const bool planar = p.plain == Format::kNchw && kBytes <= 4;  // blocks:: takes 1, 2, 4
+  // The bytes of a row the build writes: planar, every pixel's 4 lanes (pad
+  // lanes too); else only the real channels' elements.
+  const int64_t built = planar ? p.c04_c1 * hw * 4 * kBytes : 0;
   if (p.pack && p.cout_padded > p.n) {  // the pad rows n >= N of every blocked row
     for (int64_t k = 0; k < rows; ++k) {
       std::memset(dst + k * row_bytes + p.n * run, 0,
                   static_cast<size_t>((p.cout_padded - p.n) * run));
     }
   }
-  std::vector<uint8_t> line(static_cast<size_t>(rows * run));
-  std::vector<uint8_t> scratch(static_cast<size_t>(rows * chunk * run));
-  const int64_t tile_stride = chunk * run;  // one run k of the chunk in the scratch
+  std::vector<uint8_t> scratch(static_cast<size_t>(chunk * line_bytes));
   for (int64_t n0 = 0; n0 < p.n; n0 += chunk) {
     const int64_t count = std::min(chunk, p.n - n0);
     if (!p.pack) {
       for (int64_t k = 0; k < rows; ++k) {
-        std::memcpy(scratch.data() + k * tile_stride, src + k * row_bytes + n0 * run,
-                    static_cast<size_t>(count * run));
+        blocks::ScatterRuns(src + k * row_bytes + n0 * run, count, run, scratch.data() + k * run,
+                            line_bytes);
       }
     }
     for (int64_t i = 0; i < count; ++i) {
       const int64_t n = n0 + i;
-      if (p.pack) std::fill(line.begin(), line.end(), uint8_t{0});
-      if (!p.pack) {
-        for (int64_t k = 0; k < rows; ++k) {
-          std::memcpy(line.data() + k * run, scratch.data() + k * tile_stride + i * run,
-                      static_cast<size_t>(run));
-        }
-      }
+      uint8_t* line = scratch.data() + i * line_bytes;
+      if (p.pack) std::memset(line + built, 0, static_cast<size_t>(line_bytes - built));
       if (planar) {
         // Each group of 4 channels is 4 planes of H·W ↔ H·W pixels of 4 lanes:
         // channel blocks of C0 4 (pad lanes written 0).
         for (int64_t g = 0; g < p.c04_c1; ++g) {
           const int64_t planes = std::min<int64_t>(4, p.c - 4 * g);
           const int64_t plain_at = (n * s.n + 4 * g * s.c) * kBytes;
-          uint8_t* at = line.data() + g * hw * 4 * kBytes;
+          uint8_t* at = line + g * hw * 4 * kBytes;
           if (p.pack) {
             blocks::PlanesToC0(src + plain_at, hw * kBytes, planes, hw, 4, kBytes, at, 4 * kBytes,
                                false);
@@ -208,7 +207,7 @@ void C04Rows(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
         }
       }
       for (int64_t c = 0; c < p.c && !planar; ++c) {
-        uint8_t* at = line.data() + ((c / 4) * hw * 4 + c % 4) * kBytes;
+        uint8_t* at = line + ((c / 4) * hw * 4 + c % 4) * kBytes;
         for (int64_t h = 0; h < p.h; ++h) {
           const uint8_t* plain = (p.pack ? src : dst) + (n * s.n + c * s.c + h * s.h) * kBytes;
           for (int64_t w = 0; w < p.w; ++w, at += 4 * kBytes) {
@@ -221,17 +220,11 @@ void C04Rows(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
           }
         }
       }
-      if (p.pack) {
-        for (int64_t k = 0; k < rows; ++k) {
-          std::memcpy(scratch.data() + k * tile_stride + i * run, line.data() + k * run,
-                      static_cast<size_t>(run));
-        }
-      }
     }
     if (p.pack) {
       for (int64_t k = 0; k < rows; ++k) {
-        blocks::CopyRun(dst + k * row_bytes + n0 * run, scratch.data() + k * tile_stride,
-                        count * run, stream);
+        blocks::GatherRuns(scratch.data() + k * run, line_bytes, count, run,
+                           dst + k * row_bytes + n0 * run, stream);
       }
     }
   }
