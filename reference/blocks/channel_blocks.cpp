@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "reference/simd/avx2_blocks.h"
+#include "reference/simd/avx512_blocks.h"
 #include "reference/simd/isa.h"
 
 namespace npuconf::blocks {
@@ -262,6 +263,34 @@ NPUCONF_AVX2 int64_t Bytes(uint8_t* plain, int64_t plain_stride, int64_t cols, i
              : BytesSets<kToC0, kStream, 2>(plain, plain_stride, cols, blocked, blocked_stride);
 }
 
+#if NPUCONF_HAVE_AVX512_KERNELS
+// Words16 to C0, cached, on the AVX-512 path: one zmm holds plane r and plane
+// r + 8 (16 columns each), so a single in-lane 8 × 8 transpose of 8 registers
+// does both halves and a lane shuffle puts each blocked row's halves side by
+// side: 40 shuffles and 8 inserts per 16 × 16 tile against the AVX2 tile's 64
+// shuffles, and no spills.
+NPUCONF_AVX512 int64_t Words16Avx512(const uint8_t* plain, int64_t plain_stride, int64_t cols,
+                                     uint8_t* blocked, int64_t blocked_stride) {
+  const int64_t end = cols / 16 * 16;
+  for (int64_t j0 = 0; j0 < end; j0 += 16) {
+    __m512i z[8];
+    for (int r = 0; r < 8; ++r) {
+      z[r] = _mm512_inserti64x4(_mm512_castsi256_si512(Load(plain + r * plain_stride + 2 * j0)),
+                                Load(plain + (r + 8) * plain_stride + 2 * j0), 1);
+    }
+    // Lane l of z[c]: column c (l even) or 8 + c (l odd) of planes 0-7 (l < 2)
+    // or 8-15.
+    simd::avx512::TransposeWords8x8InLanes(z);
+    for (int c = 0; c < 8; ++c) {
+      const __m512i rows = _mm512_shuffle_i64x2(z[c], z[c], 0xD8);  // lanes 0, 2, 1, 3
+      Store<false>(blocked + (j0 + c) * blocked_stride, _mm512_castsi512_si256(rows));
+      Store<false>(blocked + (j0 + 8 + c) * blocked_stride, _mm512_extracti64x4_epi64(rows, 1));
+    }
+  }
+  return end;
+}
+#endif
+
 // Which register tile applies: full C0 planes of 8-bit with C0 16 or 32, of
 // 16-bit with C0 4, 8 or 16, of 32-bit with C0 8 or 16, on a path that runs AVX2.
 bool RegisterTiles(int64_t planes, int64_t c0, int64_t elem_bytes) {
@@ -285,6 +314,11 @@ inline int64_t Tiles(uint8_t* plain, int64_t plain_stride, int64_t cols, int64_t
   if (e == 2 && c0 == 8) {
     return Words8<kToC0, kStream>(plain, plain_stride, cols, blocked, blocked_stride);
   }
+#if NPUCONF_HAVE_AVX512_KERNELS
+  if (e == 2 && kToC0 && !kStream && simd::ActiveIsa() == simd::Isa::kAvx512) {
+    return Words16Avx512(plain, plain_stride, cols, blocked, blocked_stride);
+  }
+#endif
   if (e == 2) return Words16<kToC0, kStream>(plain, plain_stride, cols, blocked, blocked_stride);
   return Dwords<kToC0, kStream>(plain, plain_stride, cols, c0, blocked, blocked_stride);
 }
