@@ -166,10 +166,10 @@ NPUCONF_AVX2 int64_t Words4(uint8_t* plain, int64_t plain_stride, int64_t cols, 
 // before a row is stored, so the row is written in one pass; cached, each is
 // stored as it is done (fewer registers live: 1 MiB fp32 C0 16, 1.3× memcpy
 // against 2.2× holding both).
-// kHalves = C0 / 8, fixed at compile time (as BytesSets).
+// kHalves = C0 / 8, fixed at compile time (why: Bytes below).
 template <bool kToC0, bool kStream, int kHalves>
-NPUCONF_AVX2 int64_t DwordsHalves(uint8_t* plain, int64_t plain_stride, int64_t cols,
-                                  uint8_t* blocked, int64_t blocked_stride) {
+NPUCONF_AVX2 int64_t Dwords(uint8_t* plain, int64_t plain_stride, int64_t cols, uint8_t* blocked,
+                            int64_t blocked_stride) {
   const int64_t end = cols / 8 * 8;
   constexpr int64_t halves = kHalves;
   auto store = [&](int64_t j0, int64_t half, const __m256i* x) NPUCONF_AVX2 {
@@ -198,14 +198,6 @@ NPUCONF_AVX2 int64_t DwordsHalves(uint8_t* plain, int64_t plain_stride, int64_t 
   return end;
 }
 
-template <bool kToC0, bool kStream>
-NPUCONF_AVX2 int64_t Dwords(uint8_t* plain, int64_t plain_stride, int64_t cols, int64_t c0,
-                            uint8_t* blocked, int64_t blocked_stride) {
-  return c0 == 8
-             ? DwordsHalves<kToC0, kStream, 1>(plain, plain_stride, cols, blocked, blocked_stride)
-             : DwordsHalves<kToC0, kStream, 2>(plain, plain_stride, cols, blocked, blocked_stride);
-}
-
 // 8-bit, C0 16 (RKNN int8 C2, torch_npu's int8 C0) or 32 (GE's int8 C0): 16
 // planes × 32 columns per in-lane 16 × 16 byte transpose, which leaves column
 // 16l + c of those planes in lane l of x[c]. C0 32 joins two such sets (planes
@@ -213,8 +205,8 @@ NPUCONF_AVX2 int64_t Dwords(uint8_t* plain, int64_t plain_stride, int64_t cols, 
 // kSets = C0 / 16, fixed at compile time: with a run-time count the compiler
 // kept x in memory (RKNN int8 NC1HWC2 → NCHW 4 MiB, perf).
 template <bool kToC0, bool kStream, int kSets>
-NPUCONF_AVX2 int64_t BytesSets(uint8_t* plain, int64_t plain_stride, int64_t cols, uint8_t* blocked,
-                               int64_t blocked_stride) {
+NPUCONF_AVX2 int64_t Bytes(uint8_t* plain, int64_t plain_stride, int64_t cols, uint8_t* blocked,
+                           int64_t blocked_stride) {
   const int64_t end = cols / 32 * 32;
   constexpr int sets = kSets;
   for (int64_t j0 = 0; j0 < end; j0 += 32) {
@@ -253,14 +245,6 @@ NPUCONF_AVX2 int64_t BytesSets(uint8_t* plain, int64_t plain_stride, int64_t col
     }
   }
   return end;
-}
-
-template <bool kToC0, bool kStream>
-NPUCONF_AVX2 int64_t Bytes(uint8_t* plain, int64_t plain_stride, int64_t cols, int64_t c0,
-                           uint8_t* blocked, int64_t blocked_stride) {
-  return c0 == 16
-             ? BytesSets<kToC0, kStream, 1>(plain, plain_stride, cols, blocked, blocked_stride)
-             : BytesSets<kToC0, kStream, 2>(plain, plain_stride, cols, blocked, blocked_stride);
 }
 
 #if NPUCONF_HAVE_AVX512_KERNELS
@@ -307,7 +291,10 @@ bool RegisterTiles(int64_t planes, int64_t c0, int64_t elem_bytes) {
 template <bool kToC0, bool kStream>
 inline int64_t Tiles(uint8_t* plain, int64_t plain_stride, int64_t cols, int64_t c0, int64_t e,
                      uint8_t* blocked, int64_t blocked_stride) {
-  if (e == 1) return Bytes<kToC0, kStream>(plain, plain_stride, cols, c0, blocked, blocked_stride);
+  if (e == 1 && c0 == 16) {
+    return Bytes<kToC0, kStream, 1>(plain, plain_stride, cols, blocked, blocked_stride);
+  }
+  if (e == 1) return Bytes<kToC0, kStream, 2>(plain, plain_stride, cols, blocked, blocked_stride);
   if (e == 2 && c0 == 4) {
     return Words4<kToC0, kStream>(plain, plain_stride, cols, blocked, blocked_stride);
   }
@@ -320,7 +307,8 @@ inline int64_t Tiles(uint8_t* plain, int64_t plain_stride, int64_t cols, int64_t
   }
 #endif
   if (e == 2) return Words16<kToC0, kStream>(plain, plain_stride, cols, blocked, blocked_stride);
-  return Dwords<kToC0, kStream>(plain, plain_stride, cols, c0, blocked, blocked_stride);
+  if (c0 == 8) return Dwords<kToC0, kStream, 1>(plain, plain_stride, cols, blocked, blocked_stride);
+  return Dwords<kToC0, kStream, 2>(plain, plain_stride, cols, blocked, blocked_stride);
 }
 
 // C0ToPlanes of long planes, cached, goes through an L1 scratch one chunk of
