@@ -6,8 +6,8 @@
 // apart). Element j of plane r is element r of blocked row j. "C0" below is
 // the block, C2 for RKNN. It is a transpose, so it is done in register tiles where the
 // running path has them (AVX2: 8-bit C0 16 / 32, 16-bit C0 4 / 8 / 16, 32-bit
-// C0 8 / 16; 16-bit C0 4 with blocked rows back to back), else element by
-// element.
+// C0 8 / 16; 16-bit C0 4 with blocked rows back to back; AVX-512: the cached
+// 16-bit C0 16 pack), else element by element.
 #pragma once
 
 #include <cstdint>
@@ -37,8 +37,9 @@ void C0ToPlanes(const uint8_t* blocked, int64_t blocked_stride, int64_t planes, 
 void CopyRun(uint8_t* to, const uint8_t* from, int64_t bytes, bool stream);
 
 // `count` runs of `run_bytes`, run i at from + i · from_stride, to `to` back
-// to back (count · run_bytes bytes); stream as CopyRun (per run). Runs of 16,
-// 32 or 64 bytes are fixed-size moves; others memcpy.
+// to back (count · run_bytes bytes). stream as for PlanesToC0: non-temporal
+// where `to` is 32-byte aligned and run_bytes a multiple of 32. Runs of 16, 32
+// or 64 bytes are fixed-size moves; others memcpy.
 void GatherRuns(const uint8_t* from, int64_t from_stride, int64_t count, int64_t run_bytes,
                 uint8_t* to, bool stream);
 
