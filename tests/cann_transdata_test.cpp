@@ -345,6 +345,23 @@ TEST(TransDataCross, ReferenceEqualsOracle) {
       }
     }
   }
+  // FRACTAL_Z(_3D) with H·W of whole register tiles and more (16, 32 and 36
+  // columns) and full C0 blocks, several chunks of n and a short last one
+  // (trans_data.cpp, FractalZBlocks; the shapes above are too small for the
+  // tiles).
+  for (const Pair& pair : {Pair{"NCHW", "FRACTAL_Z"}, Pair{"NCDHW", "FRACTAL_Z_3D"}}) {
+    const bool three_d = std::string(pair.blocked) == "FRACTAL_Z_3D";
+    for (DType dtype : {DType::kFloat16, DType::kInt8, DType::kFloat}) {
+      for (const Shape& nchw : {Shape{37, 32, 4, 8}, Shape{20, 48, 6, 6}, Shape{35, 64, 4, 4}}) {
+        const Shape shape = three_d ? Shape{nchw[0], nchw[1], 2, nchw[2], nchw[3]} : nchw;  // D = 2
+        for (bool pack : {true, false}) {
+          Call c{pack ? pair.plain : pair.blocked, pack ? pair.blocked : pair.plain, shape, dtype};
+          ExpectReferenceEqualsOracle(c, seed++);
+          ++checked;
+        }
+      }
+    }
+  }
   // FRACTAL_Z_C04 a chunk of n at a time (trans_data.cpp, C04Rows): several
   // chunks and a short last one; ≥ 8 MiB out, the size that streams (the
   // streamed stores themselves: FastPaths.RunsMatchTheirDefinitionOnEveryPath,

@@ -736,6 +736,78 @@ TEST(FastPaths, C0BlocksMatchTheirDefinitionOnEveryPath) {
   }
 }
 
+// PlanesToC0Images / C0ToPlanesImages (FRACTAL_Z's chunk of n in one call),
+// written out: image i is the definition above at plain + i · plain_image and
+// blocked + i · blocked_image. As FRACTAL_Z lays them out (images' rows
+// interleaved, each image one C0 run of a longer row; trans_data.cpp,
+// FractalZBlocks) and disjoint; full C0 (the tiles) and one plane short (the
+// element loop); column counts with and without a tail after the tiles.
+TEST(FastPaths, C0BlockImagesMatchTheirDefinitionOnEveryPath) {
+  for (const auto& [e, c0] :
+       {std::pair<int64_t, int64_t>{1, 32}, {1, 16}, {2, 16}, {2, 8}, {2, 4}, {4, 16}, {4, 8}}) {
+    for (int64_t planes : {c0, c0 - 1}) {
+      for (int64_t cols : {16, 40, 64}) {
+        for (bool interleaved : {true, false}) {
+          for (bool stream : {false, true}) {
+            const int64_t images = 5, run = c0 * e;
+            SCOPED_TRACE(std::to_string(e) + "-byte C0 " + std::to_string(c0) + ", " +
+                         std::to_string(planes) + " planes × " + std::to_string(cols) +
+                         (interleaved ? ", rows interleaved" : ", disjoint") +
+                         (stream ? ", streamed" : ""));
+            const int64_t plain_stride = cols * e + 32;  // a plane, with a gap
+            const int64_t plain_image = planes * plain_stride + 64;
+            const int64_t row_stride = interleaved ? images * run : run;
+            const int64_t blocked_image = interleaved ? run : cols * run;
+            const auto plain_bytes = static_cast<uint64_t>(images * plain_image);
+            const auto blocked_bytes = static_cast<uint64_t>(images * cols * run);
+            const Bytes plain = Random(51, plain_bytes);
+            const Bytes blocked_in = Random(52, blocked_bytes);
+            Bytes want_blocked(blocked_bytes, Guarded::kSentinel);
+            Bytes want_plain(plain_bytes, Guarded::kSentinel);
+            for (int64_t i = 0; i < images; ++i) {
+              for (int64_t j = 0; j < cols; ++j) {
+                for (int64_t r = 0; r < c0; ++r) {
+                  for (int64_t b = 0; b < e; ++b) {
+                    const int64_t at_blocked = i * blocked_image + j * row_stride + r * e + b;
+                    if (r >= planes) {
+                      want_blocked[at_blocked] = 0;
+                      continue;
+                    }
+                    const int64_t at_plain = i * plain_image + r * plain_stride + j * e + b;
+                    want_blocked[at_blocked] = plain[at_plain];
+                    want_plain[at_plain] = blocked_in[at_blocked];
+                  }
+                }
+              }
+            }
+            for (simd::Isa isa : Paths()) {
+              SCOPED_TRACE(simd::IsaName(isa));
+              On(isa, [&] {
+                Guarded blocked(blocked_bytes, 0);
+                std::fill(blocked.data(), blocked.data() + blocked_bytes, Guarded::kSentinel);
+                blocks::PlanesToC0Images(images, plain_image, blocked_image, plain.data(),
+                                         plain_stride, planes, cols, c0, e, blocked.data(),
+                                         row_stride, stream);
+                blocks::FinishStreaming();
+                EXPECT_TRUE(blocked.Contents() == want_blocked) << "to C0 blocks differs";
+                EXPECT_TRUE(blocked.GuardsIntact()) << "to C0 blocks wrote outside its buffer";
+                Guarded back(plain_bytes, 0);
+                std::fill(back.data(), back.data() + plain_bytes, Guarded::kSentinel);
+                blocks::C0ToPlanesImages(images, blocked_image, plain_image, blocked_in.data(),
+                                         row_stride, planes, cols, c0, e, back.data(), plain_stride,
+                                         stream);
+                blocks::FinishStreaming();
+                EXPECT_TRUE(back.Contents() == want_plain) << "to planes differs";
+                EXPECT_TRUE(back.GuardsIntact()) << "to planes wrote outside its buffer";
+              });
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 // GatherRuns / ScatterRuns (FRACTAL_Z_C04's chunks), written out: run i is
 // bytes [i · stride, i · stride + run) of the strided side and [i · run, (i + 1)
 // · run) of the packed side. Every size the switch names and one it does not;

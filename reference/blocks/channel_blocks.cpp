@@ -380,62 +380,98 @@ int64_t C0ToPlanesTiles(const uint8_t* blocked, int64_t blocked_stride, int64_t 
 
 }  // namespace
 
-void PlanesToC0(const uint8_t* plain, int64_t plain_stride, int64_t planes, int64_t cols,
-                int64_t c0, int64_t elem_bytes, uint8_t* blocked, int64_t blocked_stride,
-                bool stream) {
-  int64_t done = 0;
+void PlanesToC0Images(int64_t images, int64_t plain_image, int64_t blocked_image,
+                      const uint8_t* plain, int64_t plain_stride, int64_t planes, int64_t cols,
+                      int64_t c0, int64_t elem_bytes, uint8_t* blocked, int64_t blocked_stride,
+                      bool stream) {
+  int64_t done = 0;  // the columns the tiles did, the same in every image
 #if NPUCONF_HAVE_AVX2_KERNELS
   if (RegisterTiles(planes, c0, elem_bytes)) {
     auto* from = const_cast<uint8_t*>(plain);
     // Streamed: whole rows back to back, each store aligned to its width.
-    done =
-        stream && blocked_stride == c0 * elem_bytes &&
-                reinterpret_cast<uintptr_t>(blocked) % 32 == 0
-            ? Tiles<true, true>(from, plain_stride, cols, c0, elem_bytes, blocked, blocked_stride)
-            : Tiles<true, false>(from, plain_stride, cols, c0, elem_bytes, blocked, blocked_stride);
+    const bool streamed = stream && blocked_stride == c0 * elem_bytes &&
+                          reinterpret_cast<uintptr_t>(blocked) % 32 == 0 && blocked_image % 32 == 0;
+    for (int64_t i = 0; i < images; ++i) {
+      uint8_t* at = from + i * plain_image;
+      uint8_t* to = blocked + i * blocked_image;
+      done = streamed
+                 ? Tiles<true, true>(at, plain_stride, cols, c0, elem_bytes, to, blocked_stride)
+                 : Tiles<true, false>(at, plain_stride, cols, c0, elem_bytes, to, blocked_stride);
+    }
   }
 #else
   (void)stream;
 #endif
-  switch (elem_bytes) {
-    case 1:
-      return PlanesToC0Rows<1>(plain, plain_stride, planes, done, cols, c0, blocked,
-                               blocked_stride);
-    case 2:
-      return PlanesToC0Rows<2>(plain, plain_stride, planes, done, cols, c0, blocked,
-                               blocked_stride);
-    default:
-      return PlanesToC0Rows<4>(plain, plain_stride, planes, done, cols, c0, blocked,
-                               blocked_stride);
+  if (done == cols) return;
+  for (int64_t i = 0; i < images; ++i) {
+    const uint8_t* at = plain + i * plain_image;
+    uint8_t* to = blocked + i * blocked_image;
+    switch (elem_bytes) {
+      case 1:
+        PlanesToC0Rows<1>(at, plain_stride, planes, done, cols, c0, to, blocked_stride);
+        break;
+      case 2:
+        PlanesToC0Rows<2>(at, plain_stride, planes, done, cols, c0, to, blocked_stride);
+        break;
+      default:
+        PlanesToC0Rows<4>(at, plain_stride, planes, done, cols, c0, to, blocked_stride);
+    }
   }
 }
 
-void C0ToPlanes(const uint8_t* blocked, int64_t blocked_stride, int64_t planes, int64_t cols,
-                int64_t c0, int64_t elem_bytes, uint8_t* plain, int64_t plain_stride, bool stream) {
-  int64_t done = 0;
+void PlanesToC0(const uint8_t* plain, int64_t plain_stride, int64_t planes, int64_t cols,
+                int64_t c0, int64_t elem_bytes, uint8_t* blocked, int64_t blocked_stride,
+                bool stream) {
+  PlanesToC0Images(1, 0, 0, plain, plain_stride, planes, cols, c0, elem_bytes, blocked,
+                   blocked_stride, stream);
+}
+
+void C0ToPlanesImages(int64_t images, int64_t blocked_image, int64_t plain_image,
+                      const uint8_t* blocked, int64_t blocked_stride, int64_t planes, int64_t cols,
+                      int64_t c0, int64_t elem_bytes, uint8_t* plain, int64_t plain_stride,
+                      bool stream) {
+  int64_t done = 0;  // the columns the tiles did, the same in every image
 #if NPUCONF_HAVE_AVX2_KERNELS
   if (RegisterTiles(planes, c0, elem_bytes)) {
     // Streamed: every plane's stores 32-byte aligned.
-    auto* rows = const_cast<uint8_t*>(blocked);
-    done =
-        stream && reinterpret_cast<uintptr_t>(plain) % 32 == 0 && plain_stride % 32 == 0
-            ? Tiles<false, true>(plain, plain_stride, cols, c0, elem_bytes, rows, blocked_stride)
-        : cols >= 64
-            ? C0ToPlanesTiles(blocked, blocked_stride, cols, c0, elem_bytes, plain, plain_stride)
-            : Tiles<false, false>(plain, plain_stride, cols, c0, elem_bytes, rows, blocked_stride);
+    const bool streamed = stream && reinterpret_cast<uintptr_t>(plain) % 32 == 0 &&
+                          plain_stride % 32 == 0 && plain_image % 32 == 0;
+    for (int64_t i = 0; i < images; ++i) {
+      auto* rows = const_cast<uint8_t*>(blocked + i * blocked_image);
+      uint8_t* to = plain + i * plain_image;
+      done =
+          streamed
+              ? Tiles<false, true>(to, plain_stride, cols, c0, elem_bytes, rows, blocked_stride)
+          : cols >= 64
+              ? C0ToPlanesTiles(rows, blocked_stride, cols, c0, elem_bytes, to, plain_stride)
+              : Tiles<false, false>(to, plain_stride, cols, c0, elem_bytes, rows, blocked_stride);
+    }
   }
 #else
   (void)c0;
   (void)stream;
 #endif
-  switch (elem_bytes) {
-    case 1:
-      return C0ToPlanesRows<1>(blocked, blocked_stride, planes, done, cols, plain, plain_stride);
-    case 2:
-      return C0ToPlanesRows<2>(blocked, blocked_stride, planes, done, cols, plain, plain_stride);
-    default:
-      return C0ToPlanesRows<4>(blocked, blocked_stride, planes, done, cols, plain, plain_stride);
+  if (done == cols) return;
+  for (int64_t i = 0; i < images; ++i) {
+    const uint8_t* rows = blocked + i * blocked_image;
+    uint8_t* to = plain + i * plain_image;
+    switch (elem_bytes) {
+      case 1:
+        C0ToPlanesRows<1>(rows, blocked_stride, planes, done, cols, to, plain_stride);
+        break;
+      case 2:
+        C0ToPlanesRows<2>(rows, blocked_stride, planes, done, cols, to, plain_stride);
+        break;
+      default:
+        C0ToPlanesRows<4>(rows, blocked_stride, planes, done, cols, to, plain_stride);
+    }
   }
+}
+
+void C0ToPlanes(const uint8_t* blocked, int64_t blocked_stride, int64_t planes, int64_t cols,
+                int64_t c0, int64_t elem_bytes, uint8_t* plain, int64_t plain_stride, bool stream) {
+  C0ToPlanesImages(1, 0, 0, blocked, blocked_stride, planes, cols, c0, elem_bytes, plain,
+                   plain_stride, stream);
 }
 
 void CopyRun(uint8_t* to, const uint8_t* from, int64_t bytes, bool stream) {

@@ -32,6 +32,20 @@ void PlanesToC0(const uint8_t* plain, int64_t plain_stride, int64_t planes, int6
 void C0ToPlanes(const uint8_t* blocked, int64_t blocked_stride, int64_t planes, int64_t cols,
                 int64_t c0, int64_t elem_bytes, uint8_t* plain, int64_t plain_stride, bool stream);
 
+// `images` moves of one geometry in one call (FRACTAL_Z's chunk of n, whose
+// H·W columns are few, so that the per-call choice of tile would cost a third
+// of the time): move i is PlanesToC0 / C0ToPlanes of plain + i · plain_image
+// and blocked + i · blocked_image bytes. stream as above; streamed stores need
+// the image strides 32-byte aligned too.
+void PlanesToC0Images(int64_t images, int64_t plain_image, int64_t blocked_image,
+                      const uint8_t* plain, int64_t plain_stride, int64_t planes, int64_t cols,
+                      int64_t c0, int64_t elem_bytes, uint8_t* blocked, int64_t blocked_stride,
+                      bool stream);
+void C0ToPlanesImages(int64_t images, int64_t blocked_image, int64_t plain_image,
+                      const uint8_t* blocked, int64_t blocked_stride, int64_t planes, int64_t cols,
+                      int64_t c0, int64_t elem_bytes, uint8_t* plain, int64_t plain_stride,
+                      bool stream);
+
 // `bytes` from `from` to `to`; with stream (as above) non-temporal where `to`
 // is 32-byte aligned and `bytes` a multiple of 32, else memcpy.
 void CopyRun(uint8_t* to, const uint8_t* from, int64_t bytes, bool stream);

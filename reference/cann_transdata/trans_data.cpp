@@ -306,29 +306,37 @@ int64_t PlanNz(const TransDataFacts& facts, const TransDataArgs& args, TransData
 // at a time, every n wrote a half line into each of H·W rows Np·C0 elements
 // apart, a multiple of 4 KiB from Np 128 on: one L1 set, evicted before the
 // next n filled the other half (2.75× memcpy to pack and 5× to unpack at
-// 64 MiB, 4.4× to pack at 1 MiB; README, Speed).
+// 64 MiB, 4.4× to pack at 1 MiB; README, Speed). A cached output with few
+// columns takes chunks up to kFzCachedRunBytes (within kFzScratchBytes), so
+// each call covers more n (H·W 16, fp16, with PlanesToC0Images: 1 MiB 2.2 →
+// 1.9× memcpy, 256 KiB 3.4 → 2.5× the vector copy); streamed, the longer
+// runs were slower (FRACTAL_Z 64 MiB pack 1.1 → 1.3× memcpy).
 constexpr int64_t kFzRunBytes = 256;
+constexpr int64_t kFzCachedRunBytes = 512;
+constexpr int64_t kFzScratchBytes = int64_t{16} << 10;
 constexpr int64_t kFzCols = 64;
 constexpr int64_t kFzPrefetchChunks = 4;
 
 void FractalZBlocks(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
   const int64_t e = p.elem_bytes, hw = p.h * p.w, run = p.c0 * e;
-  const int64_t chunk = std::max<int64_t>(1, kFzRunBytes / run);  // n per chunk
-  const int64_t row_bytes = p.cout_padded * run;                  // one blocked row
-  const int64_t plane_stride = p.d * hw * e;                      // a channel's D·H·W elements
-  const int64_t image = p.c * plane_stride;                       // one n of the weight
-  if (p.pack && p.cout_padded > p.n) {  // the pad rows n >= N of every blocked row
-    for (int64_t row = 0; row < p.d * p.c1 * hw; ++row) {
-      std::memset(dst + row * row_bytes + p.n * run, 0,
-                  static_cast<size_t>((p.cout_padded - p.n) * run));
-    }
-  }
   // Large outputs are streamed (non-temporal stores; simd::kStreamMinBytes):
   // the packed rows' runs as they leave the scratch (× memcpy at 64 MiB 2.05 →
   // 1.23, 256 MiB 2.43 → 1.36), the unpacked planes as the tiles write them
   // (FRACTAL_Z_3D 16 MiB 5.6 → 2.9, 64 MiB 2.7 → 2.2; FRACTAL_Z 256 MiB
   // within the noise, 2.1 → 2.5 in one run and better in others).
   const bool stream = p.dst_bytes >= simd::kStreamMinBytes;
+  const int64_t run_bytes =
+      stream ? kFzRunBytes : std::min(kFzCachedRunBytes, kFzScratchBytes / std::min(hw, kFzCols));
+  const int64_t chunk = std::max<int64_t>(1, run_bytes / run);  // n per chunk
+  const int64_t row_bytes = p.cout_padded * run;                // one blocked row
+  const int64_t plane_stride = p.d * hw * e;                    // a channel's D·H·W elements
+  const int64_t image = p.c * plane_stride;                     // one n of the weight
+  if (p.pack && p.cout_padded > p.n) {  // the pad rows n >= N of every blocked row
+    for (int64_t row = 0; row < p.d * p.c1 * hw; ++row) {
+      std::memset(dst + row * row_bytes + p.n * run, 0,
+                  static_cast<size_t>((p.cout_padded - p.n) * run));
+    }
+  }
   // Unpacking a large FRACTAL_Z reads H·W rows (up to kFzCols) a chunk of n at a
   // time, each row Np·C0 elements from the next: too many strided streams for
   // the hardware prefetchers. The chunk kFzPrefetchChunks ahead is prefetched
@@ -349,10 +357,8 @@ void FractalZBlocks(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
           const int64_t plane_at = n0 * image + ((c1 * p.c0 * p.d + d) * hw + j0) * e;
           const int64_t rows_at = ((d * p.c1 + c1) * hw + j0) * row_bytes + n0 * run;
           if (p.pack) {
-            for (int64_t i = 0; i < count; ++i) {
-              blocks::PlanesToC0(src + plane_at + i * image, plane_stride, planes, cols, p.c0, e,
-                                 tile + i * run, tile_stride, false);
-            }
+            blocks::PlanesToC0Images(count, image, run, src + plane_at, plane_stride, planes, cols,
+                                     p.c0, e, tile, tile_stride, false);
             for (int64_t j = 0; j < cols; ++j) {
               blocks::CopyRun(dst + rows_at + j * row_bytes, tile + j * tile_stride, count * run,
                               stream);
@@ -367,10 +373,8 @@ void FractalZBlocks(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
               }
               std::memcpy(tile + j * tile_stride, from, static_cast<size_t>(count * run));
             }
-            for (int64_t i = 0; i < count; ++i) {
-              blocks::C0ToPlanes(tile + i * run, tile_stride, planes, cols, p.c0, e,
-                                 dst + plane_at + i * image, plane_stride, stream);
-            }
+            blocks::C0ToPlanesImages(count, run, image, tile, tile_stride, planes, cols, p.c0, e,
+                                     dst + plane_at, plane_stride, stream);
           }
         }
       }
