@@ -366,7 +366,10 @@ TEST(TransDataCross, ReferenceEqualsOracle) {
   // chunks and a short last one; ≥ 8 MiB out, the size that streams (the
   // streamed stores themselves: FastPaths.RunsMatchTheirDefinitionOnEveryPath,
   // on aligned buffers).
-  for (const Shape& nchw : {Shape{200, 4, 4, 4}, Shape{131, 3, 5, 5}, Shape{65537, 4, 4, 4}}) {
+  // fp16 with H·W a multiple of 16 goes straight to the rows (blocks::
+  // PlanesToC04Runs), C = 3 and 1 with lanes to pad.
+  for (const Shape& nchw : {Shape{200, 4, 4, 4}, Shape{131, 3, 5, 5}, Shape{65537, 4, 4, 4},
+                            Shape{40, 3, 4, 8}, Shape{18, 1, 8, 8}}) {
     for (DType dtype : {DType::kFloat16, DType::kInt8}) {
       if (nchw[0] > 1000 && dtype == DType::kInt8) continue;  // fp16 alone reaches 8 MiB
       for (bool pack : {true, false}) {

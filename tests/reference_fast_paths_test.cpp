@@ -808,6 +808,74 @@ TEST(FastPaths, C0BlockImagesMatchTheirDefinitionOnEveryPath) {
   }
 }
 
+// PlanesToC04Runs / C04RunsToPlanes (FRACTAL_Z_C04 fp16, §A.5), written out:
+// pixel j of plane r of image i is lane r of pixel j of the flattened row,
+// which is element 4j + r of it, in run (4j + r) div 16 at run_stride apart,
+// image i's runs 32 bytes after image i − 1's; lanes past `planes` are 0. A
+// path without the tile must say so and write nothing.
+TEST(FastPaths, C04RunsMatchTheirDefinitionOnEveryPath) {
+  for (int64_t planes : {1, 3, 4}) {
+    for (int64_t cols : {16, 48}) {
+      for (bool stream : {false, true}) {
+        SCOPED_TRACE(std::to_string(planes) + " planes × " + std::to_string(cols) +
+                     (stream ? ", streamed" : ""));
+        const int64_t images = 3, rows = cols * 4 / 16;
+        const int64_t plain_stride = cols * 2 + 32, plain_image = 4 * plain_stride + 64;
+        const int64_t run_stride = images * 32 + 64;  // rows Np · C0 apart, with a gap
+        const auto plain_bytes = static_cast<uint64_t>(images * plain_image);
+        const auto runs_bytes = static_cast<uint64_t>(rows * run_stride);
+        const Bytes plain = Random(61, plain_bytes);
+        const Bytes runs_in = Random(62, runs_bytes);
+        Bytes want_runs(runs_bytes, Guarded::kSentinel),
+            want_plain(plain_bytes, Guarded::kSentinel);
+        for (int64_t i = 0; i < images; ++i) {
+          for (int64_t j = 0; j < cols; ++j) {
+            for (int64_t r = 0; r < 4; ++r) {
+              const int64_t f = 4 * j + r;  // element of the flattened row
+              for (int64_t b = 0; b < 2; ++b) {
+                const int64_t at_run = (f / 16) * run_stride + i * 32 + (f % 16) * 2 + b;
+                if (r >= planes) {
+                  want_runs[at_run] = 0;
+                  continue;
+                }
+                const int64_t at_plain = i * plain_image + r * plain_stride + 2 * j + b;
+                want_runs[at_run] = plain[at_plain];
+                want_plain[at_plain] = runs_in[at_run];
+              }
+            }
+          }
+        }
+        for (simd::Isa isa : Paths()) {
+          SCOPED_TRACE(simd::IsaName(isa));
+          On(isa, [&] {
+            Guarded runs(runs_bytes, 0);
+            std::fill(runs.data(), runs.data() + runs_bytes, Guarded::kSentinel);
+            if (blocks::PlanesToC04Runs(images, plain_image, plain.data(), plain_stride, planes,
+                                        cols, runs.data(), run_stride, stream)) {
+              blocks::FinishStreaming();
+              EXPECT_TRUE(runs.Contents() == want_runs) << "to runs differs";
+            } else {
+              EXPECT_TRUE(runs.Contents() == Bytes(runs_bytes, Guarded::kSentinel))
+                  << "declined, but wrote";
+            }
+            EXPECT_TRUE(runs.GuardsIntact()) << "to runs wrote outside its buffer";
+            Guarded back(plain_bytes, 0);
+            std::fill(back.data(), back.data() + plain_bytes, Guarded::kSentinel);
+            if (blocks::C04RunsToPlanes(images, plain_image, runs_in.data(), run_stride, planes,
+                                        cols, back.data(), plain_stride)) {
+              EXPECT_TRUE(back.Contents() == want_plain) << "to planes differs";
+            } else {
+              EXPECT_TRUE(back.Contents() == Bytes(plain_bytes, Guarded::kSentinel))
+                  << "declined, but wrote";
+            }
+            EXPECT_TRUE(back.GuardsIntact()) << "to planes wrote outside its buffer";
+          });
+        }
+      }
+    }
+  }
+}
+
 // GatherRuns / ScatterRuns (FRACTAL_Z_C04's chunks), written out: run i is
 // bytes [i · stride, i · stride + run) of the strided side and [i · run, (i + 1)
 // · run) of the packed side. Every size the switch names and one it does not;

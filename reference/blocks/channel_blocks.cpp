@@ -115,12 +115,44 @@ NPUCONF_AVX2 int64_t Words8(uint8_t* plain, int64_t plain_stride, int64_t cols, 
   return end;
 }
 
-// 16-bit, C0 4 (NC1HWC0_C04 and FRACTAL_Z_C04's flattened pixels, §A.2, §A.5):
-// 4 planes × 16 columns. To C0: word then dword interleaves give pixels (0, 1 |
-// 8, 9), (2, 3 | 10, 11), (4, 5 | 12, 13), (6, 7 | 14, 15), which vperm2i128
-// puts in order. Back: the same vperm2i128 undo it, a byte shuffle gathers each
-// lane's pixel pair plane by plane (a0 a1 b0 b1 c0 c1 d0 d1), and dword then
-// qword unpacks join the pairs into planes.
+// 16-bit C0 4 (NC1HWC0_C04 and FRACTAL_Z_C04's flattened pixels, §A.2, §A.5),
+// 4 planes × 16 pixels. To pixels: word then dword interleaves give pixels (0, 1
+// | 8, 9), (2, 3 | 10, 11), (4, 5 | 12, 13), (6, 7 | 14, 15), which vperm2i128
+// puts in order: out[q] is pixels 4q … 4q + 3, each its 4 lanes. Back: the same
+// vperm2i128 undo it, a byte shuffle gathers each lane's pixel pair plane by
+// plane (a0 a1 b0 b1 c0 c1 d0 d1), and dword then qword unpacks join the pairs
+// into planes.
+NPUCONF_AVX2 inline void PixelsOf4Planes(__m256i a, __m256i b, __m256i c, __m256i d,
+                                         __m256i out[4]) {
+  const __m256i ab_lo = _mm256_unpacklo_epi16(a, b), ab_hi = _mm256_unpackhi_epi16(a, b);
+  const __m256i cd_lo = _mm256_unpacklo_epi16(c, d), cd_hi = _mm256_unpackhi_epi16(c, d);
+  const __m256i p01 = _mm256_unpacklo_epi32(ab_lo, cd_lo);  // pixels 0, 1 | 8, 9
+  const __m256i p23 = _mm256_unpackhi_epi32(ab_lo, cd_lo);  // 2, 3 | 10, 11
+  const __m256i p45 = _mm256_unpacklo_epi32(ab_hi, cd_hi);  // 4, 5 | 12, 13
+  const __m256i p67 = _mm256_unpackhi_epi32(ab_hi, cd_hi);  // 6, 7 | 14, 15
+  out[0] = _mm256_permute2x128_si256(p01, p23, 0x20);
+  out[1] = _mm256_permute2x128_si256(p45, p67, 0x20);
+  out[2] = _mm256_permute2x128_si256(p01, p23, 0x31);
+  out[3] = _mm256_permute2x128_si256(p45, p67, 0x31);
+}
+
+NPUCONF_AVX2 inline void PlanesOf16Pixels(__m256i q0, __m256i q1, __m256i q2, __m256i q3,
+                                          __m256i out[4]) {
+  const __m256i pairs = _mm256_setr_epi8(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15, 0, 1,
+                                         8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15);
+  const __m256i g0 = _mm256_shuffle_epi8(_mm256_permute2x128_si256(q0, q2, 0x20), pairs);
+  const __m256i g1 = _mm256_shuffle_epi8(_mm256_permute2x128_si256(q0, q2, 0x31), pairs);
+  const __m256i g2 = _mm256_shuffle_epi8(_mm256_permute2x128_si256(q1, q3, 0x20), pairs);
+  const __m256i g3 = _mm256_shuffle_epi8(_mm256_permute2x128_si256(q1, q3, 0x31), pairs);
+  const __m256i ab01 = _mm256_unpacklo_epi32(g0, g1), cd01 = _mm256_unpackhi_epi32(g0, g1);
+  const __m256i ab23 = _mm256_unpacklo_epi32(g2, g3), cd23 = _mm256_unpackhi_epi32(g2, g3);
+  out[0] = _mm256_unpacklo_epi64(ab01, ab23);
+  out[1] = _mm256_unpackhi_epi64(ab01, ab23);
+  out[2] = _mm256_unpacklo_epi64(cd01, cd23);
+  out[3] = _mm256_unpackhi_epi64(cd01, cd23);
+}
+
+// 16-bit, C0 4, blocked rows back to back: the tile above, 16 columns a step.
 template <bool kToC0, bool kStream>
 NPUCONF_AVX2 int64_t Words4(uint8_t* plain, int64_t plain_stride, int64_t cols, uint8_t* blocked,
                             int64_t blocked_stride) {
@@ -128,37 +160,48 @@ NPUCONF_AVX2 int64_t Words4(uint8_t* plain, int64_t plain_stride, int64_t cols, 
   const int64_t end = cols / 16 * 16;
   for (int64_t j0 = 0; j0 < end; j0 += 16) {
     uint8_t* row = blocked + j0 * blocked_stride;  // 16 rows of 8 bytes, 128 bytes
+    __m256i out[4];
     if constexpr (kToC0) {
-      const __m256i a = Load(plain + 2 * j0), b = Load(plain + plain_stride + 2 * j0);
-      const __m256i c = Load(plain + 2 * plain_stride + 2 * j0);
-      const __m256i d = Load(plain + 3 * plain_stride + 2 * j0);
-      const __m256i ab_lo = _mm256_unpacklo_epi16(a, b), ab_hi = _mm256_unpackhi_epi16(a, b);
-      const __m256i cd_lo = _mm256_unpacklo_epi16(c, d), cd_hi = _mm256_unpackhi_epi16(c, d);
-      const __m256i p01 = _mm256_unpacklo_epi32(ab_lo, cd_lo);  // pixels 0, 1 | 8, 9
-      const __m256i p23 = _mm256_unpackhi_epi32(ab_lo, cd_lo);  // 2, 3 | 10, 11
-      const __m256i p45 = _mm256_unpacklo_epi32(ab_hi, cd_hi);  // 4, 5 | 12, 13
-      const __m256i p67 = _mm256_unpackhi_epi32(ab_hi, cd_hi);  // 6, 7 | 14, 15
-      Store<kStream>(row, _mm256_permute2x128_si256(p01, p23, 0x20));
-      Store<kStream>(row + 32, _mm256_permute2x128_si256(p45, p67, 0x20));
-      Store<kStream>(row + 64, _mm256_permute2x128_si256(p01, p23, 0x31));
-      Store<kStream>(row + 96, _mm256_permute2x128_si256(p45, p67, 0x31));
+      PixelsOf4Planes(Load(plain + 2 * j0), Load(plain + plain_stride + 2 * j0),
+                      Load(plain + 2 * plain_stride + 2 * j0),
+                      Load(plain + 3 * plain_stride + 2 * j0), out);
+      for (int q = 0; q < 4; ++q) Store<kStream>(row + 32 * q, out[q]);
     } else {
-      const __m256i q0 = Load(row), q1 = Load(row + 32), q2 = Load(row + 64), q3 = Load(row + 96);
-      const __m256i pairs = _mm256_setr_epi8(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15,
-                                             0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15);
-      const __m256i g0 = _mm256_shuffle_epi8(_mm256_permute2x128_si256(q0, q2, 0x20), pairs);
-      const __m256i g1 = _mm256_shuffle_epi8(_mm256_permute2x128_si256(q0, q2, 0x31), pairs);
-      const __m256i g2 = _mm256_shuffle_epi8(_mm256_permute2x128_si256(q1, q3, 0x20), pairs);
-      const __m256i g3 = _mm256_shuffle_epi8(_mm256_permute2x128_si256(q1, q3, 0x31), pairs);
-      const __m256i ab01 = _mm256_unpacklo_epi32(g0, g1), cd01 = _mm256_unpackhi_epi32(g0, g1);
-      const __m256i ab23 = _mm256_unpacklo_epi32(g2, g3), cd23 = _mm256_unpackhi_epi32(g2, g3);
-      Store<kStream>(plain + 2 * j0, _mm256_unpacklo_epi64(ab01, ab23));
-      Store<kStream>(plain + plain_stride + 2 * j0, _mm256_unpackhi_epi64(ab01, ab23));
-      Store<kStream>(plain + 2 * plain_stride + 2 * j0, _mm256_unpacklo_epi64(cd01, cd23));
-      Store<kStream>(plain + 3 * plain_stride + 2 * j0, _mm256_unpackhi_epi64(cd01, cd23));
+      PlanesOf16Pixels(Load(row), Load(row + 32), Load(row + 64), Load(row + 96), out);
+      for (int r = 0; r < 4; ++r) Store<kStream>(plain + r * plain_stride + 2 * j0, out[r]);
     }
   }
   return end;
+}
+
+// FRACTAL_Z_C04 16-bit straight to its rows (C04Runs below): each 16-pixel
+// tile's 4 pieces of 32 bytes are C0-16 runs k … k + 3 of the flattened row.
+// Planes past `planes` read as 0 (C = 3: RGB input convolutions).
+template <bool kToRuns, bool kStream>
+NPUCONF_AVX2 void C04RunTiles(int64_t images, int64_t plain_image, uint8_t* plain,
+                              int64_t plain_stride, int64_t planes, int64_t cols, uint8_t* runs,
+                              int64_t run_stride) {
+  const __m256i zero = _mm256_setzero_si256();
+  for (int64_t i = 0; i < images; ++i) {
+    uint8_t* image = plain + i * plain_image;
+    uint8_t* at = runs + i * 32;
+    for (int64_t j0 = 0; j0 < cols; j0 += 16, at += 4 * run_stride) {
+      __m256i out[4];
+      if constexpr (kToRuns) {
+        const uint8_t* col = image + 2 * j0;
+        PixelsOf4Planes(Load(col), planes > 1 ? Load(col + plain_stride) : zero,
+                        planes > 2 ? Load(col + 2 * plain_stride) : zero,
+                        planes > 3 ? Load(col + 3 * plain_stride) : zero, out);
+        for (int q = 0; q < 4; ++q) Store<kStream>(at + q * run_stride, out[q]);
+      } else {
+        PlanesOf16Pixels(Load(at), Load(at + run_stride), Load(at + 2 * run_stride),
+                         Load(at + 3 * run_stride), out);
+        for (int64_t r = 0; r < planes; ++r) {
+          Store<kStream>(image + r * plain_stride + 2 * j0, out[r]);
+        }
+      }
+    }
+  }
 }
 
 // 32-bit, C0 8 or 16: 8 planes × 8 columns per 8 × 8 transpose; C0 16 is two
@@ -472,6 +515,43 @@ void C0ToPlanes(const uint8_t* blocked, int64_t blocked_stride, int64_t planes, 
                 int64_t c0, int64_t elem_bytes, uint8_t* plain, int64_t plain_stride, bool stream) {
   C0ToPlanesImages(1, 0, 0, blocked, blocked_stride, planes, cols, c0, elem_bytes, plain,
                    plain_stride, stream);
+}
+
+bool PlanesToC04Runs(int64_t images, int64_t plain_image, const uint8_t* plain,
+                     int64_t plain_stride, int64_t planes, int64_t cols, uint8_t* runs,
+                     int64_t run_stride, bool stream) {
+#if NPUCONF_HAVE_AVX2_KERNELS
+  const simd::Isa isa = simd::ActiveIsa();
+  if ((isa != simd::Isa::kAvx2 && isa != simd::Isa::kAvx512) || cols % 16 != 0) return false;
+  auto* from = const_cast<uint8_t*>(plain);
+  if (stream && reinterpret_cast<uintptr_t>(runs) % 32 == 0 && run_stride % 32 == 0) {
+    C04RunTiles<true, true>(images, plain_image, from, plain_stride, planes, cols, runs,
+                            run_stride);
+  } else {
+    C04RunTiles<true, false>(images, plain_image, from, plain_stride, planes, cols, runs,
+                             run_stride);
+  }
+  return true;
+#else
+  (void)images, (void)plain_image, (void)plain, (void)plain_stride, (void)planes, (void)cols;
+  (void)runs, (void)run_stride, (void)stream;
+  return false;
+#endif
+}
+
+bool C04RunsToPlanes(int64_t images, int64_t plain_image, const uint8_t* runs, int64_t run_stride,
+                     int64_t planes, int64_t cols, uint8_t* plain, int64_t plain_stride) {
+#if NPUCONF_HAVE_AVX2_KERNELS
+  const simd::Isa isa = simd::ActiveIsa();
+  if ((isa != simd::Isa::kAvx2 && isa != simd::Isa::kAvx512) || cols % 16 != 0) return false;
+  C04RunTiles<false, false>(images, plain_image, plain, plain_stride, planes, cols,
+                            const_cast<uint8_t*>(runs), run_stride);
+  return true;
+#else
+  (void)images, (void)plain_image, (void)runs, (void)run_stride, (void)planes, (void)cols;
+  (void)plain, (void)plain_stride;
+  return false;
+#endif
 }
 
 void CopyRun(uint8_t* to, const uint8_t* from, int64_t bytes, bool stream) {

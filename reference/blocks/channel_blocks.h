@@ -46,6 +46,23 @@ void C0ToPlanesImages(int64_t images, int64_t blocked_image, int64_t plain_image
                       int64_t c0, int64_t elem_bytes, uint8_t* plain, int64_t plain_stride,
                       bool stream);
 
+// FRACTAL_Z_C04, 2-byte elements, C0 16, straight to and from its blocked rows
+// (layouts.md §A.5: each n's (h, w, c4) flattened row in C0-runs, run k of
+// every n side by side in row k). `images` consecutive n, each `planes` ≤ 4
+// channel planes of `cols` pixels (cols a multiple of 16), plane r of image i
+// at plain + i · plain_image + r · plain_stride bytes ↔ run k of image i at
+// runs + k · run_stride + i · 32 bytes (32 = C0 16 · 2 bytes), holding pixels
+// 4k … 4k + 3 with their 4 lanes; lanes [planes, 4) are written 0, and back
+// are not read. Returns false, having done nothing, where the running path has
+// no register tile for it (the caller then builds the rows in a scratch).
+// stream: PlanesToC04Runs' stores non-temporal where runs and run_stride are
+// 32-byte aligned (FinishStreaming after).
+bool PlanesToC04Runs(int64_t images, int64_t plain_image, const uint8_t* plain,
+                     int64_t plain_stride, int64_t planes, int64_t cols, uint8_t* runs,
+                     int64_t run_stride, bool stream);
+bool C04RunsToPlanes(int64_t images, int64_t plain_image, const uint8_t* runs, int64_t run_stride,
+                     int64_t planes, int64_t cols, uint8_t* plain, int64_t plain_stride);
+
 // `bytes` from `from` to `to`; with stream (as above) non-temporal where `to`
 // is 32-byte aligned and `bytes` a multiple of 32, else memcpy.
 void CopyRun(uint8_t* to, const uint8_t* from, int64_t bytes, bool stream);
