@@ -352,7 +352,11 @@ TEST(TransDataCross, ReferenceEqualsOracle) {
   for (const Pair& pair : {Pair{"NCHW", "FRACTAL_Z"}, Pair{"NCDHW", "FRACTAL_Z_3D"}}) {
     const bool three_d = std::string(pair.blocked) == "FRACTAL_Z_3D";
     for (DType dtype : {DType::kFloat16, DType::kInt8, DType::kFloat}) {
-      for (const Shape& nchw : {Shape{37, 32, 4, 8}, Shape{20, 48, 6, 6}, Shape{35, 64, 4, 4}}) {
+      // [7801, 17, 4, 4]: a plain side over 8 MiB, streamed, and FRACTAL_Z_3D's
+      // unpack through its stage, with a short C0 block and chunk.
+      for (const Shape& nchw :
+           {Shape{37, 32, 4, 8}, Shape{20, 48, 6, 6}, Shape{35, 64, 4, 4}, Shape{7801, 17, 4, 4}}) {
+        if (nchw[0] > 1000 && dtype != DType::kFloat16) continue;  // fp16 alone reaches 8 MiB
         const Shape shape = three_d ? Shape{nchw[0], nchw[1], 2, nchw[2], nchw[3]} : nchw;  // D = 2
         for (bool pack : {true, false}) {
           Call c{pack ? pair.plain : pair.blocked, pack ? pair.blocked : pair.plain, shape, dtype};
