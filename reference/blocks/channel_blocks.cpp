@@ -463,9 +463,10 @@ bool RegisterTiles(int64_t planes, int64_t c0, int64_t elem_bytes) {
 
 // The register tiles of one C0 and element size over the columns [0, cols − cols
 // % tile); returns where they stopped.
+// avx512: the running path is AVX-512 (the caller asks once, not per call).
 template <bool kToC0, bool kStream>
-inline int64_t Tiles(uint8_t* plain, int64_t plain_stride, int64_t cols, int64_t c0, int64_t e,
-                     uint8_t* blocked, int64_t blocked_stride) {
+inline int64_t Tiles(bool avx512, uint8_t* plain, int64_t plain_stride, int64_t cols, int64_t c0,
+                     int64_t e, uint8_t* blocked, int64_t blocked_stride) {
   if (e == 1 && c0 == 16) {
     int64_t done = 0;
 #if NPUCONF_HAVE_AVX512_KERNELS
@@ -475,8 +476,7 @@ inline int64_t Tiles(uint8_t* plain, int64_t plain_stride, int64_t cols, int64_t
                                                   plain_stride % 64 == 0);
     // Streamed back, as for Words16x32Avx512 below, the AVX2 tile pairs
     // (16-64 MiB 0.80-0.95 × memcpy against 0.96-1.07).
-    if (blocked_stride == 16 && aligned && (kToC0 || !kStream) &&
-        simd::ActiveIsa() == simd::Isa::kAvx512) {
+    if (blocked_stride == 16 && aligned && (kToC0 || !kStream) && avx512) {
       done = Bytes16Avx512<kToC0, kStream>(plain, plain_stride, cols, blocked);
     }
 #endif
@@ -491,7 +491,7 @@ inline int64_t Tiles(uint8_t* plain, int64_t plain_stride, int64_t cols, int64_t
     return Words8<kToC0, kStream>(plain, plain_stride, cols, blocked, blocked_stride);
   }
 #if NPUCONF_HAVE_AVX512_KERNELS
-  if (e == 2 && simd::ActiveIsa() == simd::Isa::kAvx512) {
+  if (e == 2 && avx512) {
     // Streamed, the side written must be 64-byte aligned for the zmm stores.
     const bool aligned = !kStream || (kToC0 ? reinterpret_cast<uintptr_t>(blocked) % 64 == 0
                                             : reinterpret_cast<uintptr_t>(plain) % 64 == 0 &&
@@ -557,8 +557,8 @@ NPUCONF_AVX2 void StreamCopy(uint8_t* to, const uint8_t* from, int64_t bytes) {
 // Register tiles for C0ToPlanes, cached, 64 columns or more (fewer are no
 // chunk of two tiles, and the check's cost would show in FRACTAL_Z's calls of
 // H·W columns); returns the columns done.
-int64_t C0ToPlanesTiles(const uint8_t* blocked, int64_t blocked_stride, int64_t cols, int64_t c0,
-                        int64_t e, uint8_t* plain, int64_t plain_stride) {
+int64_t C0ToPlanesTiles(bool avx512, const uint8_t* blocked, int64_t blocked_stride, int64_t cols,
+                        int64_t c0, int64_t e, uint8_t* plain, int64_t plain_stride) {
   auto* rows = const_cast<uint8_t*>(blocked);
   int64_t j0 = 0;
   if (Crowded(plain_stride, c0)) {
@@ -569,7 +569,7 @@ int64_t C0ToPlanesTiles(const uint8_t* blocked, int64_t blocked_stride, int64_t 
     for (int64_t n; (n = std::min(row / e, cols - j0) / 32 * 32) > 0; j0 += n) {
       // A tile that declines these rows (C0 4 rows not back to back) leaves
       // the scratch unwritten: stop, the element loop does the rest.
-      if (Tiles<false, false>(scratch, stride, n, c0, e, rows + j0 * blocked_stride,
+      if (Tiles<false, false>(avx512, scratch, stride, n, c0, e, rows + j0 * blocked_stride,
                               blocked_stride) != n) {
         break;
       }
@@ -579,7 +579,7 @@ int64_t C0ToPlanesTiles(const uint8_t* blocked, int64_t blocked_stride, int64_t 
       }
     }
   }
-  return j0 + Tiles<false, false>(plain + j0 * e, plain_stride, cols - j0, c0, e,
+  return j0 + Tiles<false, false>(avx512, plain + j0 * e, plain_stride, cols - j0, c0, e,
                                   rows + j0 * blocked_stride, blocked_stride);
 }
 #endif
@@ -597,12 +597,14 @@ void PlanesToC0Images(int64_t images, int64_t plain_image, int64_t blocked_image
     // Streamed: whole rows back to back, each store aligned to its width.
     const bool streamed = stream && blocked_stride == c0 * elem_bytes &&
                           reinterpret_cast<uintptr_t>(blocked) % 32 == 0 && blocked_image % 32 == 0;
+    const bool avx512 = simd::ActiveIsa() == simd::Isa::kAvx512;
     for (int64_t i = 0; i < images; ++i) {
       uint8_t* at = from + i * plain_image;
       uint8_t* to = blocked + i * blocked_image;
-      done = streamed
-                 ? Tiles<true, true>(at, plain_stride, cols, c0, elem_bytes, to, blocked_stride)
-                 : Tiles<true, false>(at, plain_stride, cols, c0, elem_bytes, to, blocked_stride);
+      done = streamed ? Tiles<true, true>(avx512, at, plain_stride, cols, c0, elem_bytes, to,
+                                          blocked_stride)
+                      : Tiles<true, false>(avx512, at, plain_stride, cols, c0, elem_bytes, to,
+                                           blocked_stride);
     }
   }
 #else
@@ -642,15 +644,16 @@ void C0ToPlanesImages(int64_t images, int64_t blocked_image, int64_t plain_image
     // Streamed: every plane's stores 32-byte aligned.
     const bool streamed = stream && reinterpret_cast<uintptr_t>(plain) % 32 == 0 &&
                           plain_stride % 32 == 0 && plain_image % 32 == 0;
+    const bool avx512 = simd::ActiveIsa() == simd::Isa::kAvx512;
     for (int64_t i = 0; i < images; ++i) {
       auto* rows = const_cast<uint8_t*>(blocked + i * blocked_image);
       uint8_t* to = plain + i * plain_image;
-      done =
-          streamed
-              ? Tiles<false, true>(to, plain_stride, cols, c0, elem_bytes, rows, blocked_stride)
-          : cols >= 64
-              ? C0ToPlanesTiles(rows, blocked_stride, cols, c0, elem_bytes, to, plain_stride)
-              : Tiles<false, false>(to, plain_stride, cols, c0, elem_bytes, rows, blocked_stride);
+      done = streamed     ? Tiles<false, true>(avx512, to, plain_stride, cols, c0, elem_bytes, rows,
+                                           blocked_stride)
+             : cols >= 64 ? C0ToPlanesTiles(avx512, rows, blocked_stride, cols, c0, elem_bytes, to,
+                                            plain_stride)
+                          : Tiles<false, false>(avx512, to, plain_stride, cols, c0, elem_bytes,
+                                                rows, blocked_stride);
     }
   }
 #else
@@ -719,7 +722,7 @@ bool C04RunsToPlanes(int64_t images, int64_t plain_image, const uint8_t* runs, i
 
 void CopyRun(uint8_t* to, const uint8_t* from, int64_t bytes, bool stream) {
 #if NPUCONF_HAVE_AVX2_KERNELS
-  const simd::Isa isa = simd::ActiveIsa();
+  const simd::Isa isa = stream ? simd::ActiveIsa() : simd::Isa::kPortable;
   if (stream && (isa == simd::Isa::kAvx2 || isa == simd::Isa::kAvx512) &&
       reinterpret_cast<uintptr_t>(to) % 32 == 0 && bytes % 32 == 0) {
     return StreamCopy(to, from, bytes);
