@@ -379,52 +379,52 @@ void FractalZBlocks(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
   const int64_t block = p.c0 * plane_stride;  // one n's C0 planes
   const bool staged = p.d > 1 && !p.pack && stream && chunk * block <= kFzStageBytes;
   std::vector<uint8_t> stage(staged ? static_cast<size_t>(chunk * block) : 0);
-  for (int64_t c1 = 0; c1 < p.c1; ++c1) {
-    const int64_t planes = std::min(p.c0, p.c - c1 * p.c0);
-    for (int64_t n0 = 0; n0 < p.n; n0 += chunk) {
-      const int64_t count = std::min(chunk, p.n - n0);
-      // The chunk's planes of this C0 block: in the source or output, or staged.
-      uint8_t* const planes_at = staged ? stage.data() : nullptr;
-      const int64_t blocks_at = n0 * image + c1 * block;
-      const int64_t n_stride = staged ? block : image;
-      if (staged && p.pack) {
-        for (int64_t i = 0; i < count; ++i) {
-          std::memcpy(stage.data() + i * block, src + blocks_at + i * image,
-                      static_cast<size_t>(planes * plane_stride));
-        }
-      }
-      for (int64_t d = 0; d < p.d; ++d) {
-        for (int64_t j0 = 0; j0 < hw; j0 += kFzCols) {
-          const int64_t cols = std::min(kFzCols, hw - j0);
-          const int64_t plane_at = (staged ? 0 : blocks_at) + (d * hw + j0) * e;
-          const int64_t rows_at = ((d * p.c1 + c1) * hw + j0) * row_bytes + n0 * run;
-          if (p.pack) {
-            blocks::PlanesToC0Images(count, n_stride, run, (staged ? planes_at : src) + plane_at,
-                                     plane_stride, planes, cols, p.c0, e, tile, tile_stride, false);
-            for (int64_t j = 0; j < cols; ++j) {
-              blocks::CopyRun(dst + rows_at + j * row_bytes, tile + j * tile_stride, count * run,
-                              stream);
-            }
-          } else {
-            for (int64_t j = 0; j < cols; ++j) {
-              const uint8_t* from = src + rows_at + j * row_bytes;
-              if (prefetch && n0 + kFzPrefetchChunks * chunk < p.n) {
-                for (int64_t b = 0; b < count * run; b += 64) {
-                  __builtin_prefetch(from + kFzPrefetchChunks * chunk * run + b);
-                }
+  // The pack goes d by d, each d's blocked rows one region of the output; the
+  // unpack takes every d of a chunk before the next chunk (its stage holds the
+  // chunk's planes).
+  for (int64_t pass = 0; pass < (p.pack ? p.d : 1); ++pass) {
+    const int64_t d_begin = p.pack ? pass : 0, d_end = p.pack ? pass + 1 : p.d;
+    for (int64_t c1 = 0; c1 < p.c1; ++c1) {
+      const int64_t planes = std::min(p.c0, p.c - c1 * p.c0);
+      for (int64_t n0 = 0; n0 < p.n; n0 += chunk) {
+        const int64_t count = std::min(chunk, p.n - n0);
+        // The chunk's planes of this C0 block: in the source or output, or
+        // (a streamed unpack with D > 1) in the stage.
+        const int64_t blocks_at = n0 * image + c1 * block;
+        const int64_t n_stride = staged ? block : image;
+        for (int64_t d = d_begin; d < d_end; ++d) {
+          for (int64_t j0 = 0; j0 < hw; j0 += kFzCols) {
+            const int64_t cols = std::min(kFzCols, hw - j0);
+            const int64_t plane_at = (d * hw + j0) * e;
+            const int64_t rows_at = ((d * p.c1 + c1) * hw + j0) * row_bytes + n0 * run;
+            if (p.pack) {
+              blocks::PlanesToC0Images(count, image, run, src + blocks_at + plane_at, plane_stride,
+                                       planes, cols, p.c0, e, tile, tile_stride, false);
+              for (int64_t j = 0; j < cols; ++j) {
+                blocks::CopyRun(dst + rows_at + j * row_bytes, tile + j * tile_stride, count * run,
+                                stream);
               }
-              std::memcpy(tile + j * tile_stride, from, static_cast<size_t>(count * run));
+            } else {
+              for (int64_t j = 0; j < cols; ++j) {
+                const uint8_t* from = src + rows_at + j * row_bytes;
+                if (prefetch && n0 + kFzPrefetchChunks * chunk < p.n) {
+                  for (int64_t b = 0; b < count * run; b += 64) {
+                    __builtin_prefetch(from + kFzPrefetchChunks * chunk * run + b);
+                  }
+                }
+                std::memcpy(tile + j * tile_stride, from, static_cast<size_t>(count * run));
+              }
+              uint8_t* planes_to = staged ? stage.data() + plane_at : dst + blocks_at + plane_at;
+              blocks::C0ToPlanesImages(count, run, n_stride, tile, tile_stride, planes, cols, p.c0,
+                                       e, planes_to, plane_stride, stream && !staged);
             }
-            blocks::C0ToPlanesImages(count, run, n_stride, tile, tile_stride, planes, cols, p.c0, e,
-                                     (staged ? planes_at : dst) + plane_at, plane_stride,
-                                     stream && !staged);
           }
         }
-      }
-      if (staged && !p.pack) {
-        for (int64_t i = 0; i < count; ++i) {
-          blocks::CopyRun(dst + blocks_at + i * image, stage.data() + i * block,
-                          planes * plane_stride, stream);
+        if (staged) {
+          for (int64_t i = 0; i < count; ++i) {
+            blocks::CopyRun(dst + blocks_at + i * image, stage.data() + i * block,
+                            planes * plane_stride, stream);
+          }
         }
       }
     }
