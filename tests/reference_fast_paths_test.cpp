@@ -652,6 +652,32 @@ TEST(FastPaths, VendorDequantMatchesTheOracles) {
 
 // ---- CANN TransData C0 blocks (spec layouts.md §A.1, §A.3) -----------------------
 
+// Both directions of one C0-block move on every path this machine runs: `pack`
+// writes into a buffer of want_blocked's size that must then hold
+// want_blocked, `unpack` likewise want_plain (Guarded::kSentinel where a side
+// is not written); neither may write outside its buffer.
+void ExpectC0BlocksOnEveryPath(const Bytes& want_blocked, const std::function<void(uint8_t*)>& pack,
+                               const Bytes& want_plain,
+                               const std::function<void(uint8_t*)>& unpack) {
+  for (simd::Isa isa : Paths()) {
+    SCOPED_TRACE(simd::IsaName(isa));
+    On(isa, [&] {
+      Guarded blocked(want_blocked.size(), 0);
+      std::fill(blocked.data(), blocked.data() + want_blocked.size(), Guarded::kSentinel);
+      pack(blocked.data());
+      blocks::FinishStreaming();
+      EXPECT_TRUE(blocked.Contents() == want_blocked) << "to C0 blocks differs";
+      EXPECT_TRUE(blocked.GuardsIntact()) << "to C0 blocks wrote outside its buffer";
+      Guarded back(want_plain.size(), 0);
+      std::fill(back.data(), back.data() + want_plain.size(), Guarded::kSentinel);
+      unpack(back.data());
+      blocks::FinishStreaming();
+      EXPECT_TRUE(back.Contents() == want_plain) << "to planes differs";
+      EXPECT_TRUE(back.GuardsIntact()) << "to planes wrote outside its buffer";
+    });
+  }
+}
+
 // The definition, written out: element j of plane r is lane r of blocked row j;
 // lanes [planes, c0) are 0 after a pack.
 TEST(FastPaths, C0BlocksMatchTheirDefinitionOnEveryPath) {
@@ -715,24 +741,17 @@ TEST(FastPaths, C0BlocksMatchTheirDefinitionOnEveryPath) {
         }
       }
     }
-    for (simd::Isa isa : Paths()) {
-      SCOPED_TRACE(simd::IsaName(isa));
-      On(isa, [&] {
-        Guarded blocked(blocked_bytes, 0);
-        std::fill(blocked.data(), blocked.data() + blocked_bytes, Guarded::kSentinel);
-        blocks::PlanesToC0(plain.data(), plain_stride, c.planes, c.cols, c.c0, e, blocked.data(),
-                           row_stride, stream);
-        EXPECT_TRUE(blocked.Contents() == want_blocked) << "to C0 blocks differs";
-        EXPECT_TRUE(blocked.GuardsIntact()) << "to C0 blocks wrote outside its buffer";
-        Guarded back(plain_bytes, 0);
-        std::fill(back.data(), back.data() + plain_bytes, Guarded::kSentinel);
-        blocks::C0ToPlanes(blocked_in.data(), row_stride, c.planes, c.cols, c.c0, e, back.data(),
-                           plain_stride, stream);
-        blocks::FinishStreaming();
-        EXPECT_TRUE(back.Contents() == want_plain) << "to planes differs";
-        EXPECT_TRUE(back.GuardsIntact()) << "to planes wrote outside its buffer";
-      });
-    }
+    ExpectC0BlocksOnEveryPath(
+        want_blocked,
+        [&](uint8_t* to) {
+          blocks::PlanesToC0(plain.data(), plain_stride, c.planes, c.cols, c.c0, e, to, row_stride,
+                             stream);
+        },
+        want_plain,
+        [&](uint8_t* to) {
+          blocks::C0ToPlanes(blocked_in.data(), row_stride, c.planes, c.cols, c.c0, e, to,
+                             plain_stride, stream);
+        });
   }
 }
 
@@ -780,27 +799,19 @@ TEST(FastPaths, C0BlockImagesMatchTheirDefinitionOnEveryPath) {
                 }
               }
             }
-            for (simd::Isa isa : Paths()) {
-              SCOPED_TRACE(simd::IsaName(isa));
-              On(isa, [&] {
-                Guarded blocked(blocked_bytes, 0);
-                std::fill(blocked.data(), blocked.data() + blocked_bytes, Guarded::kSentinel);
-                blocks::PlanesToC0Images(images, plain_image, blocked_image, plain.data(),
-                                         plain_stride, planes, cols, c0, e, blocked.data(),
-                                         row_stride, stream);
-                blocks::FinishStreaming();
-                EXPECT_TRUE(blocked.Contents() == want_blocked) << "to C0 blocks differs";
-                EXPECT_TRUE(blocked.GuardsIntact()) << "to C0 blocks wrote outside its buffer";
-                Guarded back(plain_bytes, 0);
-                std::fill(back.data(), back.data() + plain_bytes, Guarded::kSentinel);
-                blocks::C0ToPlanesImages(images, blocked_image, plain_image, blocked_in.data(),
-                                         row_stride, planes, cols, c0, e, back.data(), plain_stride,
-                                         stream);
-                blocks::FinishStreaming();
-                EXPECT_TRUE(back.Contents() == want_plain) << "to planes differs";
-                EXPECT_TRUE(back.GuardsIntact()) << "to planes wrote outside its buffer";
-              });
-            }
+            ExpectC0BlocksOnEveryPath(
+                want_blocked,
+                [&](uint8_t* to) {
+                  blocks::PlanesToC0Images(images, plain_image, blocked_image, plain.data(),
+                                           plain_stride, planes, cols, c0, e, to, row_stride,
+                                           stream);
+                },
+                want_plain,
+                [&](uint8_t* to) {
+                  blocks::C0ToPlanesImages(images, blocked_image, plain_image, blocked_in.data(),
+                                           row_stride, planes, cols, c0, e, to, plain_stride,
+                                           stream);
+                });
           }
         }
       }

@@ -6,8 +6,9 @@
 // apart). Element j of plane r is element r of blocked row j. "C0" below is
 // the block, C2 for RKNN. It is a transpose, so it is done in register tiles where the
 // running path has them (AVX2: 8-bit C0 16 / 32, 16-bit C0 4 / 8 / 16, 32-bit
-// C0 8 / 16; 16-bit C0 4 with blocked rows back to back; AVX-512: the cached
-// 16-bit C0 16 pack), else element by element.
+// C0 8 / 16; 16-bit C0 4 with blocked rows back to back; AVX-512 besides:
+// 8-bit and 16-bit C0 16 with blocked rows back to back, whole lines of every
+// plane, and the cached 16-bit C0 16 pack), else element by element.
 #pragma once
 
 #include <cstdint>
@@ -54,7 +55,8 @@ void C0ToPlanesImages(int64_t images, int64_t blocked_image, int64_t plain_image
 // runs + k · run_stride + i · 32 bytes (32 = C0 16 · 2 bytes), holding pixels
 // 4k … 4k + 3 with their 4 lanes; lanes [planes, 4) are written 0, and back
 // are not read. Returns false, having done nothing, where the running path has
-// no register tile for it (the caller then builds the rows in a scratch).
+// no register tile for it (portable, NEON: the caller then builds the rows in
+// a scratch).
 // stream: PlanesToC04Runs' stores non-temporal where runs and run_stride are
 // 32-byte aligned (FinishStreaming after).
 bool PlanesToC04Runs(int64_t images, int64_t plain_image, const uint8_t* plain,
@@ -89,6 +91,10 @@ void FinishStreaming();
 // [b · block_bytes, (b + 1) · block_bytes) as one `block_bytes` row (C0 · or
 // C2 · element bytes). Pixels go in runs of a few dozen, every plane per run:
 // the pixels are read once, in order, and each plane is written in order.
+// Where a pixel is whole 64-byte chunks and the blocks are 16 or 32 bytes,
+// the AVX-512 path moves 64 / block_bytes pixels at a time with a lane
+// transpose (each plane one 64-byte store); AVX2 pairs pixels for 16-byte
+// blocks (cached only).
 // To blocks writes the pad bytes of the last plane's rows 0; back ignores them.
 // stream as for PlanesToC0 (where the blocks are 32 or 64 bytes, C is whole
 // blocks and both sides are 32-byte aligned; back then goes pixel by pixel).
