@@ -520,16 +520,19 @@ bool RegisterTiles(int64_t planes, int64_t c0, int64_t elem_bytes) {
 template <bool kToC0, bool kStream>
 inline int64_t Tiles(bool avx512, uint8_t* plain, int64_t plain_stride, int64_t cols, int64_t c0,
                      int64_t e, uint8_t* blocked, int64_t blocked_stride) {
+#if NPUCONF_HAVE_AVX512_KERNELS
+  // The whole-line AVX-512 tiles (Bytes16Avx512, Words16x32Avx512) take a
+  // pack, cached or streamed (then its rows 64-byte aligned for the zmm
+  // stores), and a cached unpack. A streamed unpack keeps the AVX2 tile pairs,
+  // which were faster (× memcpy at 16-64 MiB: NC1HWC0 → NCHW fp16 0.78-0.80
+  // against 1.08, RKNN int8 0.80-0.95 against 0.96-1.07).
+  const bool line_tiles =
+      avx512 && (kToC0 ? !kStream || reinterpret_cast<uintptr_t>(blocked) % 64 == 0 : !kStream);
+#endif
   if (e == 1 && c0 == 16) {
     int64_t done = 0;
 #if NPUCONF_HAVE_AVX512_KERNELS
-    // Streamed, the side written must be 64-byte aligned for the zmm stores.
-    const bool aligned = !kStream || (kToC0 ? reinterpret_cast<uintptr_t>(blocked) % 64 == 0
-                                            : reinterpret_cast<uintptr_t>(plain) % 64 == 0 &&
-                                                  plain_stride % 64 == 0);
-    // Streamed back, as for Words16x32Avx512 below, the AVX2 tile pairs
-    // (16-64 MiB 0.80-0.95 × memcpy against 0.96-1.07).
-    if (blocked_stride == 16 && aligned && (kToC0 || !kStream) && avx512) {
+    if (blocked_stride == 16 && line_tiles) {
       done = Bytes16Avx512<kToC0, kStream>(plain, plain_stride, cols, blocked);
     }
 #endif
@@ -545,14 +548,8 @@ inline int64_t Tiles(bool avx512, uint8_t* plain, int64_t plain_stride, int64_t 
   }
 #if NPUCONF_HAVE_AVX512_KERNELS
   if (e == 2 && avx512) {
-    // Streamed, the side written must be 64-byte aligned for the zmm stores.
-    const bool aligned = !kStream || (kToC0 ? reinterpret_cast<uintptr_t>(blocked) % 64 == 0
-                                            : reinterpret_cast<uintptr_t>(plain) % 64 == 0 &&
-                                                  plain_stride % 64 == 0);
     int64_t done = 0;
-    // Streamed back, the AVX2 tile pairs were faster (NC1HWC0 → NCHW 16-64
-    // MiB 0.78-0.80 × memcpy against 1.08).
-    if (blocked_stride == 32 && aligned && (kToC0 || !kStream)) {
+    if (blocked_stride == 32 && line_tiles) {
       done = Words16x32Avx512<kToC0, kStream>(plain, plain_stride, cols, blocked);
     }
     if constexpr (kToC0 && !kStream) {
