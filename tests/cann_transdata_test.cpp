@@ -353,9 +353,14 @@ TEST(TransDataCross, ReferenceEqualsOracle) {
     const bool three_d = std::string(pair.blocked) == "FRACTAL_Z_3D";
     for (DType dtype : {DType::kFloat16, DType::kInt8, DType::kFloat}) {
       // [7801, 17, 4, 4]: a plain side over 8 MiB, streamed, and FRACTAL_Z_3D's
-      // unpack through its stage, with a short C0 block and chunk.
+      // unpack through its stage, with a short C0 block and chunk. fp16 with
+      // full C0 blocks and H·W a multiple of 16 goes straight to or from the
+      // rows a pair of n at a time (blocks::C0RunPairs): odd N (the last n
+      // alone), [8193, 32, 4, 4] streamed; [127, 16, 4, 4] has rows Np · C0 =
+      // 4 KiB apart, whose cached pack goes through the scratch.
       for (const Shape& nchw :
-           {Shape{37, 32, 4, 8}, Shape{20, 48, 6, 6}, Shape{35, 64, 4, 4}, Shape{7801, 17, 4, 4}}) {
+           {Shape{37, 32, 4, 8}, Shape{20, 48, 6, 6}, Shape{35, 64, 4, 4}, Shape{127, 16, 4, 4},
+            Shape{7801, 17, 4, 4}, Shape{8193, 32, 4, 4}}) {
         if (nchw[0] > 1000 && dtype != DType::kFloat16) continue;  // fp16 alone reaches 8 MiB
         const Shape shape = three_d ? Shape{nchw[0], nchw[1], 2, nchw[2], nchw[3]} : nchw;  // D = 2
         for (bool pack : {true, false}) {

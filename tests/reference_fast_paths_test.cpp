@@ -887,6 +887,82 @@ TEST(FastPaths, C04RunsMatchTheirDefinitionOnEveryPath) {
   }
 }
 
+// C0RunPairs (FRACTAL_Z (_3D) fp16, C0 16), written out: plane r of image i,
+// column j = b · block_cols + k ↔ element r of the run at b · block_stride + k
+// · run_stride + i · 32. Odd image counts (the last image alone), two column
+// blocks (FRACTAL_Z_3D's d), streamed, and outputs off a 64-byte boundary
+// (streaming declined) all meet the definition; a path that declines writes
+// nothing.
+TEST(FastPaths, C0RunPairsMatchTheirDefinitionOnEveryPath) {
+  for (int64_t images : {1, 4, 5}) {
+    for (int64_t block_cols : {16, 32}) {
+      for (int64_t blocks : {1, 2}) {
+        for (bool stream : {false, true}) {
+          for (uint64_t offset : {uint64_t{0}, uint64_t{32}}) {
+            SCOPED_TRACE(std::to_string(images) + " images, " + std::to_string(blocks) + " × " +
+                         std::to_string(block_cols) + " columns" + (stream ? ", streamed" : "") +
+                         ", offset " + std::to_string(offset));
+            const int64_t cols = blocks * block_cols;
+            const int64_t plain_stride = cols * 2 + 64, plain_image = 16 * plain_stride + 128;
+            const int64_t run_stride = images * 32 + 64 * (images % 2 + 1);  // Np · C0, a gap
+            const int64_t block_stride = block_cols * run_stride + 192;
+            const auto plain_bytes = static_cast<uint64_t>(images * plain_image);
+            const auto runs_bytes = static_cast<uint64_t>(blocks * block_stride);
+            const Bytes plain = Random(63, plain_bytes);
+            const Bytes runs_in = Random(64, runs_bytes);
+            Bytes want_runs(runs_bytes, Guarded::kSentinel),
+                want_plain(plain_bytes, Guarded::kSentinel);
+            for (int64_t i = 0; i < images; ++i) {
+              for (int64_t j = 0; j < cols; ++j) {
+                for (int64_t r = 0; r < 16; ++r) {
+                  for (int64_t b = 0; b < 2; ++b) {
+                    const int64_t at_run = j / block_cols * block_stride +
+                                           j % block_cols * run_stride + i * 32 + r * 2 + b;
+                    const int64_t at_plain = i * plain_image + r * plain_stride + 2 * j + b;
+                    want_runs[at_run] = plain[at_plain];
+                    want_plain[at_plain] = runs_in[at_run];
+                  }
+                }
+              }
+            }
+            for (simd::Isa isa : Paths()) {
+              SCOPED_TRACE(simd::IsaName(isa));
+              On(isa, [&] {
+                Guarded runs(runs_bytes, offset);
+                Bytes from = plain;
+                if (blocks::C0RunPairs(true, images, plain_image, from.data(), plain_stride, 16,
+                                       cols, block_cols, 2, 16, runs.data(), run_stride,
+                                       block_stride, stream)) {
+                  blocks::FinishStreaming();
+                  EXPECT_TRUE(runs.Contents() == want_runs) << "to runs differs";
+                } else {
+                  EXPECT_TRUE(runs.Contents() == Bytes(runs_bytes, Guarded::kSentinel))
+                      << "declined, but wrote";
+                }
+                EXPECT_TRUE(runs.GuardsIntact()) << "to runs wrote outside its buffer";
+                EXPECT_TRUE(from == plain) << "to runs changed its input";
+                Guarded back(plain_bytes, offset);
+                Bytes rows = runs_in;
+                if (blocks::C0RunPairs(false, images, plain_image, back.data(), plain_stride, 16,
+                                       cols, block_cols, 2, 16, rows.data(), run_stride,
+                                       block_stride, stream)) {
+                  blocks::FinishStreaming();
+                  EXPECT_TRUE(back.Contents() == want_plain) << "to planes differs";
+                } else {
+                  EXPECT_TRUE(back.Contents() == Bytes(plain_bytes, Guarded::kSentinel))
+                      << "declined, but wrote";
+                }
+                EXPECT_TRUE(back.GuardsIntact()) << "to planes wrote outside its buffer";
+                EXPECT_TRUE(rows == runs_in) << "to planes changed its input";
+              });
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 // GatherRuns / ScatterRuns (FRACTAL_Z_C04's chunks), written out: run i is
 // bytes [i · stride, i · stride + run) of the strided side and [i · run, (i + 1)
 // · run) of the packed side. Every size the switch names and one it does not;

@@ -501,6 +501,73 @@ NPUCONF_AVX512 int64_t Bytes16Avx512(uint8_t* plain, int64_t plain_stride, int64
   }
   return end;
 }
+
+// 16-bit, C0 16, a pair of images (n, n + 1) at a time, straight to or from
+// FRACTAL_Z's blocked rows (C0RunPairs below): 16 planes × 16 columns of each
+// image go through the in-lane 8 × 8 transposes of Words16Avx512, after which
+// lanes 0, 2 of a[c] are row c of image n and lanes 1, 3 row 8 + c, so one
+// vshufi64x2 of a[c], b[c] is row c of the pair, 64 bytes. kStream: rows
+// 64-byte aligned (pack), planes 32-byte aligned (unpack).
+template <bool kToC0, bool kStream>
+NPUCONF_AVX512 void C0RunPairsAvx512(int64_t images, int64_t plain_image, uint8_t* plain,
+                                     int64_t plain_stride, int64_t cols, int64_t block_cols,
+                                     uint8_t* runs, int64_t run_stride, int64_t block_stride) {
+  // Image i's tile of columns j0 … j0 + 15: z[r] = planes r | r + 8.
+  const auto planes_at = [&](int64_t i, int64_t j0) { return plain + i * plain_image + 2 * j0; };
+  for (int64_t i = 0; i < images; i += 2) {
+    const bool pair = i + 1 < images;
+    for (int64_t j0 = 0, k0 = 0, block = 0; j0 < cols; j0 += 16, k0 += 16) {
+      if (k0 == block_cols) k0 = 0, block += block_stride;  // the next block of columns
+      __m512i a[8], b[8];
+      uint8_t* rows = runs + block + k0 * run_stride + i * 32;
+      if constexpr (kToC0) {
+        for (int m = 0; m < (pair ? 2 : 1); ++m) {
+          const uint8_t* at = planes_at(i + m, j0);
+          __m512i* z = m == 0 ? a : b;
+          for (int r = 0; r < 8; ++r) {
+            z[r] = _mm512_inserti64x4(_mm512_castsi256_si512(Load(at + r * plain_stride)),
+                                      Load(at + (r + 8) * plain_stride), 1);
+          }
+          simd::avx512::TransposeWords8x8InLanes(z);
+        }
+        for (int c = 0; c < 8; ++c) {
+          if (pair) {
+            simd::avx512::Store<kStream>(
+                rows + c * run_stride, _mm512_shuffle_i64x2(a[c], b[c], simd::avx512::kLanes0202));
+            simd::avx512::Store<kStream>(
+                rows + (8 + c) * run_stride,
+                _mm512_shuffle_i64x2(a[c], b[c], simd::avx512::kLanes1313));
+          } else {
+            const __m512i both = _mm512_shuffle_i64x2(a[c], a[c], 0xD8);  // lanes 0, 2, 1, 3
+            Store<false>(rows + c * run_stride, _mm512_castsi512_si256(both));
+            Store<false>(rows + (8 + c) * run_stride, _mm512_extracti64x4_epi64(both, 1));
+          }
+        }
+      } else {
+        for (int c = 0; c < 8; ++c) {
+          // The lanes of a[c] as the pack leaves them, for images i and i + 1.
+          const __m512i lo = pair ? simd::avx512::Load(rows + c * run_stride)
+                                  : _mm512_castsi256_si512(Load(rows + c * run_stride));
+          const __m512i hi = pair ? simd::avx512::Load(rows + (8 + c) * run_stride)
+                                  : _mm512_castsi256_si512(Load(rows + (8 + c) * run_stride));
+          const __m512i firsts = _mm512_shuffle_i64x2(lo, hi, simd::avx512::kLanes0101);
+          const __m512i seconds = _mm512_shuffle_i64x2(lo, hi, simd::avx512::kLanes2323);
+          a[c] = _mm512_shuffle_i64x2(firsts, firsts, 0xD8);
+          b[c] = _mm512_shuffle_i64x2(seconds, seconds, 0xD8);
+        }
+        for (int m = 0; m < (pair ? 2 : 1); ++m) {
+          __m512i* z = m == 0 ? a : b;
+          simd::avx512::TransposeWords8x8InLanes(z);  // its own inverse
+          uint8_t* at = planes_at(i + m, j0);
+          for (int r = 0; r < 8; ++r) {  // z[r] = planes r | r + 8, as the pack loaded them
+            Store<kStream>(at + r * plain_stride, _mm512_castsi512_si256(z[r]));
+            Store<kStream>(at + (r + 8) * plain_stride, _mm512_extracti64x4_epi64(z[r], 1));
+          }
+        }
+      }
+    }
+  }
+}
 #endif
 
 // Which register tile applies: full C0 planes of 8-bit with C0 16 or 32, of
@@ -766,6 +833,40 @@ bool C04RunsToPlanes(int64_t images, int64_t plain_image, const uint8_t* runs, i
 #else
   (void)images, (void)plain_image, (void)runs, (void)run_stride, (void)planes, (void)cols;
   (void)plain, (void)plain_stride;
+  return false;
+#endif
+}
+
+bool C0RunPairs(bool to_c0, int64_t images, int64_t plain_image, uint8_t* plain,
+                int64_t plain_stride, int64_t planes, int64_t cols, int64_t block_cols,
+                int64_t elem_bytes, int64_t c0, uint8_t* runs, int64_t run_stride,
+                int64_t block_stride, bool stream) {
+#if NPUCONF_HAVE_AVX512_KERNELS
+  if (simd::ActiveIsa() != simd::Isa::kAvx512 || elem_bytes != 2 || c0 != 16 || planes != 16 ||
+      block_cols % 16 != 0 || cols % block_cols != 0) {
+    return false;
+  }
+  const auto aligned = [](const uint8_t* at, int64_t a, int64_t b, int64_t c, int64_t m) {
+    return reinterpret_cast<uintptr_t>(at) % m == 0 && a % m == 0 && b % m == 0 && c % m == 0;
+  };
+  if (to_c0 && stream && aligned(runs, run_stride, block_stride, 0, 64)) {
+    C0RunPairsAvx512<true, true>(images, plain_image, plain, plain_stride, cols, block_cols, runs,
+                                 run_stride, block_stride);
+  } else if (to_c0) {
+    C0RunPairsAvx512<true, false>(images, plain_image, plain, plain_stride, cols, block_cols, runs,
+                                  run_stride, block_stride);
+  } else if (stream && aligned(plain, plain_image, plain_stride, 0, 32)) {
+    C0RunPairsAvx512<false, true>(images, plain_image, plain, plain_stride, cols, block_cols, runs,
+                                  run_stride, block_stride);
+  } else {
+    C0RunPairsAvx512<false, false>(images, plain_image, plain, plain_stride, cols, block_cols, runs,
+                                   run_stride, block_stride);
+  }
+  return true;
+#else
+  (void)to_c0, (void)images, (void)plain_image, (void)plain, (void)plain_stride, (void)planes;
+  (void)cols, (void)block_cols, (void)elem_bytes, (void)c0, (void)runs, (void)run_stride;
+  (void)block_stride, (void)stream;
   return false;
 #endif
 }

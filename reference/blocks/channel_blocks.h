@@ -65,6 +65,22 @@ bool PlanesToC04Runs(int64_t images, int64_t plain_image, const uint8_t* plain,
 bool C04RunsToPlanes(int64_t images, int64_t plain_image, const uint8_t* runs, int64_t run_stride,
                      int64_t planes, int64_t cols, uint8_t* plain, int64_t plain_stride);
 
+// FRACTAL_Z (_3D) with 2-byte elements, C0 16 and a full block of 16 planes,
+// straight to (to_c0) or from its blocked rows (layouts.md §A.3, §A.7: blocked
+// row (d, c1, j) is [n][C0] over all Np): `images` consecutive n, plane r of
+// image i at plain + i · plain_image + r · plain_stride bytes, `cols` columns
+// (elements) each ↔ the 32-byte run of image i for column j = b · block_cols +
+// k at runs + b · block_stride + k · run_stride + i · 32 bytes. block_cols is
+// a multiple of 16 and divides cols (FRACTAL_Z_3D: H·W per d). Images go in
+// pairs, each pair's run of a row one 64-byte store. Returns false, having
+// done nothing, off the AVX-512 path or off those shapes (the caller then goes
+// through PlanesToC0Images / C0ToPlanesImages). stream: non-temporal stores
+// where the written side is aligned for them (FinishStreaming after).
+bool C0RunPairs(bool to_c0, int64_t images, int64_t plain_image, uint8_t* plain,
+                int64_t plain_stride, int64_t planes, int64_t cols, int64_t block_cols,
+                int64_t elem_bytes, int64_t c0, uint8_t* runs, int64_t run_stride,
+                int64_t block_stride, bool stream);
+
 // `bytes` from `from` to `to`; with stream (as above) non-temporal where `to`
 // is 32-byte aligned and `bytes` a multiple of 32, else memcpy.
 void CopyRun(uint8_t* to, const uint8_t* from, int64_t bytes, bool stream);

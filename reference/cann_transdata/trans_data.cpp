@@ -319,32 +319,46 @@ int64_t PlanNz(const TransDataFacts& facts, const TransDataArgs& args, TransData
 }
 
 // NC(D)HW ↔ FRACTAL_Z / FRACTAL_Z_3D, groups 1 (§A.3, §A.7): blocked row
-// (d, c1, j) is [n][C0] over all Np, so per (d, C0 block of channels) it is a
-// transpose of the rows (n, c0) and the H·W columns j. It goes through an L1
-// scratch of kFzCols columns × a chunk of n whose C0 runs together fill
-// kFzRunBytes: each transposed n lands in the scratch, and each blocked row's
-// chunk moves whole (full cache lines). Written straight into the rows, one n
-// at a time, every n wrote a half line into each of H·W rows Np·C0 elements
-// apart, a multiple of 4 KiB from Np 128 on: one L1 set, evicted before the
-// next n filled the other half (2.75× memcpy to pack and 5× to unpack at
-// 64 MiB, 4.4× to pack at 1 MiB; README, Speed). A cached output with few
-// columns takes chunks up to kFzCachedRunBytes (within kFzScratchBytes), so
-// each call covers more n (H·W 16, fp16, with PlanesToC0Images: 1 MiB 2.2 →
-// 1.9× memcpy, 256 KiB 3.4 → 2.5× the vector copy); streamed, the longer
-// runs were slower (FRACTAL_Z 64 MiB pack 1.1 → 1.3× memcpy).
+// (d, c1, j) is [n][C0] over all Np, so per C0 block of channels it is a
+// transpose of the rows (n, c0) and the D·H·W columns (d, j), column (d, j)
+// going to blocked row (d, c1, j).
+//
+// Full C0 blocks of fp16 with H·W a multiple of 16, on the AVX-512 path, go
+// straight to or from the rows a pair of n at a time (blocks::C0RunPairs: each
+// row's run of the pair is one 64-byte store or load). Not for a cached pack
+// whose rows are a multiple of 4 KiB apart (Np·C0·2 bytes, from Np 128 on):
+// the pair's 16 rows then share one L1 set, and the lines were evicted before
+// their stores landed (× memcpy at 1 MiB 1.9 → 2.5). Nor for a streamed
+// FRACTAL_Z_3D unpack: each pair's tile writes half of each plane's line (H·W
+// 16 of a plane's D·H·W), and streamed half lines were slower (16 MiB 2.0 →
+// 4.4). Paired, in the same runs of bench/trans_data_bench (avx512, median
+// of 3–5 interleaved runs; × memcpy, × the vector copy at 64 KiB): FRACTAL_Z
+// unpack 64 KiB 3.2 → 2.2, 1 MiB 2.0 → 1.6, 4 MiB 2.2 → 1.5, 16 MiB 1.7 →
+// 1.0, 64 MiB 1.2 → 1.0; pack 64 KiB 3.2 → 1.9, 16 MiB 1.3 → 1.1;
+// FRACTAL_Z_3D 64 KiB 3.3–3.9 → 2.0–2.4, unpack 1 MiB 2.1 → 1.8.
+//
+// Otherwise through an L1 scratch of kFzCols columns × a chunk of n whose C0
+// runs together fill kFzRunBytes: each transposed n lands in the scratch, and
+// each blocked row's chunk moves whole (full cache lines). Written straight
+// into the rows one n at a time, every n wrote a half line into each of H·W
+// rows Np·C0 elements apart, a multiple of 4 KiB from Np 128 on: one L1 set,
+// evicted before the next n filled the other half (2.75× memcpy to pack and
+// 5× to unpack at 64 MiB, 4.4× to pack at 1 MiB; README, Speed). A cached
+// output with few columns takes chunks up to kFzCachedRunBytes (within
+// kFzScratchBytes), so each call covers more n (H·W 16, fp16, with
+// PlanesToC0Images: 1 MiB 2.2 → 1.9× memcpy, 256 KiB 3.4 → 2.5× the vector
+// copy); streamed, the longer runs were slower (FRACTAL_Z 64 MiB pack 1.1 →
+// 1.3× memcpy). The columns run over D·H·W, so a plane's line is read or
+// written whole across d; a streamed pack alone goes d by d (all D·H·W at
+// once, it wrote 2·H·W rows' runs in turn and was slower: 16 MiB 1.3 → 1.7,
+// 256 MiB 2.1 → 3.3). This replaced the stage that a streamed FRACTAL_Z_3D
+// unpack went through when it went d by d (× memcpy about even: 16 MiB 2.0,
+// 64 MiB 1.6–1.8).
 constexpr int64_t kFzRunBytes = 256;
 constexpr int64_t kFzCachedRunBytes = 512;
 constexpr int64_t kFzScratchBytes = int64_t{16} << 10;
 constexpr int64_t kFzCols = 64;
 constexpr int64_t kFzPrefetchChunks = 4;
-// Unpacking a large FRACTAL_Z_3D (D > 1): a channel's plane in NCDHW holds all
-// D·H·W elements, and pass d writes only its H·W of them, with H·W · 2 bytes =
-// 32 half of every 64-byte line: non-temporal stores of half lines. So each
-// (C0 block, chunk of n) is unpacked into a stage of at most kFzStageBytes,
-// which then streams out as one run per n (× memcpy, 16 MiB 3.46 → 2.14,
-// 64 MiB 1.94 → 1.58). Staged, the cached unpack and the pack were slower (1
-// MiB 2.2 → 2.7; pack 64 MiB 1.8 → 2.3).
-constexpr int64_t kFzStageBytes = int64_t{64} << 10;
 
 void FractalZBlocks(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
   const int64_t e = p.elem_bytes, hw = p.h * p.w, run = p.c0 * e;
@@ -354,13 +368,15 @@ void FractalZBlocks(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
   // (FRACTAL_Z_3D 16 MiB 5.6 → 2.9, 64 MiB 2.7 → 2.2; FRACTAL_Z 256 MiB
   // within the noise, 2.1 → 2.5 in one run and better in others).
   const bool stream = p.dst_bytes >= simd::kStreamMinBytes;
+  const int64_t columns = p.d * hw;  // a channel's D·H·W elements, d by d
   const int64_t run_bytes =
-      stream ? kFzRunBytes : std::min(kFzCachedRunBytes, kFzScratchBytes / std::min(hw, kFzCols));
+      stream ? kFzRunBytes
+             : std::min(kFzCachedRunBytes, kFzScratchBytes / std::min(columns, kFzCols));
   const int64_t chunk = std::max<int64_t>(1, run_bytes / run);  // n per chunk
   const int64_t row_bytes = p.cout_padded * run;                // one blocked row
-  const int64_t plane_stride = p.d * hw * e;                    // a channel's D·H·W elements
-  const int64_t image = p.c * plane_stride;                     // one n of the weight
-  if (p.pack && p.cout_padded > p.n) {  // the pad rows n >= N of every blocked row
+  const int64_t plane_stride = columns * e;
+  const int64_t image = p.c * plane_stride;  // one n of the weight
+  if (p.pack && p.cout_padded > p.n) {       // the pad rows n >= N of every blocked row
     for (int64_t row = 0; row < p.d * p.c1 * hw; ++row) {
       std::memset(dst + row * row_bytes + p.n * run, 0,
                   static_cast<size_t>((p.cout_padded - p.n) * run));
@@ -377,53 +393,55 @@ void FractalZBlocks(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
   uint8_t* const tile = scratch.data();
   const int64_t tile_stride = chunk * run;    // one column's chunk in the scratch
   const int64_t block = p.c0 * plane_stride;  // one n's C0 planes
-  const bool staged = p.d > 1 && !p.pack && stream && chunk * block <= kFzStageBytes;
-  std::vector<uint8_t> stage(staged ? static_cast<size_t>(chunk * block) : 0);
-  // The pack goes d by d, each d's blocked rows one region of the output; the
-  // unpack takes every d of a chunk before the next chunk (its stage holds the
-  // chunk's planes).
-  for (int64_t pass = 0; pass < (p.pack ? p.d : 1); ++pass) {
-    const int64_t d_begin = p.pack ? pass : 0, d_end = p.pack ? pass + 1 : p.d;
+  // Blocked row (d, c1, j % H·W) of column j (d = j / (H·W)): at row_at[j] +
+  // c1 · H·W rows.
+  std::vector<int64_t> row_at(static_cast<size_t>(columns));
+  for (int64_t j = 0; j < columns; ++j) row_at[j] = (j / hw * p.c1 * hw + j % hw) * row_bytes;
+  const auto row_of = [&](int64_t c1, int64_t j) { return row_at[j] + c1 * hw * row_bytes; };
+  const bool aliased = row_bytes % 4096 == 0;  // the rows in one L1 set
+  if (p.c % p.c0 == 0 && hw % 16 == 0 && (p.pack ? stream || !aliased : !stream || p.d == 1)) {
+    auto* plain = const_cast<uint8_t*>(p.pack ? src : dst);
+    auto* rows = const_cast<uint8_t*>(p.pack ? dst : src);
+    bool paired = true;  // all C0 blocks or none: the path and shapes decide
+    for (int64_t c1 = 0; c1 < p.c1 && paired; ++c1) {
+      paired = blocks::C0RunPairs(p.pack, p.n, image, plain + c1 * block, plane_stride, p.c0,
+                                  columns, hw, e, p.c0, rows + c1 * hw * row_bytes, row_bytes,
+                                  p.c1 * hw * row_bytes, stream);
+    }
+    if (paired) {
+      if (stream) blocks::FinishStreaming();
+      return;
+    }
+  }
+  const int64_t pass_columns = p.pack && stream ? hw : columns;  // the streamed pack: d by d
+  for (int64_t pass = 0; pass < columns; pass += pass_columns) {
     for (int64_t c1 = 0; c1 < p.c1; ++c1) {
       const int64_t planes = std::min(p.c0, p.c - c1 * p.c0);
       for (int64_t n0 = 0; n0 < p.n; n0 += chunk) {
         const int64_t count = std::min(chunk, p.n - n0);
-        // The chunk's planes of this C0 block: in the source or output, or
-        // (a streamed unpack with D > 1) in the stage.
-        const int64_t blocks_at = n0 * image + c1 * block;
-        const int64_t n_stride = staged ? block : image;
-        for (int64_t d = d_begin; d < d_end; ++d) {
-          for (int64_t j0 = 0; j0 < hw; j0 += kFzCols) {
-            const int64_t cols = std::min(kFzCols, hw - j0);
-            const int64_t plane_at = (d * hw + j0) * e;
-            const int64_t rows_at = ((d * p.c1 + c1) * hw + j0) * row_bytes + n0 * run;
-            if (p.pack) {
-              blocks::PlanesToC0Images(count, image, run, src + blocks_at + plane_at, plane_stride,
-                                       planes, cols, p.c0, e, tile, tile_stride, false);
-              for (int64_t j = 0; j < cols; ++j) {
-                blocks::CopyRun(dst + rows_at + j * row_bytes, tile + j * tile_stride, count * run,
-                                stream);
-              }
-            } else {
-              for (int64_t j = 0; j < cols; ++j) {
-                const uint8_t* from = src + rows_at + j * row_bytes;
-                if (prefetch && n0 + kFzPrefetchChunks * chunk < p.n) {
-                  for (int64_t b = 0; b < count * run; b += 64) {
-                    __builtin_prefetch(from + kFzPrefetchChunks * chunk * run + b);
-                  }
-                }
-                std::memcpy(tile + j * tile_stride, from, static_cast<size_t>(count * run));
-              }
-              uint8_t* planes_to = staged ? stage.data() + plane_at : dst + blocks_at + plane_at;
-              blocks::C0ToPlanesImages(count, run, n_stride, tile, tile_stride, planes, cols, p.c0,
-                                       e, planes_to, plane_stride, stream && !staged);
+        const int64_t blocks_at = n0 * image + c1 * block;  // the chunk's planes of this block
+        for (int64_t j0 = pass; j0 < pass + pass_columns; j0 += kFzCols) {
+          const int64_t cols = std::min(kFzCols, pass + pass_columns - j0);
+          const int64_t plane_at = j0 * e;
+          if (p.pack) {
+            blocks::PlanesToC0Images(count, image, run, src + blocks_at + plane_at, plane_stride,
+                                     planes, cols, p.c0, e, tile, tile_stride, false);
+            for (int64_t j = 0; j < cols; ++j) {
+              blocks::CopyRun(dst + row_of(c1, j0 + j) + n0 * run, tile + j * tile_stride,
+                              count * run, stream);
             }
-          }
-        }
-        if (staged) {
-          for (int64_t i = 0; i < count; ++i) {
-            blocks::CopyRun(dst + blocks_at + i * image, stage.data() + i * block,
-                            planes * plane_stride, stream);
+          } else {
+            for (int64_t j = 0; j < cols; ++j) {
+              const uint8_t* from = src + row_of(c1, j0 + j) + n0 * run;
+              if (prefetch && n0 + kFzPrefetchChunks * chunk < p.n) {
+                for (int64_t b = 0; b < count * run; b += 64) {
+                  __builtin_prefetch(from + kFzPrefetchChunks * chunk * run + b);
+                }
+              }
+              std::memcpy(tile + j * tile_stride, from, static_cast<size_t>(count * run));
+            }
+            blocks::C0ToPlanesImages(count, run, image, tile, tile_stride, planes, cols, p.c0, e,
+                                     dst + blocks_at + plane_at, plane_stride, stream);
           }
         }
       }
