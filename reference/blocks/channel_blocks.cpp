@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <numeric>
 
 #include "reference/simd/avx2_blocks.h"
 #include "reference/simd/avx512_blocks.h"
@@ -507,19 +508,41 @@ NPUCONF_AVX512 int64_t Bytes16Avx512(uint8_t* plain, int64_t plain_stride, int64
 // image go through the in-lane 8 × 8 transposes of Words16Avx512, after which
 // lanes 0, 2 of a[c] are row c of image n and lanes 1, 3 row 8 + c, so one
 // vshufi64x2 of a[c], b[c] is row c of the pair, 64 bytes. kStream: rows
-// 64-byte aligned (pack), planes 32-byte aligned (unpack).
+// 64-byte aligned (pack), planes likewise (unpack).
 template <bool kToC0, bool kStream>
 NPUCONF_AVX512 void C0RunPairsAvx512(int64_t images, int64_t plain_image, uint8_t* plain,
                                      int64_t plain_stride, int64_t cols, int64_t block_cols,
                                      uint8_t* runs, int64_t run_stride, int64_t block_stride) {
-  // Image i's tile of columns j0 … j0 + 15: z[r] = planes r | r + 8.
   const auto planes_at = [&](int64_t i, int64_t j0) { return plain + i * plain_image + 2 * j0; };
+  // Back: image m of the pair whose runs of columns j0 … j0 + 15 are at
+  // `rows`, into z[r] = planes r | r + 8 of those columns (as the pack loads
+  // them). Row c's pair run holds image 0 in lanes 0, 1 and image 1 in lanes
+  // 2, 3; lanes 0, 2 of the pack's a[c] are row c and lanes 1, 3 row 8 + c.
+  const auto untile = [&](const uint8_t* rows, int m, bool pair, __m512i z[8]) NPUCONF_AVX512 {
+    for (int c = 0; c < 8; ++c) {
+      const uint8_t* lo_at = rows + c * run_stride;
+      const uint8_t* hi_at = rows + (8 + c) * run_stride;
+      const __m512i lo = pair ? simd::avx512::Load(lo_at) : _mm512_castsi256_si512(Load(lo_at));
+      const __m512i hi = pair ? simd::avx512::Load(hi_at) : _mm512_castsi256_si512(Load(hi_at));
+      const __m512i image = m == 0 ? _mm512_shuffle_i64x2(lo, hi, simd::avx512::kLanes0101)
+                                   : _mm512_shuffle_i64x2(lo, hi, simd::avx512::kLanes2323);
+      z[c] = _mm512_shuffle_i64x2(image, image, 0xD8);  // lanes 0, 2, 1, 3
+    }
+    simd::avx512::TransposeWords8x8InLanes(z);  // its own inverse
+  };
+  // A streamed unpack with whole 64-byte plane lines (cols a multiple of 32)
+  // takes two tiles at a time and stores each line whole: one tile's half
+  // lines, streamed, were 2.2× slower (FRACTAL_Z_3D 16 MiB).
+  const int64_t step = !kToC0 && kStream && cols % 32 == 0 ? 32 : 16;
   for (int64_t i = 0; i < images; i += 2) {
     const bool pair = i + 1 < images;
-    for (int64_t j0 = 0, k0 = 0, block = 0; j0 < cols; j0 += 16, k0 += 16) {
-      if (k0 == block_cols) k0 = 0, block += block_stride;  // the next block of columns
+    for (int64_t j0 = 0, k0 = 0, block = 0; j0 < cols; j0 += step) {
+      uint8_t* rows[2];  // the runs of the pair for columns j0 … (and j0 + 16 …)
+      for (int t = 0; t < step / 16; ++t, k0 += 16) {
+        if (k0 == block_cols) k0 = 0, block += block_stride;  // the next block of columns
+        rows[t] = runs + block + k0 * run_stride + i * 32;
+      }
       __m512i a[8], b[8];
-      uint8_t* rows = runs + block + k0 * run_stride + i * 32;
       if constexpr (kToC0) {
         for (int m = 0; m < (pair ? 2 : 1); ++m) {
           const uint8_t* at = planes_at(i + m, j0);
@@ -533,35 +556,34 @@ NPUCONF_AVX512 void C0RunPairsAvx512(int64_t images, int64_t plain_image, uint8_
         for (int c = 0; c < 8; ++c) {
           if (pair) {
             simd::avx512::Store<kStream>(
-                rows + c * run_stride, _mm512_shuffle_i64x2(a[c], b[c], simd::avx512::kLanes0202));
+                rows[0] + c * run_stride,
+                _mm512_shuffle_i64x2(a[c], b[c], simd::avx512::kLanes0202));
             simd::avx512::Store<kStream>(
-                rows + (8 + c) * run_stride,
+                rows[0] + (8 + c) * run_stride,
                 _mm512_shuffle_i64x2(a[c], b[c], simd::avx512::kLanes1313));
           } else {
             const __m512i both = _mm512_shuffle_i64x2(a[c], a[c], 0xD8);  // lanes 0, 2, 1, 3
-            Store<false>(rows + c * run_stride, _mm512_castsi512_si256(both));
-            Store<false>(rows + (8 + c) * run_stride, _mm512_extracti64x4_epi64(both, 1));
+            Store<false>(rows[0] + c * run_stride, _mm512_castsi512_si256(both));
+            Store<false>(rows[0] + (8 + c) * run_stride, _mm512_extracti64x4_epi64(both, 1));
           }
         }
       } else {
-        for (int c = 0; c < 8; ++c) {
-          // The lanes of a[c] as the pack leaves them, for images i and i + 1.
-          const __m512i lo = pair ? simd::avx512::Load(rows + c * run_stride)
-                                  : _mm512_castsi256_si512(Load(rows + c * run_stride));
-          const __m512i hi = pair ? simd::avx512::Load(rows + (8 + c) * run_stride)
-                                  : _mm512_castsi256_si512(Load(rows + (8 + c) * run_stride));
-          const __m512i firsts = _mm512_shuffle_i64x2(lo, hi, simd::avx512::kLanes0101);
-          const __m512i seconds = _mm512_shuffle_i64x2(lo, hi, simd::avx512::kLanes2323);
-          a[c] = _mm512_shuffle_i64x2(firsts, firsts, 0xD8);
-          b[c] = _mm512_shuffle_i64x2(seconds, seconds, 0xD8);
-        }
         for (int m = 0; m < (pair ? 2 : 1); ++m) {
-          __m512i* z = m == 0 ? a : b;
-          simd::avx512::TransposeWords8x8InLanes(z);  // its own inverse
           uint8_t* at = planes_at(i + m, j0);
-          for (int r = 0; r < 8; ++r) {  // z[r] = planes r | r + 8, as the pack loaded them
-            Store<kStream>(at + r * plain_stride, _mm512_castsi512_si256(z[r]));
-            Store<kStream>(at + (r + 8) * plain_stride, _mm512_extracti64x4_epi64(z[r], 1));
+          untile(rows[0], m, pair, a);
+          if (step == 32) {
+            untile(rows[1], m, pair, b);
+            for (int r = 0; r < 8; ++r) {
+              simd::avx512::Store<true>(at + r * plain_stride,
+                                        _mm512_shuffle_i64x2(a[r], b[r], simd::avx512::kLanes0101));
+              simd::avx512::Store<true>(at + (r + 8) * plain_stride,
+                                        _mm512_shuffle_i64x2(a[r], b[r], simd::avx512::kLanes2323));
+            }
+            continue;
+          }
+          for (int r = 0; r < 8; ++r) {
+            Store<kStream>(at + r * plain_stride, _mm512_castsi512_si256(a[r]));
+            Store<kStream>(at + (r + 8) * plain_stride, _mm512_extracti64x4_epi64(a[r], 1));
           }
         }
       }
@@ -841,21 +863,62 @@ bool C0RunPairs(bool to_c0, int64_t images, int64_t plain_image, uint8_t* plain,
                 int64_t plain_stride, int64_t planes, int64_t cols, int64_t block_cols,
                 int64_t elem_bytes, int64_t c0, uint8_t* runs, int64_t run_stride,
                 int64_t block_stride, bool stream) {
-#if NPUCONF_HAVE_AVX512_KERNELS
-  if (simd::ActiveIsa() != simd::Isa::kAvx512 || elem_bytes != 2 || c0 != 16 || planes != 16 ||
-      block_cols % 16 != 0 || cols % block_cols != 0) {
+#if NPUCONF_HAVE_AVX2_KERNELS
+  const simd::Isa isa = simd::ActiveIsa();
+  if ((isa != simd::Isa::kAvx2 && isa != simd::Isa::kAvx512) || elem_bytes != 2 || c0 != 16 ||
+      planes != 16 || block_cols % 16 != 0 || cols % block_cols != 0) {
     return false;
   }
   const auto aligned = [](const uint8_t* at, int64_t a, int64_t b, int64_t c, int64_t m) {
     return reinterpret_cast<uintptr_t>(at) % m == 0 && a % m == 0 && b % m == 0 && c % m == 0;
   };
+  // Where the direct stores or loads lose to the caller's scratch (measured in
+  // bench/trans_data_bench, FRACTAL_Z (_3D) fp16; × memcpy, × the vector copy
+  // in cache):
+  // - The rows an image's runs touch, cols of them run_stride apart (blocks a
+  //   multiple of it), fall on 4096 / gcd(run_stride, 4096) offsets of a
+  //   4 KiB L1 way at most; more than 8 rows on one set, and a cached pack's
+  //   lines were evicted before their stores landed (AVX-512 FRACTAL_Z 1 MiB
+  //   1.9 → 2.5, AVX2 FRACTAL_Z_3D 256 KiB 5.2 → 6.6); more than 16, and the
+  //   AVX2 unpack lost too (FRACTAL_Z_3D 1 MiB 2.1 → 2.6, 4 MiB 2.4 → 3.1).
+  // - A streamed unpack that would store half of each 64-byte plane line (a
+  //   block narrower than a line, planes apart): 2.0 → 4.4 at 16 MiB.
+  // - A streamed AVX2 pack: its 32-byte stores leave each line half written
+  //   until the next image (FRACTAL_Z_3D 16 MiB 1.8 → 2.4).
+  const int64_t offsets = 4096 / std::gcd(run_stride, int64_t{4096});
+  const int64_t rows_per_set = (cols + offsets - 1) / offsets;
+  // 16 columns of planes back to back fill whole lines two planes at a time.
+  const bool lines_whole = cols % 32 == 0 || (cols == 16 && plain_stride == 32);
+  if ((to_c0 && !stream && rows_per_set > 8) || (!to_c0 && stream && !lines_whole)) return false;
+  if (isa == simd::Isa::kAvx2) {
+    // One image at a time through the AVX2 tile of NC1HWC0 (Words16), its
+    // blocked rows the image's runs; the next image fills the other half of
+    // each line. Its streamed unpack pairs tiles within a block only.
+    if ((to_c0 && stream) || (!to_c0 && !stream && rows_per_set > 16)) return false;
+    if (!to_c0 && stream && block_cols % 32 != 0 && cols != 16) return false;
+    const bool streamed = stream && aligned(plain, plain_image, plain_stride, 0, 32);
+    for (int64_t i = 0; i < images; ++i) {
+      for (int64_t b = 0; b < cols / block_cols; ++b) {
+        uint8_t* at = plain + i * plain_image + 2 * b * block_cols;
+        uint8_t* rows = runs + b * block_stride + i * 32;
+        if (to_c0) {
+          Words16<true, false>(at, plain_stride, block_cols, rows, run_stride);
+        } else {
+          streamed ? Words16<false, true>(at, plain_stride, block_cols, rows, run_stride)
+                   : Words16<false, false>(at, plain_stride, block_cols, rows, run_stride);
+        }
+      }
+    }
+    return true;
+  }
+#if NPUCONF_HAVE_AVX512_KERNELS
   if (to_c0 && stream && aligned(runs, run_stride, block_stride, 0, 64)) {
     C0RunPairsAvx512<true, true>(images, plain_image, plain, plain_stride, cols, block_cols, runs,
                                  run_stride, block_stride);
   } else if (to_c0) {
     C0RunPairsAvx512<true, false>(images, plain_image, plain, plain_stride, cols, block_cols, runs,
                                   run_stride, block_stride);
-  } else if (stream && aligned(plain, plain_image, plain_stride, 0, 32)) {
+  } else if (stream && aligned(plain, plain_image, plain_stride, 0, 64)) {
     C0RunPairsAvx512<false, true>(images, plain_image, plain, plain_stride, cols, block_cols, runs,
                                   run_stride, block_stride);
   } else {
@@ -863,6 +926,9 @@ bool C0RunPairs(bool to_c0, int64_t images, int64_t plain_image, uint8_t* plain,
                                    run_stride, block_stride);
   }
   return true;
+#else
+  return false;
+#endif
 #else
   (void)to_c0, (void)images, (void)plain_image, (void)plain, (void)plain_stride, (void)planes;
   (void)cols, (void)block_cols, (void)elem_bytes, (void)c0, (void)runs, (void)run_stride;

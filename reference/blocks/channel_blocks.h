@@ -71,11 +71,15 @@ bool C04RunsToPlanes(int64_t images, int64_t plain_image, const uint8_t* runs, i
 // image i at plain + i · plain_image + r · plain_stride bytes, `cols` columns
 // (elements) each ↔ the 32-byte run of image i for column j = b · block_cols +
 // k at runs + b · block_stride + k · run_stride + i · 32 bytes. block_cols is
-// a multiple of 16 and divides cols (FRACTAL_Z_3D: H·W per d). Images go in
-// pairs, each pair's run of a row one 64-byte store. Returns false, having
-// done nothing, off the AVX-512 path or off those shapes (the caller then goes
-// through PlanesToC0Images / C0ToPlanesImages). stream: non-temporal stores
-// where the written side is aligned for them (FinishStreaming after).
+// a multiple of 16 and divides cols (FRACTAL_Z_3D: H·W per d). On AVX-512 the
+// images go in pairs, each pair's run of a row one 64-byte store or load; on
+// AVX2 one image at a time. Returns false, having done nothing, on the other
+// paths, off those shapes, and where the direct stores measured slower than
+// the caller's scratch (rows many to an L1 set for a cached pack, half plane
+// lines for a streamed unpack, a streamed AVX2 pack; channel_blocks.cpp says
+// which and by how much): the caller then goes through PlanesToC0Images /
+// C0ToPlanesImages. stream: non-temporal stores where the written side is
+// aligned for them (FinishStreaming after).
 bool C0RunPairs(bool to_c0, int64_t images, int64_t plain_image, uint8_t* plain,
                 int64_t plain_stride, int64_t planes, int64_t cols, int64_t block_cols,
                 int64_t elem_bytes, int64_t c0, uint8_t* runs, int64_t run_stride,

@@ -389,8 +389,11 @@ void FractalZBlocks(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
   // 1.76). Prefetching the pack's planes likewise was slower (64 MiB 1.30 →
   // 1.57): those are read in order.
   const bool prefetch = !p.pack && p.src_bytes >= simd::kStreamMinBytes;
-  std::vector<uint8_t> scratch(static_cast<size_t>(kFzCols * chunk * run));
-  uint8_t* const tile = scratch.data();
+  // The scratch on a cache line boundary: malloc's 16-byte alignment split
+  // its 32-byte runs over two lines.
+  std::vector<uint8_t> scratch(static_cast<size_t>(kFzCols * chunk * run + 63));
+  uint8_t* const tile =
+      scratch.data() + (64 - reinterpret_cast<uintptr_t>(scratch.data()) % 64) % 64;
   const int64_t tile_stride = chunk * run;    // one column's chunk in the scratch
   const int64_t block = p.c0 * plane_stride;  // one n's C0 planes
   // Blocked row (d, c1, j % H·W) of column j (d = j / (H·W)): at row_at[j] +
@@ -398,8 +401,7 @@ void FractalZBlocks(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
   std::vector<int64_t> row_at(static_cast<size_t>(columns));
   for (int64_t j = 0; j < columns; ++j) row_at[j] = (j / hw * p.c1 * hw + j % hw) * row_bytes;
   const auto row_of = [&](int64_t c1, int64_t j) { return row_at[j] + c1 * hw * row_bytes; };
-  const bool aliased = row_bytes % 4096 == 0;  // the rows in one L1 set
-  if (p.c % p.c0 == 0 && hw % 16 == 0 && (p.pack ? stream || !aliased : !stream || p.d == 1)) {
+  if (p.c % p.c0 == 0 && hw % 16 == 0) {
     auto* plain = const_cast<uint8_t*>(p.pack ? src : dst);
     auto* rows = const_cast<uint8_t*>(p.pack ? dst : src);
     bool paired = true;  // all C0 blocks or none: the path and shapes decide
