@@ -386,9 +386,15 @@ void FractalZBlocks(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
   // time, each row Np·C0 elements from the next: too many strided streams for
   // the hardware prefetchers. The chunk kFzPrefetchChunks ahead is prefetched
   // (× memcpy at 64 MiB 2.10 → 1.20, 256 MiB 2.40 → 1.55; FRACTAL_Z_3D 2.03 →
-  // 1.76). Prefetching the pack's planes likewise was slower (64 MiB 1.30 →
-  // 1.57): those are read in order.
+  // 1.76). Prefetching FRACTAL_Z's planes to pack was slower (64 MiB 1.30 → 1.57;
+  // again here 1.2 → 1.4-1.7): those are read in order.
   const bool prefetch = !p.pack && p.src_bytes >= simd::kStreamMinBytes;
+  // A streamed FRACTAL_Z_3D pack goes d by d (pass_columns below), reading half
+  // of each plane's line, 4 KiB-strided across n: its planes kFzPrefetchChunks
+  // chunks ahead are prefetched. Without, its speed hung on the code's layout
+  // (AVX2, × memcpy at 64 MiB: 1.2-4.5 between builds whose loops were the
+  // same; prefetched 2.0-2.2 at 16-256 MiB, from 3.2-3.7 in this build).
+  const bool prefetch_planes = p.pack && stream && p.d > 1;
   // The scratch on a cache line boundary: malloc's 16-byte alignment split
   // its 32-byte runs over two lines.
   std::vector<uint8_t> scratch(static_cast<size_t>(kFzCols * chunk * run + 63));
@@ -426,6 +432,14 @@ void FractalZBlocks(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
           const int64_t cols = std::min(kFzCols, pass + pass_columns - j0);
           const int64_t plane_at = j0 * e;
           if (p.pack) {
+            if (prefetch_planes && n0 + kFzPrefetchChunks * chunk < p.n) {
+              const uint8_t* ahead = src + blocks_at + kFzPrefetchChunks * chunk * image + plane_at;
+              for (int64_t i = 0; i < count; ++i) {
+                for (int64_t r = 0; r < planes; ++r) {
+                  __builtin_prefetch(ahead + i * image + r * plane_stride);
+                }
+              }
+            }
             blocks::PlanesToC0Images(count, image, run, src + blocks_at + plane_at, plane_stride,
                                      planes, cols, p.c0, e, tile, tile_stride, false);
             for (int64_t j = 0; j < cols; ++j) {
