@@ -349,11 +349,10 @@ int64_t PlanNz(const TransDataFacts& facts, const TransDataArgs& args, TransData
 // PlanesToC0Images: 1 MiB 2.2 → 1.9× memcpy, 256 KiB 3.4 → 2.5× the vector
 // copy); streamed, the longer runs were slower (FRACTAL_Z 64 MiB pack 1.1 →
 // 1.3× memcpy). The columns run over D·H·W, so a plane's line is read or
-// written whole across d; a streamed pack alone goes d by d (all D·H·W at
-// once, it wrote 2·H·W rows' runs in turn and was slower: 16 MiB 1.3 → 1.7,
-// 256 MiB 2.1 → 3.3). This replaced the stage that a streamed FRACTAL_Z_3D
-// unpack went through when it went d by d (× memcpy about even: 16 MiB 2.0,
-// 64 MiB 1.6–1.8).
+// written whole across d. This replaced the stage that a streamed
+// FRACTAL_Z_3D unpack went through when it went d by d (× memcpy about even:
+// 16 MiB 2.0, 64 MiB 1.6–1.8), and the streamed pack's passes d by d (below,
+// at prefetch_planes).
 constexpr int64_t kFzRunBytes = 256;
 constexpr int64_t kFzCachedRunBytes = 512;
 constexpr int64_t kFzScratchBytes = int64_t{16} << 10;
@@ -389,11 +388,12 @@ void FractalZBlocks(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
   // 1.76). Prefetching FRACTAL_Z's planes to pack was slower (64 MiB 1.30 → 1.57;
   // again here 1.2 → 1.4-1.7): those are read in order.
   const bool prefetch = !p.pack && p.src_bytes >= simd::kStreamMinBytes;
-  // A streamed FRACTAL_Z_3D pack goes d by d (pass_columns below), reading half
-  // of each plane's line, 4 KiB-strided across n: its planes kFzPrefetchChunks
-  // chunks ahead are prefetched. Without, its speed hung on the code's layout
-  // (AVX2, × memcpy at 64 MiB: 1.2-4.5 between builds whose loops were the
-  // same; prefetched 2.0-2.2 at 16-256 MiB, from 3.2-3.7 in this build).
+  // A streamed FRACTAL_Z_3D pack prefetches its planes kFzPrefetchChunks
+  // chunks ahead. When it went d by d, reading half of each plane's line
+  // 4 KiB-strided across n, its speed hung on the code's layout (AVX2, ×
+  // memcpy at 64 MiB: 1.2-4.5 between builds whose loops were the same);
+  // prefetched 2.0-2.2 at 16-256 MiB, and with all D·H·W columns at once
+  // (whole lines) 1.2-1.5.
   const bool prefetch_planes = p.pack && stream && p.d > 1;
   // The scratch on a cache line boundary: malloc's 16-byte alignment split
   // its 32-byte runs over two lines.
@@ -421,44 +421,41 @@ void FractalZBlocks(const TransDataPlan& p, const uint8_t* src, uint8_t* dst) {
       return;
     }
   }
-  const int64_t pass_columns = p.pack && stream ? hw : columns;  // the streamed pack: d by d
-  for (int64_t pass = 0; pass < columns; pass += pass_columns) {
-    for (int64_t c1 = 0; c1 < p.c1; ++c1) {
-      const int64_t planes = std::min(p.c0, p.c - c1 * p.c0);
-      for (int64_t n0 = 0; n0 < p.n; n0 += chunk) {
-        const int64_t count = std::min(chunk, p.n - n0);
-        const int64_t blocks_at = n0 * image + c1 * block;  // the chunk's planes of this block
-        for (int64_t j0 = pass; j0 < pass + pass_columns; j0 += kFzCols) {
-          const int64_t cols = std::min(kFzCols, pass + pass_columns - j0);
-          const int64_t plane_at = j0 * e;
-          if (p.pack) {
-            if (prefetch_planes && n0 + kFzPrefetchChunks * chunk < p.n) {
-              const uint8_t* ahead = src + blocks_at + kFzPrefetchChunks * chunk * image + plane_at;
-              for (int64_t i = 0; i < count; ++i) {
-                for (int64_t r = 0; r < planes; ++r) {
-                  __builtin_prefetch(ahead + i * image + r * plane_stride);
-                }
+  for (int64_t c1 = 0; c1 < p.c1; ++c1) {
+    const int64_t planes = std::min(p.c0, p.c - c1 * p.c0);
+    for (int64_t n0 = 0; n0 < p.n; n0 += chunk) {
+      const int64_t count = std::min(chunk, p.n - n0);
+      const int64_t blocks_at = n0 * image + c1 * block;  // the chunk's planes of this block
+      for (int64_t j0 = 0; j0 < columns; j0 += kFzCols) {
+        const int64_t cols = std::min(kFzCols, columns - j0);
+        const int64_t plane_at = j0 * e;
+        if (p.pack) {
+          if (prefetch_planes && n0 + kFzPrefetchChunks * chunk < p.n) {
+            const uint8_t* ahead = src + blocks_at + kFzPrefetchChunks * chunk * image + plane_at;
+            for (int64_t i = 0; i < count; ++i) {
+              for (int64_t r = 0; r < planes; ++r) {
+                __builtin_prefetch(ahead + i * image + r * plane_stride);
               }
             }
-            blocks::PlanesToC0Images(count, image, run, src + blocks_at + plane_at, plane_stride,
-                                     planes, cols, p.c0, e, tile, tile_stride, false);
-            for (int64_t j = 0; j < cols; ++j) {
-              blocks::CopyRun(dst + row_of(c1, j0 + j) + n0 * run, tile + j * tile_stride,
-                              count * run, stream);
-            }
-          } else {
-            for (int64_t j = 0; j < cols; ++j) {
-              const uint8_t* from = src + row_of(c1, j0 + j) + n0 * run;
-              if (prefetch && n0 + kFzPrefetchChunks * chunk < p.n) {
-                for (int64_t b = 0; b < count * run; b += 64) {
-                  __builtin_prefetch(from + kFzPrefetchChunks * chunk * run + b);
-                }
-              }
-              std::memcpy(tile + j * tile_stride, from, static_cast<size_t>(count * run));
-            }
-            blocks::C0ToPlanesImages(count, run, image, tile, tile_stride, planes, cols, p.c0, e,
-                                     dst + blocks_at + plane_at, plane_stride, stream);
           }
+          blocks::PlanesToC0Images(count, image, run, src + blocks_at + plane_at, plane_stride,
+                                   planes, cols, p.c0, e, tile, tile_stride, false);
+          for (int64_t j = 0; j < cols; ++j) {
+            blocks::CopyRun(dst + row_of(c1, j0 + j) + n0 * run, tile + j * tile_stride,
+                            count * run, stream);
+          }
+        } else {
+          for (int64_t j = 0; j < cols; ++j) {
+            const uint8_t* from = src + row_of(c1, j0 + j) + n0 * run;
+            if (prefetch && n0 + kFzPrefetchChunks * chunk < p.n) {
+              for (int64_t b = 0; b < count * run; b += 64) {
+                __builtin_prefetch(from + kFzPrefetchChunks * chunk * run + b);
+              }
+            }
+            std::memcpy(tile + j * tile_stride, from, static_cast<size_t>(count * run));
+          }
+          blocks::C0ToPlanesImages(count, run, image, tile, tile_stride, planes, cols, p.c0, e,
+                                   dst + blocks_at + plane_at, plane_stride, stream);
         }
       }
     }
