@@ -928,32 +928,27 @@ TEST(FastPaths, C0RunPairsMatchTheirDefinitionOnEveryPath) {
             for (simd::Isa isa : Paths()) {
               SCOPED_TRACE(simd::IsaName(isa));
               On(isa, [&] {
-                Guarded runs(runs_bytes, offset);
-                Bytes from = plain;
-                if (blocks::C0RunPairs(true, images, plain_image, from.data(), plain_stride, 16,
-                                       cols, block_cols, 2, 16, runs.data(), run_stride,
-                                       block_stride, stream)) {
-                  blocks::FinishStreaming();
-                  EXPECT_TRUE(runs.Contents() == want_runs) << "to runs differs";
-                } else {
-                  EXPECT_TRUE(runs.Contents() == Bytes(runs_bytes, Guarded::kSentinel))
-                      << "declined, but wrote";
-                }
-                EXPECT_TRUE(runs.GuardsIntact()) << "to runs wrote outside its buffer";
-                EXPECT_TRUE(from == plain) << "to runs changed its input";
-                Guarded back(plain_bytes, offset);
-                Bytes rows = runs_in;
-                if (blocks::C0RunPairs(false, images, plain_image, back.data(), plain_stride, 16,
-                                       cols, block_cols, 2, 16, rows.data(), run_stride,
-                                       block_stride, stream)) {
-                  blocks::FinishStreaming();
-                  EXPECT_TRUE(back.Contents() == want_plain) << "to planes differs";
-                } else {
-                  EXPECT_TRUE(back.Contents() == Bytes(plain_bytes, Guarded::kSentinel))
-                      << "declined, but wrote";
-                }
-                EXPECT_TRUE(back.GuardsIntact()) << "to planes wrote outside its buffer";
-                EXPECT_TRUE(rows == runs_in) << "to planes changed its input";
+                // One direction: its output against `want`, its input unchanged.
+                const auto check = [&](bool to_c0, const Bytes& in, const Bytes& want) {
+                  SCOPED_TRACE(to_c0 ? "to runs" : "to planes");
+                  Guarded out(want.size(), offset);
+                  Bytes from = in;
+                  uint8_t* planes_at = to_c0 ? from.data() : out.data();
+                  uint8_t* runs_at = to_c0 ? out.data() : from.data();
+                  if (blocks::C0RunPairs(to_c0, images, plain_image, planes_at, plain_stride, 16,
+                                         cols, block_cols, 2, 16, runs_at, run_stride, block_stride,
+                                         stream)) {
+                    blocks::FinishStreaming();
+                    EXPECT_TRUE(out.Contents() == want) << "differs";
+                  } else {
+                    EXPECT_TRUE(out.Contents() == Bytes(want.size(), Guarded::kSentinel))
+                        << "declined, but wrote";
+                  }
+                  EXPECT_TRUE(out.GuardsIntact()) << "wrote outside its buffer";
+                  EXPECT_TRUE(from == in) << "changed its input";
+                };
+                check(true, plain, want_runs);
+                check(false, runs_in, want_plain);
               });
             }
           }
