@@ -323,19 +323,19 @@ int64_t PlanNz(const TransDataFacts& facts, const TransDataArgs& args, TransData
 // transpose of the rows (n, c0) and the D·H·W columns (d, j), column (d, j)
 // going to blocked row (d, c1, j).
 //
-// Full C0 blocks of fp16 with H·W a multiple of 16, on the AVX-512 path, go
-// straight to or from the rows a pair of n at a time (blocks::C0RunPairs: each
-// row's run of the pair is one 64-byte store or load). Not for a cached pack
-// whose rows are a multiple of 4 KiB apart (Np·C0·2 bytes, from Np 128 on):
-// the pair's 16 rows then share one L1 set, and the lines were evicted before
-// their stores landed (× memcpy at 1 MiB 1.9 → 2.5). Nor for a streamed
-// FRACTAL_Z_3D unpack: each pair's tile writes half of each plane's line (H·W
-// 16 of a plane's D·H·W), and streamed half lines were slower (16 MiB 2.0 →
-// 4.4). Paired, in the same runs of bench/trans_data_bench (avx512, median
-// of 3–5 interleaved runs; × memcpy, × the vector copy at 64 KiB): FRACTAL_Z
-// unpack 64 KiB 3.2 → 2.2, 1 MiB 2.0 → 1.6, 4 MiB 2.2 → 1.5, 16 MiB 1.7 →
-// 1.0, 64 MiB 1.2 → 1.0; pack 64 KiB 3.2 → 1.9, 16 MiB 1.3 → 1.1;
-// FRACTAL_Z_3D 64 KiB 3.3–3.9 → 2.0–2.4, unpack 1 MiB 2.1 → 1.8.
+// Full C0 blocks of fp16 with H·W a multiple of 16 go straight to or from the
+// rows (blocks::C0RunPairs: on AVX-512 a pair of n at a time, each row's run
+// of the pair one 64-byte store or load; on AVX2 one n at a time), except
+// where that measured slower and C0RunPairs declines: a cached pack with more
+// than 8 of its rows on one L1 set (rows Np·C0·2 bytes apart, e.g. 4 KiB from
+// Np 128 on; the lines were evicted before their stores landed: × memcpy at
+// 1 MiB 1.9 → 2.5), a streamed unpack that would store half plane lines, the
+// streamed AVX2 pack (its rules and figures: channel_blocks.cpp). Direct, in
+// the same runs of bench/trans_data_bench (avx512, median of 3–5 interleaved
+// runs; × memcpy, × the vector copy at 64 KiB): FRACTAL_Z unpack 64 KiB 3.2 →
+// 2.2, 1 MiB 2.0 → 1.6, 4 MiB 2.2 → 1.5, 16 MiB 1.7 → 1.0, 64 MiB 1.2 → 1.0;
+// pack 64 KiB 3.2 → 1.9, 16 MiB 1.3 → 1.1; FRACTAL_Z_3D 64 KiB 3.3–3.9 →
+// 2.0–2.4, unpack 1 MiB 2.1 → 1.8, streamed 16–256 MiB 1.7–1.9 → 1.2–1.3.
 //
 // Otherwise through an L1 scratch of kFzCols columns × a chunk of n whose C0
 // runs together fill kFzRunBytes: each transposed n lands in the scratch, and
