@@ -464,6 +464,47 @@ NPUCONF_AVX512 int64_t Words16x32Avx512(uint8_t* plain, int64_t plain_stride, in
   return end;
 }
 
+// 32-bit, C0 16 (fp32 with GE's C0 16, §A.0.1; oneDNN's nChw16c), blocked
+// rows back to back, on the AVX-512 path: 16 planes × 16 columns, each a
+// whole line, one 16 × 16 dword transpose, whose rows are whole blocked rows.
+// In-lane 4 × 4 transposes of each 4 planes leave columns 4l + k of planes
+// 4g … 4g + 3 in lane l of y[4g + k]; a 4 × 4 lane transpose of y[k], y[4 +
+// k], y[8 + k], y[12 + k] gives columns 4l + k, all 16 planes, in register
+// 4l + k. A transpose is its own inverse: back is the same steps. The AVX2
+// tile (Dwords) read and wrote half lines of 16 planes, H·W apart and often
+// on one L1 set. kStream: the streamed side 64-byte aligned.
+template <bool kToC0, bool kStream>
+NPUCONF_AVX512 int64_t Dwords16Avx512(uint8_t* plain, int64_t plain_stride, int64_t cols,
+                                      uint8_t* blocked) {
+  const int64_t end = cols / 16 * 16;
+  for (int64_t j0 = 0; j0 < end; j0 += 16) {
+    uint8_t* rows = blocked + j0 * 64;
+    __m512i x[16], y[16];
+    for (int i = 0; i < 16; ++i) {
+      x[i] = simd::avx512::Load(kToC0 ? plain + i * plain_stride + 4 * j0 : rows + 64 * i);
+    }
+    for (int g = 0; g < 16; g += 4) {
+      const __m512i t0 = _mm512_unpacklo_epi32(x[g], x[g + 1]);
+      const __m512i t1 = _mm512_unpackhi_epi32(x[g], x[g + 1]);
+      const __m512i t2 = _mm512_unpacklo_epi32(x[g + 2], x[g + 3]);
+      const __m512i t3 = _mm512_unpackhi_epi32(x[g + 2], x[g + 3]);
+      y[g] = _mm512_unpacklo_epi64(t0, t2);      // column 4l of planes g … g + 3
+      y[g + 1] = _mm512_unpackhi_epi64(t0, t2);  // 4l + 1
+      y[g + 2] = _mm512_unpacklo_epi64(t1, t3);  // 4l + 2
+      y[g + 3] = _mm512_unpackhi_epi64(t1, t3);  // 4l + 3
+    }
+    for (int k = 0; k < 4; ++k) {
+      __m512i q[4] = {y[k], y[4 + k], y[8 + k], y[12 + k]};
+      simd::avx512::TransposeLanes4x4(q);
+      for (int l = 0; l < 4; ++l) {
+        uint8_t* to = kToC0 ? rows + 64 * (4 * l + k) : plain + (4 * l + k) * plain_stride + 4 * j0;
+        simd::avx512::Store<kStream>(to, q[l]);
+      }
+    }
+  }
+  return end;
+}
+
 // 8-bit, C0 16 (RKNN int8 C2, UG Table 4-6; torch_npu's int8 C0), blocked
 // rows back to back, on the AVX-512 path: 16 planes × 64 columns, whole lines
 // of every plane. The in-lane 16 × 16 byte transpose leaves row 16l + c in lane
@@ -623,10 +664,10 @@ template <bool kToC0, bool kStream>
 inline int64_t Tiles(bool avx512, uint8_t* plain, int64_t plain_stride, int64_t cols, int64_t c0,
                      int64_t e, uint8_t* blocked, int64_t blocked_stride) {
 #if NPUCONF_HAVE_AVX512_KERNELS
-  // The whole-line AVX-512 tiles (Bytes16Avx512, Words16x32Avx512) take a
-  // pack, cached or streamed (then its rows 64-byte aligned for the zmm
-  // stores), and a cached unpack. A streamed unpack keeps the AVX2 tile pairs,
-  // which were faster (× memcpy at 16-64 MiB: NC1HWC0 → NCHW fp16 0.78-0.80
+  // The whole-line AVX-512 tiles (Bytes16Avx512, Words16x32Avx512,
+  // Dwords16Avx512) take a pack, cached or streamed (then its rows 64-byte
+  // aligned for the zmm stores), and a cached unpack. A streamed unpack keeps
+  // the AVX2 tiles, which were faster (× memcpy at 16-64 MiB: NC1HWC0 → NCHW fp16 0.78-0.80
   // against 1.08, RKNN int8 0.80-0.95 against 0.96-1.07).
   const bool line_tiles =
       avx512 && (kToC0 ? !kStream || reinterpret_cast<uintptr_t>(blocked) % 64 == 0 : !kStream);
@@ -666,7 +707,14 @@ inline int64_t Tiles(bool avx512, uint8_t* plain, int64_t plain_stride, int64_t 
 #endif
   if (e == 2) return Words16<kToC0, kStream>(plain, plain_stride, cols, blocked, blocked_stride);
   if (c0 == 8) return Dwords<kToC0, kStream, 1>(plain, plain_stride, cols, blocked, blocked_stride);
-  return Dwords<kToC0, kStream, 2>(plain, plain_stride, cols, blocked, blocked_stride);
+  int64_t done = 0;
+#if NPUCONF_HAVE_AVX512_KERNELS
+  if (blocked_stride == 64 && line_tiles) {
+    done = Dwords16Avx512<kToC0, kStream>(plain, plain_stride, cols, blocked);
+  }
+#endif
+  return done + Dwords<kToC0, kStream, 2>(plain + 4 * done, plain_stride, cols - done,
+                                          blocked + done * blocked_stride, blocked_stride);
 }
 
 // C0ToPlanes of long planes, cached, goes through an L1 scratch one chunk of
