@@ -97,5 +97,46 @@ NPUCONF_AVX512 inline void TransposeWords8x8InLanes(__m512i x[8]) {
   }
 }
 
+// A 16 × 16 transpose of 16-bit elements held two rows a register: on entry
+// x[i] is [row 2i | row 2i + 1] (16 elements each), on return [column 2i |
+// column 2i + 1]. Element (r, c) sits in register r >> 1 at word (r & 1) · 16
+// + c; three stages of two-source word permutes (vpermt2w) each swap a
+// register bit with a word bit (r3 ↔ c3, r2 ↔ c2, r1 ↔ c1), and the last one
+// also swaps word bits 4 and 0 (r0 ↔ c0). 24 permutes, against 48 shuffles
+// for the in-lane 8 × 8 transposes plus the lane moves that split and join
+// the rows' halves (TransposeWords8x8InLanes with inserts and extracts).
+struct Words16x16Permutes {
+  alignas(64) uint16_t low[3][32];
+  alignas(64) uint16_t high[3][32];
+};
+inline constexpr Words16x16Permutes kWords16x16 = [] {
+  Words16x16Permutes p{};
+  for (int s = 0; s < 3; ++s) {
+    const int bit = 8 >> s;  // the word bit this stage swaps: 3, 2, 1
+    for (int q = 0; q < 32; ++q) {
+      // The last stage writes word q to where the column-major order wants
+      // it: word bits 4 and 0 swapped.
+      const int w = s < 2 ? q : (q & 0xE) | (q >> 4 & 1) | (q & 1) << 4;
+      const int from_b = (w & bit) != 0 ? 32 : 0;  // the word bit names the source register
+      p.low[s][q] = static_cast<uint16_t>(from_b + (w & ~bit));
+      p.high[s][q] = static_cast<uint16_t>(from_b + (w | bit));
+    }
+  }
+  return p;
+}();
+NPUCONF_AVX512 inline void TransposeWords16x16(__m512i x[8]) {
+  for (int s = 0; s < 3; ++s) {
+    const int step = 4 >> s;  // the register bit this stage swaps
+    const __m512i low = _mm512_load_si512(kWords16x16.low[s]);
+    const __m512i high = _mm512_load_si512(kWords16x16.high[s]);
+    for (int i = 0; i < 8; ++i) {
+      if ((i & step) != 0) continue;
+      const __m512i a = x[i], b = x[i + step];
+      x[i] = _mm512_permutex2var_epi16(a, low, b);
+      x[i + step] = _mm512_permutex2var_epi16(a, high, b);
+    }
+  }
+}
+
 }  // namespace npuconf::simd::avx512
 #endif  // NPUCONF_HAVE_AVX512_KERNELS
