@@ -1007,8 +1007,9 @@ TEST(FastPaths, RunsMatchTheirDefinitionOnEveryPath) {
 TEST(FastPaths, PixelBlocksMatchTheirDefinition) {
   for (int64_t block : {16, 24, 32, 64}) {
     // 4 · block and 12 · block: whole 64-byte chunks for 16 and 32 (the
-    // AVX-512 pixel groups). 2 · block and 6 · block: an odd count of 32-byte
-    // chunks for 16 (the tail of the streamed AVX2 pairs), 2 or 6 for 64.
+    // AVX-512 pixel groups). 2 · block and 6 · block: 1 and 3 chunks of 32
+    // bytes for 16 (the odd chunk of the streamed AVX2 pairs), 2 and 6 for 32
+    // (StreamedToPixels' groups of 4 and its tail of 2).
     for (int64_t c_bytes : {int64_t{1}, block - 1, block, block + 1, 2 * block, 3 * block,
                             5 * block + 7, 4 * block, 6 * block, 12 * block}) {
       for (int64_t count : {1, 63, 64, 65, 200}) {

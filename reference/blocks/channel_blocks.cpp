@@ -403,7 +403,9 @@ NPUCONF_AVX2 int64_t Bytes(uint8_t* plain, int64_t plain_stride, int64_t cols, u
 // 16 × 16 tile), NCHW → FRACTAL_Z fp16 1 MiB spent 60 % of its time here.
 // `images` consecutive images (plain_image, blocked_image bytes apart) in one
 // call: FRACTAL_Z's H·W of 16 is one tile an image, and a call per tile spent
-// as long in its entry and set-up as in the tile.
+// as long in its entry and set-up as in the tile. Both: × memcpy 1.76 → 1.51
+// (avx512, bench/trans_data_bench). One loop over the tiles: the same work
+// as two nested loops (image, columns) measured slower in two builds (2.2).
 NPUCONF_AVX512 int64_t Words16Avx512(int64_t images, int64_t plain_image, int64_t blocked_image,
                                      const uint8_t* plain, int64_t plain_stride, int64_t cols,
                                      uint8_t* blocked, int64_t blocked_stride) {
@@ -677,8 +679,8 @@ inline int64_t Tiles(bool avx512, uint8_t* plain, int64_t plain_stride, int64_t 
   // The whole-line AVX-512 tiles (Bytes16Avx512, Words16x32Avx512,
   // Dwords16Avx512) take a pack, cached or streamed (then its rows 64-byte
   // aligned for the zmm stores), and a cached unpack. A streamed unpack keeps
-  // the AVX2 tiles, which were faster (× memcpy at 16-64 MiB: NC1HWC0 → NCHW fp16 0.78-0.80
-  // against 1.08, RKNN int8 0.80-0.95 against 0.96-1.07).
+  // the AVX2 tiles, which were faster (× memcpy at 16-64 MiB: NC1HWC0 → NCHW
+  // fp16 0.78-0.80 against 1.08, RKNN int8 0.80-0.95 against 0.96-1.07).
   const bool line_tiles =
       avx512 && (kToC0 ? !kStream || reinterpret_cast<uintptr_t>(blocked) % 64 == 0 : !kStream);
 #endif
@@ -1157,15 +1159,15 @@ void PixelRunsBySize(uint8_t* pixels, int64_t count, int64_t c_bytes, int64_t bl
 }
 
 #if NPUCONF_HAVE_AVX2_KERNELS
-// Streamed to pixels, one pixel's 32-byte chunks in groups of up to 4: every
-// load of a group before its stores, unrolled, nothing else between the
-// non-temporal stores (no loop counter spilled to the stack). Chunk k of a
-// pixel is vector k % kVectors of its block in plane k / kVectors.
-// One load then its store, in loops of run-time length with the counters on
-// the stack, ran at a third of this with the planes L3-resident (NC1HWC0 →
-// NHWC fp16, C 64, 16 MiB, NPUCONF_ISA=avx2: 1.6-1.8 ms against 0.42-0.47;
-// C 128 and 256: 1.8 against 0.47 and 1.7 against 1.0; 64 MiB, C 256: 8.0
-// against 3.0).
+// Streamed to pixels, one pixel's 32-byte chunks in groups of up to 4, every
+// load of a group before its non-temporal stores. Chunk k of a pixel is
+// vector k % kVectors of its block in plane k / kVectors. One load then its
+// store, chunk by chunk, ran at a third of this with the planes L3-resident
+// (NC1HWC0 → NHWC fp16, C 64, 16 MiB, NPUCONF_ISA=avx2: 1.6-1.8 ms against
+// 0.42-0.47; C 128 and 256: 1.8 against 0.47 and 1.7 against 1.0; 64 MiB, C
+// 256: 8.0 against 3.0). In a study of the loop alone, loads between the
+// streamed halves of a line were what cost (13 against 35 GB/s); a plain
+// store between them cost nothing.
 template <int64_t kVectors>
 NPUCONF_AVX2 void StreamedToPixels(uint8_t* pixels, int64_t count, int64_t c_bytes,
                                    const uint8_t* blocked, int64_t plane_stride) {
