@@ -951,8 +951,9 @@ bool C0RunPairs(bool to_c0, int64_t images, int64_t plain_image, uint8_t* plain,
       planes != 16 || block_cols % 16 != 0 || cols % block_cols != 0) {
     return false;
   }
-  const auto aligned = [](const uint8_t* at, int64_t a, int64_t b, int64_t c, int64_t m) {
-    return reinterpret_cast<uintptr_t>(at) % m == 0 && a % m == 0 && b % m == 0 && c % m == 0;
+  // `at` and both strides multiples of m bytes.
+  const auto aligned = [](const uint8_t* at, int64_t a, int64_t b, int64_t m) {
+    return reinterpret_cast<uintptr_t>(at) % m == 0 && a % m == 0 && b % m == 0;
   };
   // Where the direct stores or loads lose to the caller's scratch (measured in
   // bench/trans_data_bench, FRACTAL_Z (_3D) fp16; × memcpy, × the vector copy
@@ -978,7 +979,7 @@ bool C0RunPairs(bool to_c0, int64_t images, int64_t plain_image, uint8_t* plain,
     // each line. Its streamed unpack pairs tiles within a block only.
     if ((to_c0 && stream) || (!to_c0 && !stream && rows_per_set > 16)) return false;
     if (!to_c0 && stream && block_cols % 32 != 0 && cols != 16) return false;
-    const bool streamed = stream && aligned(plain, plain_image, plain_stride, 0, 32);
+    const bool streamed = stream && aligned(plain, plain_image, plain_stride, 32);
     for (int64_t i = 0; i < images; ++i) {
       for (int64_t b = 0; b < cols / block_cols; ++b) {
         uint8_t* at = plain + i * plain_image + 2 * b * block_cols;
@@ -994,13 +995,13 @@ bool C0RunPairs(bool to_c0, int64_t images, int64_t plain_image, uint8_t* plain,
     return true;
   }
 #if NPUCONF_HAVE_AVX512_KERNELS
-  if (to_c0 && stream && aligned(runs, run_stride, block_stride, 0, 64)) {
+  if (to_c0 && stream && aligned(runs, run_stride, block_stride, 64)) {
     C0RunPairsAvx512<true, true>(images, plain_image, plain, plain_stride, cols, block_cols, runs,
                                  run_stride, block_stride);
   } else if (to_c0) {
     C0RunPairsAvx512<true, false>(images, plain_image, plain, plain_stride, cols, block_cols, runs,
                                   run_stride, block_stride);
-  } else if (stream && aligned(plain, plain_image, plain_stride, 0, 64)) {
+  } else if (stream && aligned(plain, plain_image, plain_stride, 64)) {
     C0RunPairsAvx512<false, true>(images, plain_image, plain, plain_stride, cols, block_cols, runs,
                                   run_stride, block_stride);
   } else {
