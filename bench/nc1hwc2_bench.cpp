@@ -6,7 +6,8 @@
 // NHWC → NC1HWC2 is nhwc → nChw16c; the inverses likewise.
 //
 // Names (the ratio checker pairs them by the `/<bytes>` suffix):
-//   BM_Memcpy/<bytes>, BM_VectorCopy/<bytes>      the yardsticks (bench_common.h)
+//   BM_Memcpy/<bytes>, BM_VectorCopy/<bytes>,
+//   BM_RowTurnsCopy/<bytes>                      the yardsticks (bench_common.h)
 //   BM_Nc1hwc2<NCHW_to_NC1HWC2_int8>/<bytes> …    the reference, one per case below
 //   BM_OneDnn<NCHW_to_NC1HWC2_int8>/<bytes> …     the peer, same case name
 // Feature maps are [1, 64, H, 64] (NCHW order) with H = bytes / (64 · 64 ·

@@ -7,6 +7,8 @@
 //   BM_Memcpy/<bytes>                   memcpy of <bytes>
 //   BM_VectorCopy/<bytes>               a plain vector copy of <bytes> (bench_common.h),
 //                                        the in-cache yardstick, at 64 and 256 KiB
+//   BM_RowTurnsCopy/<bytes>             the same copy over 16 rows in turn: the
+//                                        in-cache access-order floor (bench_common.h)
 //   BM_PackNdToNz<fp16|int8>/<bytes>     n × k weight, k a multiple of C0
 //   BM_PackNdToNzRaggedK<fp16|int8>/<bytes>  same n, k + C0/2: a half-full last
 //                                        fractal column per row (tail path);

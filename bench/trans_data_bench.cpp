@@ -12,7 +12,8 @@
 // move, and its f16 reorders are a reference path on some builds.
 //
 // Names (the ratio checker pairs them by the `/<bytes>` suffix):
-//   BM_Memcpy/<bytes>, BM_VectorCopy/<bytes>      the yardsticks (bench_common.h)
+//   BM_Memcpy/<bytes>, BM_VectorCopy/<bytes>,
+//   BM_RowTurnsCopy/<bytes>                      the yardsticks (bench_common.h)
 //   BM_TransData<NCHW_to_NC1HWC0_fp16>/<bytes> …  the reference, one per case below
 //   BM_OneDnn<NCHW_to_NC1HWC0_fp16>/<bytes> …     the peer, same case name
 // Feature maps are [1, 64, H, 64] with H = bytes / (64 · 64 · element bytes)
