@@ -137,8 +137,9 @@ format:
 	clang-format -i $$(git ls-files '*.h' '*.cpp' '*.c')
 
 # Fails (and names the files) when a C/C++ file differs from .clang-format; part of `make test`.
+# Files in groups of 16 over $(JOBS) processes: one process took 47 s here.
 format-check: deps
-	clang-format --dry-run --Werror $$(git ls-files '*.h' '*.cpp' '*.c')
+	git ls-files -z '*.h' '*.cpp' '*.c' | xargs -0 -n 16 -P $(JOBS) clang-format --dry-run --Werror
 
 clean:
 	rm -rf $(BUILD) build-sanitize $(ARM64_BUILD) $(FUZZ_BUILD) $(REPORT)
