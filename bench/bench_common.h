@@ -151,19 +151,6 @@ inline void VectorCopy(const uint8_t* src, uint8_t* dst, uint64_t bytes) {
   for (; done < bytes; ++done) dst[done] = src[done];
 }
 
-// BM_VectorCopy/<bytes>: VectorCopy of the same bytes as BM_Memcpy/<bytes>.
-inline void BM_VectorCopy(benchmark::State& state) {
-  const auto size_bytes = static_cast<uint64_t>(state.range(0));
-  const uint8_t* src = Source().Reserve(size_bytes, true);
-  uint8_t* dst = Destination().Reserve(size_bytes, false);
-  for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): the idiom
-    VectorCopy(src, dst, size_bytes);
-    benchmark::DoNotOptimize(dst);
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(size_bytes));
-}
-
 // The access-order floor of the in-cache rows: the same bytes copied by the
 // same vector loop (VectorCopy), but read from 16 equal rows in turn, 1 KiB
 // (16 lines) of each row per turn, and written back to back. No shuffle at
@@ -192,13 +179,15 @@ inline void RowTurnsCopy(const uint8_t* src, uint8_t* dst, uint64_t bytes) {
   }
 }
 
-// BM_RowTurnsCopy/<bytes>: RowTurnsCopy of the same bytes as BM_VectorCopy/<bytes>.
-inline void BM_RowTurnsCopy(benchmark::State& state) {
+// BM_VectorCopy/<bytes> and BM_RowTurnsCopy/<bytes>: kCopy of the same bytes
+// as BM_Memcpy/<bytes>.
+template <void (*kCopy)(const uint8_t*, uint8_t*, uint64_t)>
+void BM_Copy(benchmark::State& state) {
   const auto size_bytes = static_cast<uint64_t>(state.range(0));
   const uint8_t* src = Source().Reserve(size_bytes, true);
   uint8_t* dst = Destination().Reserve(size_bytes, false);
   for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): the idiom
-    RowTurnsCopy(src, dst, size_bytes);
+    kCopy(src, dst, size_bytes);
     benchmark::DoNotOptimize(dst);
     benchmark::ClobberMemory();
   }
@@ -219,8 +208,8 @@ void RegisterAt(const std::string& name, int64_t size_bytes, Fn fn, const Args&.
 inline void RegisterYardsticks(int64_t size_bytes, int64_t in_cache_max_bytes) {
   RegisterAt("BM_Memcpy", size_bytes, BM_Memcpy);
   if (size_bytes <= in_cache_max_bytes) {
-    RegisterAt("BM_VectorCopy", size_bytes, BM_VectorCopy);
-    RegisterAt("BM_RowTurnsCopy", size_bytes, BM_RowTurnsCopy);
+    RegisterAt("BM_VectorCopy", size_bytes, BM_Copy<VectorCopy>);
+    RegisterAt("BM_RowTurnsCopy", size_bytes, BM_Copy<RowTurnsCopy>);
   }
 }
 

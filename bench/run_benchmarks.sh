@@ -235,7 +235,7 @@ for p in "${paths[@]:1}"; do
   tag=" [$p]"
   mkdir -p "$out/$isa"
   run nz_pack_bench nz.json \
-    '--benchmark_filter=^BM_(Memcpy|VectorCopy|PackNdToNz<|UnpackNzToNd<|TransMatmulWeight<)'
+    '--benchmark_filter=^BM_(Memcpy|VectorCopy|RowTurnsCopy|PackNdToNz<|UnpackNzToNd<|TransMatmulWeight<)'
   run rknn_layout_bench rknn.json '--benchmark_filter=^BM_(Memcpy|[ABC](NormToNative|NativeToNorm)<)'
   run quant_dequant_bench quant.json \
     '--benchmark_filter=^BM_(Fp32MultiplyAdd|Int4PerGroupDequantFp(16PerStep|32))/'
