@@ -889,14 +889,15 @@ TEST(FastPaths, C04RunsMatchTheirDefinitionOnEveryPath) {
 
 // C0RunPairs (FRACTAL_Z (_3D) fp16, C0 16), written out: plane r of image i,
 // column j = b · block_cols + k ↔ element r of the run at b · block_stride + k
-// · run_stride + i · 32. Odd image counts (the last image alone), two column
-// blocks (FRACTAL_Z_3D's d), streamed, and outputs off a 64-byte boundary
+// · run_stride + i · 32. Odd image counts (the last image alone), two and
+// four column blocks (FRACTAL_Z_3D's d; four, so a pair of blocks other than
+// the first is written), streamed, and outputs off a 64-byte boundary
 // (streaming declined) all meet the definition; a path that declines writes
 // nothing.
 TEST(FastPaths, C0RunPairsMatchTheirDefinitionOnEveryPath) {
   for (int64_t images : {1, 4, 5}) {
     for (int64_t block_cols : {16, 32}) {
-      for (int64_t blocks : {1, 2}) {
+      for (int64_t blocks : {1, 2, 4}) {
         for (bool stream : {false, true}) {
           for (uint64_t offset : {uint64_t{0}, uint64_t{32}}) {
             SCOPED_TRACE(std::to_string(images) + " images, " + std::to_string(blocks) + " × " +

@@ -75,6 +75,30 @@ NPUCONF_AVX2 inline void StreamLines16(uint8_t* plain, int64_t plain_stride, con
   }
 }
 
+// C0RunPairs' streamed unpack of blocks of 16 columns (FRACTAL_Z_3D's d of
+// H·W 16, `blocks` of them, an even count): image i's blocks b and b + 1 as
+// whole 64-byte plane lines; the 32 runs of a line's two images are
+// prefetched 8 images ahead (figures: C0RunPairs).
+NPUCONF_AVX2 void StreamBlockPairs16(int64_t images, int64_t plain_image, uint8_t* plain,
+                                     int64_t plain_stride, int64_t blocks, const uint8_t* runs,
+                                     int64_t run_stride, int64_t block_stride) {
+  for (int64_t i = 0; i < images; ++i) {
+    for (int64_t b = 0; b < blocks; b += 2) {
+      const uint8_t* rows = runs + b * block_stride + i * 32;
+      if (i % 2 == 0 && i + 8 < images) {
+        for (int64_t r = 0; r < 16; ++r) {
+          __builtin_prefetch(rows + r * run_stride + 8 * 32);
+          __builtin_prefetch(rows + block_stride + r * run_stride + 8 * 32);
+        }
+      }
+      __m256i first[2][8], second[2][8];
+      Words16Back(rows, run_stride, first);
+      Words16Back(rows + block_stride, run_stride, second);
+      StreamLines16(plain + i * plain_image + 32 * b, plain_stride, first, second);
+    }
+  }
+}
+
 // 16-bit, C0 16: 16 planes × 16 columns. Two in-lane 8 × 8 transposes (planes
 // 0-7 and 8-15) leave column 8l + c in lane l of x[c]; vperm2i128 joins the
 // halves of each blocked row. Back, streamed, two tiles go together so that
@@ -987,7 +1011,7 @@ bool C0RunPairs(bool to_c0, int64_t images, int64_t plain_image, uint8_t* plain,
     // blocked rows the image's runs; the next image fills the other half of
     // each line. Its streamed unpack pairs tiles within a block, or, with
     // blocks of 16 columns (FRACTAL_Z_3D's d of H·W 16), across blocks b and
-    // b + 1 (StreamLines16), whose 32 runs it prefetches 8 images ahead (a
+    // b + 1 (StreamBlockPairs16), whose 32 runs it prefetches 8 images ahead (a
     // 64-byte line holds two images' runs). Before, such blocks went through
     // the caller's scratch. FRACTAL_Z_3D fp16, × memcpy, interleaved runs:
     // 64 MiB 1.47 → 1.16, 256 MiB 2.5 → 1.1; 16 MiB 1.75 → 1.81, within the
@@ -997,24 +1021,17 @@ bool C0RunPairs(bool to_c0, int64_t images, int64_t plain_image, uint8_t* plain,
     if (!to_c0 && stream && block_cols % 32 != 0 && cols != 16 && !block_pairs) return false;
     const bool streamed = stream && aligned(plain, plain_image, plain_stride, 32);
     const int64_t blocks = cols / block_cols;
+    if (!to_c0 && streamed && block_pairs) {
+      StreamBlockPairs16(images, plain_image, plain, plain_stride, blocks, runs, run_stride,
+                         block_stride);
+      return true;
+    }
     for (int64_t i = 0; i < images; ++i) {
       for (int64_t b = 0; b < blocks; ++b) {
         uint8_t* at = plain + i * plain_image + 2 * b * block_cols;
         uint8_t* rows = runs + b * block_stride + i * 32;
         if (to_c0) {
           Words16<true, false>(at, plain_stride, block_cols, rows, run_stride);
-        } else if (streamed && block_pairs) {
-          if (i % 2 == 0 && i + 8 < images) {
-            for (int64_t r = 0; r < 16; ++r) {
-              __builtin_prefetch(rows + r * run_stride + 8 * 32);
-              __builtin_prefetch(rows + block_stride + r * run_stride + 8 * 32);
-            }
-          }
-          __m256i first[2][8], second[2][8];
-          Words16Back(rows, run_stride, first);
-          Words16Back(rows + block_stride, run_stride, second);
-          StreamLines16(at, plain_stride, first, second);
-          ++b;
         } else {
           streamed ? Words16<false, true>(at, plain_stride, block_cols, rows, run_stride)
                    : Words16<false, false>(at, plain_stride, block_cols, rows, run_stride);
