@@ -48,18 +48,61 @@ using simd::avx2::Store128;
 
 // 16-bit, C0 16, back: blocked rows `rows` … + 15 (`stride` apart) as [row c |
 // row 8 + c] lane pairs, then the in-lane 8 × 8 transposes of Words16 (below)
-// leave plane 8h + r of these 16 columns in y[h][r].
-NPUCONF_AVX2 inline void Words16Back(const uint8_t* rows, int64_t stride, __m256i y[2][8]) {
-  __m256i x[2][8];
-  for (int h = 0; h < 2; ++h) {
-    for (int r = 0; r < 8; ++r) x[h][r] = Load(rows + (8 * h + r) * stride);
-  }
+// leave plane 8h + r of these 16 columns in y[h][r]. Words16BackRows: the
+// same from the rows already loaded, x[h][r] = row 8h + r.
+NPUCONF_AVX2 inline void Words16BackRows(const __m256i x[2][8], __m256i y[2][8]) {
   for (int c = 0; c < 8; ++c) {
     y[0][c] = _mm256_permute2x128_si256(x[0][c], x[1][c], 0x20);  // planes 0-7
     y[1][c] = _mm256_permute2x128_si256(x[0][c], x[1][c], 0x31);  // planes 8-15
   }
   simd::avx2::TransposeWords8x8InLanes(y[0]);
   simd::avx2::TransposeWords8x8InLanes(y[1]);
+}
+NPUCONF_AVX2 inline void Words16Back(const uint8_t* rows, int64_t stride, __m256i y[2][8]) {
+  __m256i x[2][8];
+  for (int h = 0; h < 2; ++h) {
+    for (int r = 0; r < 8; ++r) x[h][r] = Load(rows + (8 * h + r) * stride);
+  }
+  Words16BackRows(x, y);
+}
+
+// C0RunPairs' cached unpack, two images at a time: each blocked row's 64-byte
+// line (the runs of images i and i + 1) is loaded whole, the second half
+// parked in an L1 scratch, so a line is read once even when the 16 rows
+// (run_stride apart) crowd one L1 set and evict each other. The last image
+// of an odd count goes alone.
+NPUCONF_AVX2 void CachedImagePairs16(int64_t images, int64_t plain_image, uint8_t* plain,
+                                     int64_t plain_stride, int64_t cols, int64_t block_cols,
+                                     const uint8_t* runs, int64_t run_stride,
+                                     int64_t block_stride) {
+  const auto store = [&](uint8_t* at, const __m256i y[2][8]) NPUCONF_AVX2 {
+    for (int h = 0; h < 2; ++h) {
+      for (int r = 0; r < 8; ++r) Store<false>(at + (8 * h + r) * plain_stride, y[h][r]);
+    }
+  };
+  for (int64_t i = 0; i < images; i += 2) {
+    const bool pair = i + 1 < images;
+    for (int64_t j0 = 0; j0 < cols; j0 += 16) {
+      const uint8_t* rows =
+          runs + j0 / block_cols * block_stride + j0 % block_cols * run_stride + i * 32;
+      uint8_t* at = plain + i * plain_image + 2 * j0;
+      __m256i x[2][8], y[2][8];
+      alignas(32) uint8_t second[16 * 32];
+      for (int h = 0; h < 2; ++h) {
+        for (int r = 0; r < 8; ++r) {
+          const uint8_t* row = rows + (8 * h + r) * run_stride;
+          x[h][r] = Load(row);
+          if (pair) Store<false>(second + 32 * (8 * h + r), Load(row + 32));
+        }
+      }
+      Words16BackRows(x, y);
+      store(at, y);
+      if (pair) {
+        Words16Back(second, 32, y);
+        store(at + plain_image, y);
+      }
+    }
+  }
 }
 
 // Two tiles of Words16Back as the 64-byte lines of 16 planes, streamed: each
@@ -995,8 +1038,9 @@ bool C0RunPairs(bool to_c0, int64_t images, int64_t plain_image, uint8_t* plain,
   //   multiple of it), fall on 4096 / gcd(run_stride, 4096) offsets of a
   //   4 KiB L1 way at most; more than 8 rows on one set, and a cached pack's
   //   lines were evicted before their stores landed (AVX-512 FRACTAL_Z 1 MiB
-  //   1.9 → 2.5, AVX2 FRACTAL_Z_3D 256 KiB 5.2 → 6.6); more than 16, and the
-  //   AVX2 unpack lost too (FRACTAL_Z_3D 1 MiB 2.1 → 2.6, 4 MiB 2.4 → 3.1).
+  //   1.9 → 2.5, AVX2 FRACTAL_Z_3D 256 KiB 5.2 → 6.6). (The AVX2 cached
+  //   unpack lost too with more than 16, when it took one image at a time;
+  //   CachedImagePairs16 reads each line once and takes them all.)
   // - A streamed unpack that would store half of each 64-byte plane line (a
   //   block narrower than a line, planes apart): 2.0 → 4.4 at 16 MiB.
   // - A streamed AVX2 pack: its 32-byte stores leave each line half written
@@ -1007,16 +1051,23 @@ bool C0RunPairs(bool to_c0, int64_t images, int64_t plain_image, uint8_t* plain,
   const bool lines_whole = cols % 32 == 0 || (cols == 16 && plain_stride == 32);
   if ((to_c0 && !stream && rows_per_set > 8) || (!to_c0 && stream && !lines_whole)) return false;
   if (isa == simd::Isa::kAvx2) {
-    // One image at a time through the AVX2 tile of NC1HWC0 (Words16), its
-    // blocked rows the image's runs; the next image fills the other half of
-    // each line. Its streamed unpack pairs tiles within a block, or, with
-    // blocks of 16 columns (FRACTAL_Z_3D's d of H·W 16), across blocks b and
-    // b + 1 (StreamBlockPairs16), whose 32 runs it prefetches 8 images ahead (a
-    // 64-byte line holds two images' runs). Before, such blocks went through
-    // the caller's scratch. FRACTAL_Z_3D fp16, × memcpy, interleaved runs:
-    // 64 MiB 1.47 → 1.16, 256 MiB 2.5 → 1.1; 16 MiB 1.75 → 1.81, within the
-    // noise. Without the prefetch: 64 MiB even, 16 MiB 2.0 → 2.9.
-    if ((to_c0 && stream) || (!to_c0 && !stream && rows_per_set > 16)) return false;
+    // The pack: one image at a time through the AVX2 tile of NC1HWC0
+    // (Words16), its blocked rows the image's runs; the next image fills the
+    // other half of each line. The cached unpack: two images at a time, each
+    // row's line loaded whole (CachedImagePairs16). One image at a time, the
+    // other half of 16 rows on one L1 set was evicted before the next image
+    // read it; AVX2, × memcpy (× the vector copy at 256 KiB), interleaved
+    // runs: FRACTAL_Z 4 MiB 2.09 → 1.46, 1 MiB 1.93 → 1.66, 256 KiB 3.71 →
+    // 2.81; FRACTAL_Z_3D (its 32 rows were on the scratch path) 1 MiB 2.11 →
+    // 1.90, 256 KiB 3.47 → 2.73, 4 MiB even. The streamed unpack pairs tiles
+    // within a block, or, with blocks of 16 columns (FRACTAL_Z_3D's d of H·W
+    // 16), across blocks b and b + 1 (StreamBlockPairs16), whose 32 runs it
+    // prefetches 8 images ahead (a 64-byte line holds two images' runs).
+    // Before, such blocks went through the caller's scratch. FRACTAL_Z_3D
+    // fp16, × memcpy, interleaved runs: 64 MiB 1.47 → 1.16, 256 MiB 2.5 →
+    // 1.1; 16 MiB 1.75 → 1.81, within the noise. Without the prefetch: 64 MiB
+    // even, 16 MiB 2.0 → 2.9.
+    if (to_c0 && stream) return false;
     const bool block_pairs = block_cols == 16 && cols % 32 == 0;
     if (!to_c0 && stream && block_cols % 32 != 0 && cols != 16 && !block_pairs) return false;
     const bool streamed = stream && aligned(plain, plain_image, plain_stride, 32);
@@ -1024,6 +1075,11 @@ bool C0RunPairs(bool to_c0, int64_t images, int64_t plain_image, uint8_t* plain,
     if (!to_c0 && streamed && block_pairs) {
       StreamBlockPairs16(images, plain_image, plain, plain_stride, blocks, runs, run_stride,
                          block_stride);
+      return true;
+    }
+    if (!to_c0 && !stream) {
+      CachedImagePairs16(images, plain_image, plain, plain_stride, cols, block_cols, runs,
+                         run_stride, block_stride);
       return true;
     }
     for (int64_t i = 0; i < images; ++i) {
