@@ -58,12 +58,22 @@ NPUCONF_AVX2 inline void Words16BackRows(const __m256i x[2][8], __m256i y[2][8])
   simd::avx2::TransposeWords8x8InLanes(y[0]);
   simd::avx2::TransposeWords8x8InLanes(y[1]);
 }
+
 NPUCONF_AVX2 inline void Words16Back(const uint8_t* rows, int64_t stride, __m256i y[2][8]) {
   __m256i x[2][8];
   for (int h = 0; h < 2; ++h) {
     for (int r = 0; r < 8; ++r) x[h][r] = Load(rows + (8 * h + r) * stride);
   }
   Words16BackRows(x, y);
+}
+
+// One tile of Words16Back into its 16 planes: 32 bytes each.
+template <bool kStream>
+NPUCONF_AVX2 inline void StorePlanes16(uint8_t* plain, int64_t plain_stride,
+                                       const __m256i y[2][8]) {
+  for (int h = 0; h < 2; ++h) {
+    for (int r = 0; r < 8; ++r) Store<kStream>(plain + (8 * h + r) * plain_stride, y[h][r]);
+  }
 }
 
 // C0RunPairs' cached unpack, two images at a time: each blocked row's 64-byte
@@ -75,11 +85,6 @@ NPUCONF_AVX2 void CachedImagePairs16(int64_t images, int64_t plain_image, uint8_
                                      int64_t plain_stride, int64_t cols, int64_t block_cols,
                                      const uint8_t* runs, int64_t run_stride,
                                      int64_t block_stride) {
-  const auto store = [&](uint8_t* at, const __m256i y[2][8]) NPUCONF_AVX2 {
-    for (int h = 0; h < 2; ++h) {
-      for (int r = 0; r < 8; ++r) Store<false>(at + (8 * h + r) * plain_stride, y[h][r]);
-    }
-  };
   for (int64_t i = 0; i < images; i += 2) {
     const bool pair = i + 1 < images;
     for (int64_t j0 = 0; j0 < cols; j0 += 16) {
@@ -96,10 +101,10 @@ NPUCONF_AVX2 void CachedImagePairs16(int64_t images, int64_t plain_image, uint8_
         }
       }
       Words16BackRows(x, y);
-      store(at, y);
+      StorePlanes16<false>(at, plain_stride, y);
       if (pair) {
         Words16Back(second, 32, y);
-        store(at + plain_image, y);
+        StorePlanes16<false>(at + plain_image, plain_stride, y);
       }
     }
   }
@@ -182,10 +187,7 @@ NPUCONF_AVX2 int64_t Words16(uint8_t* plain, int64_t plain_stride, int64_t cols,
     for (; j0 < end; j0 += 16) {
       __m256i y[2][8];
       Words16Back(blocked + j0 * blocked_stride, blocked_stride, y);
-      for (int h = 0; h < 2; ++h) {
-        for (int r = 0; r < 8; ++r)
-          Store<kStream>(plain + (8 * h + r) * plain_stride + 2 * j0, y[h][r]);
-      }
+      StorePlanes16<kStream>(plain + 2 * j0, plain_stride, y);
     }
   }
   return end;
@@ -1077,7 +1079,7 @@ bool C0RunPairs(bool to_c0, int64_t images, int64_t plain_image, uint8_t* plain,
                          block_stride);
       return true;
     }
-    if (!to_c0 && !stream) {
+    if (!to_c0 && !streamed) {  // cached stores, or a stream declined for alignment
       CachedImagePairs16(images, plain_image, plain, plain_stride, cols, block_cols, runs,
                          run_stride, block_stride);
       return true;
@@ -1089,8 +1091,7 @@ bool C0RunPairs(bool to_c0, int64_t images, int64_t plain_image, uint8_t* plain,
         if (to_c0) {
           Words16<true, false>(at, plain_stride, block_cols, rows, run_stride);
         } else {
-          streamed ? Words16<false, true>(at, plain_stride, block_cols, rows, run_stride)
-                   : Words16<false, false>(at, plain_stride, block_cols, rows, run_stride);
+          Words16<false, true>(at, plain_stride, block_cols, rows, run_stride);
         }
       }
     }
