@@ -1,10 +1,12 @@
 #include "cli/case_output.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include "core/case_json.h"
 #include "core/codec.h"
@@ -33,7 +35,9 @@ const char* CallResultName(int32_t result) {
 // Element e of a tensor as text (INT4 excluded: its nibble order is the
 // routine's): floats to 9 digits, integers exactly in their own type; an
 // element whose bytes are still what the runner put there before the call
-// (`before`, the sentinel fill) is "unwritten".
+// (`before`, the sentinel fill) is "unwritten". PrintOutput passes `before`
+// only for an output the port left wholly as it was: one element equal to the
+// fill in a written output may be a value the port wrote (int8 -51 is 0xCD).
 std::string Element(std::span<const uint8_t> data, std::span<const uint8_t> before, DType dtype,
                     int64_t e) {
   const size_t width = static_cast<size_t>(Bits(dtype) / 8);
@@ -117,6 +121,32 @@ std::string Hex(std::span<const uint8_t> bytes, size_t max_bytes) {
   return out.str();
 }
 
+// In a written output, the elements whose bytes still equal the runner's fill:
+// left by the port, or written with that value; the printout above shows
+// their values, this line says which they are.
+void PrintFillNote(std::span<const uint8_t> data, std::span<const uint8_t> handed, DType dtype,
+                   bool untouched, std::ostream& out) {
+  const size_t width = static_cast<size_t>(Bits(dtype) / 8);
+  if (untouched || width == 0) return;
+  constexpr int64_t kMaxNamed = 8;
+  std::vector<int64_t> at;
+  int64_t count = 0;
+  for (size_t b = 0; b + width <= data.size() && b + width <= handed.size(); b += width) {
+    const uint8_t* p = data.data() + b;
+    if (!std::equal(p, p + width, handed.data() + b) ||
+        !std::all_of(p, p + width, [](uint8_t v) { return v == kSentinelByte; })) {
+      continue;
+    }
+    if (count++ < kMaxNamed) at.push_back(static_cast<int64_t>(b / width));
+  }
+  if (count == 0) return;
+  out << "  (" << count << (count == 1 ? " element holds" : " elements hold")
+      << " the runner's fill, bytes " << Hex(std::span<const uint8_t>(handed.data(), width), width)
+      << ": left by the port, or written with that value; flat index";
+  for (size_t i = 0; i < at.size(); ++i) out << (i ? ", " : " ") << at[i];
+  out << (count > kMaxNamed ? ", ...)\n" : ")\n");
+}
+
 void PrintOutput(const TensorSpec* spec, const OutputSpec& given, const OutputResult& o,
                  std::ostream& out) {
   out << "output " << o.name << ": ";
@@ -129,7 +159,11 @@ void PrintOutput(const TensorSpec* spec, const OutputSpec& given, const OutputRe
   const int64_t elems = NumElements(dims).value_or(0);
   const uint64_t bytes = BytesForElems(dtype, static_cast<uint64_t>(elems)).value_or(0);
   const auto data = o.contents().first(static_cast<size_t>(bytes));
-  const Bytes before = given.Before();
+  const Bytes handed = given.Before();
+  const auto all = o.contents();
+  const bool untouched = std::equal(all.begin(), all.end(), handed.begin(), handed.end());
+  const std::span<const uint8_t> before =
+      untouched ? std::span<const uint8_t>(handed) : std::span<const uint8_t>();
   out << Name(dtype) << " dims ";
   if (o.rank < 0 || o.rank > NPUCONF_MAX_RANK) out << "(" << ReportedDims(o) << ") ";
   out << ToString(dims);
@@ -164,6 +198,7 @@ void PrintOutput(const TensorSpec* spec, const OutputSpec& given, const OutputRe
     out << ", ...\n";
   }
   if (spec && !spec->value_unit.empty()) out << "  (values: " << spec->value_unit << ")\n";
+  PrintFillNote(data, handed, dtype, untouched, out);
 }
 
 }  // namespace

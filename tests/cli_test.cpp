@@ -2,11 +2,14 @@
 // value, reports on disk, ports loaded from shared libraries.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "core/buffer.h"
+#include "core/codec.h"
 #include "reference/simd/isa.h"
 #include "test_util.h"
 
@@ -375,6 +378,29 @@ TEST(CliSmall, AListEntryPastInt64SaysSo) {
       "case cann.nd_to_nz profile=ascend910b dtype=FLOAT16 'shape=[99999999999999999999,2]'");
   EXPECT_EQ(run.exit_code, 2) << run.output;
   EXPECT_NE(run.output.find("'99999999999999999999' is out of the int64 range"), std::string::npos)
+      << run.output;
+}
+
+TEST(CliSmall, AWrittenValueEqualToTheFillIsShownAsTheValue) {
+  // INT8 -51 is the runner's fill byte 0xCD: in an output the port wrote, it
+  // is a value (element 9 of this ND, an input element the reference copies
+  // out), not "unwritten"; a line under the output names it.
+  const std::string c = "case cann.nz_to_nd profile=ascend910b dtype=INT8 'shape=[4,8]' seed=15";
+  const auto json = testing::RunNpuconf(std::string(c).insert(4, " --json"));
+  ASSERT_EQ(json.exit_code, 0) << json.output;
+  const auto answer = nlohmann::json::parse(json.output);
+  const auto nd = Base64Decode(answer.at("outputs").at(0).at("data").get<std::string>());
+  ASSERT_TRUE(nd.has_value());
+  ASSERT_EQ(nd->size(), 32u);
+  ASSERT_EQ(std::count(nd->begin(), nd->end(), kSentinelByte), 1) << "the case no longer has it";
+  ASSERT_EQ((*nd)[9], kSentinelByte);
+  const auto run = testing::RunNpuconf(c);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_EQ(run.output.find("unwritten"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("[114, -51, -106,"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("1 element holds the runner's fill, bytes cd: left by the port, or "
+                            "written with that value; flat index 9)"),
+            std::string::npos)
       << run.output;
 }
 
