@@ -28,6 +28,9 @@ flags=(--benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 ratio="$build/bench/bench_ratio"
 missed=0
 failed=0
+met_rows=0          # goal rows met, on every gated path
+missed_rows=0       # goal rows missed
+missed_in_cache=0   # of those, rows at 64 / 256 KiB (× the vector copy)
 
 # The paths this CPU runs, best first: a bench program refuses the others (exit 2).
 if [ -n "${NPUCONF_ISA:-}" ]; then
@@ -67,13 +70,23 @@ row() {
       *) options+=("$1"); shift ;;
     esac
   done
-  "$ratio" --json "$out/$isa/$json" --numerator "$num" --denominator "$den" --markdown --no-header \
-    --label "$label$tag" "${options[@]}"
-  case $? in
+  local table status
+  table=$("$ratio" --json "$out/$isa/$json" --numerator "$num" --denominator "$den" --markdown \
+    --no-header --label "$label$tag" "${options[@]}")
+  status=$?
+  [ -n "$table" ] && echo "$table"
+  case $status in
     0) ;;
     1) missed=1 ;;
     *) failed=1 ;;
   esac
+  # The tally of the closing line: goal rows met and missed, the missed
+  # in-cache rows apart (their access-order floor, the first row of each path).
+  met_rows=$((met_rows + $(grep -c '| ok |$' <<<"$table")))
+  local misses
+  misses=$(grep -c '| MISSED |$' <<<"$table")
+  missed_rows=$((missed_rows + misses))
+  case $label in *"(in cache"*) missed_in_cache=$((missed_in_cache + misses)) ;; esac
 }
 
 has() { grep -q "\"$2" "$out/$isa/$1"; }  # has JSON NAME_PREFIX: was it measured?
@@ -248,6 +261,8 @@ if [ "$failed" -ne 0 ]; then
   echo "bench: a benchmark or the ratio checker failed (see above)" >&2
   exit 2
 fi
+echo "bench: $met_rows goal rows met, $missed_rows missed ($missed_in_cache of them in cache," \
+  "against the vector copy: compare the floor row of their path)" >&2
 if [ "$missed" -ne 0 ]; then
   echo "bench: goal(s) MISSED (rows marked MISSED above)" >&2
   exit 1
