@@ -218,9 +218,15 @@ TEST(Selftest, ClaimsOfANarrowedPortGiveItsOwnKillRate) {
   EXPECT_NE(self.output.find("1 of 2 mutants killed"), std::string::npos) << self.output;
   const auto doc = ReadJson(out.path() + "/self/selftest.json");
   for (const auto& m : doc.at("mutants")) {
-    if (m.at("name") == "int8-c0-16") EXPECT_TRUE(m.at("survived_seeds").empty());
-    if (m.at("name") == "int4-high-nibble") EXPECT_FALSE(m.at("survived_seeds").empty());
-    if (m.at("name") == "rank7-accepted") EXPECT_TRUE(m.at("outside_claims").get<bool>());
+    if (m.at("name") == "int8-c0-16") {
+      EXPECT_TRUE(m.at("survived_seeds").empty());
+    }
+    if (m.at("name") == "int4-high-nibble") {
+      EXPECT_FALSE(m.at("survived_seeds").empty());
+    }
+    if (m.at("name") == "rank7-accepted") {
+      EXPECT_TRUE(m.at("outside_claims").get<bool>());
+    }
   }
   const auto run = RunNpuconf("run --port " + port +
                               " --profile ascend910b --cases 30 --no-real-shapes --quiet "

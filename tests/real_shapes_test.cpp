@@ -159,7 +159,9 @@ TEST(RealShapes, RknnNativeRealCasesAreTheFormerList) {
     std::vector<std::pair<Shape, std::optional<int64_t>>> have, want;
     for (const Case& c : got) {
       have.push_back({*c.IntList("shape"), c.Int("seed")});
-      if (routine != ids::kNc1hwc2Int8ToNchwFloat) EXPECT_EQ(c.DTypeParam("dtype"), DType::kInt8);
+      if (routine != ids::kNc1hwc2Int8ToNchwFloat) {
+        EXPECT_EQ(c.DTypeParam("dtype"), DType::kInt8);
+      }
     }
     int64_t seed = 101;
     for (int64_t hw : {80, 40, 20}) {
