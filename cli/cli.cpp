@@ -519,17 +519,18 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       if (*one_case) {
         // A case outside the port's claims is not the port's to answer (its
         // conditions included, breaker F14): `case` says so, as `check` skips it.
-        const RoutineSpec& claimed_spec = *BuiltinSuite().FindRoutine(c.routine)->spec;
-        if (!PortClaims::Parse(port.claims()).Covers(c, profile->name, claimed_spec)) {
+        const PortClaims claims = PortClaims::Parse(port.claims());
+        const Profile claimed = ProfileAsClaimed(*profile, claims).value_or(*profile);
+        if (std::string why; !InsideClaims(BuiltinSuite(), claims, c, claimed, &why)) {
           std::string on_routine;
           for (const std::string& claim : port.claims()) {
-            if (claim.rfind(c.routine + ":", 0) == 0 || claim.rfind("*:", 0) == 0)
+            if (claim.rfind(c.routine + ":", 0) == 0 || claim.rfind("*:", 0) == 0 ||
+                claim.rfind("honours:", 0) == 0)
               on_routine += (on_routine.empty() ? "" : ", ") + claim;
           }
-          err << "npuconf: port " << port.name() << " does not claim this case: no claim on "
-              << c.routine << " for " << profile->name
-              << " holds for it (its claims on the routine: "
-              << (on_routine.empty() ? "none" : on_routine) << ")\n";
+          err << "npuconf: port " << port.name() << " does not claim this case: " << why
+              << " (its claims on the routine: " << (on_routine.empty() ? "none" : on_routine)
+              << ")\n";
           return kExitBadUsage;
         }
         const Invocation inv = BuiltinSuite().Materialize(c, *profile);

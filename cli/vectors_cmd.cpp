@@ -654,6 +654,7 @@ int Check(const std::string& dir, const std::string& port_arg, const std::string
   // Vectors that are no case of this suite (an input of the wrong form): named,
   // and the others still checked and reported.
   std::vector<std::string> bad_vectors;
+  std::map<std::string, Profile> as_claimed;
   try {
     for (const LoadedFile& lf : loaded) {
       const Routine& routine = *suite.FindRoutine(lf.file.routine);
@@ -695,7 +696,10 @@ int Check(const std::string& dir, const std::string& port_arg, const std::string
         }
         report::PropertyResult& r = run.results[slot[key]];
         if (r.outcome == report::Outcome::kNotClaimed) continue;
-        if (!claims.Covers(v.c, profile.name, *routine.spec)) {
+        // Claims judge the case's effective values on the profile as the port claims it.
+        if (!as_claimed.count(profile.name))
+          as_claimed.emplace(profile.name, ProfileAsClaimed(profile, claims).value_or(profile));
+        if (!InsideClaims(suite, claims, v.c, as_claimed.at(profile.name))) {
           ++r.outside_claims;
           continue;
         }

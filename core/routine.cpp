@@ -198,6 +198,8 @@ nlohmann::json ToJson(const RoutineSpec& spec) {
     if (p.max) j["max"] = *p.max;
     if (p.default_value) j["default"] = ToJson(*p.default_value);
     if (!p.default_doc.empty()) j["default_doc"] = p.default_doc;
+    if (!p.default_choice.empty()) j["default_choice"] = p.default_choice;
+    if (p.profile_default) j["profile_default"] = true;
     params.push_back(j);
   }
   nlohmann::json inputs = nlohmann::json::array(), outputs = nlohmann::json::array();

@@ -53,6 +53,14 @@ struct ParamSpec {
   std::optional<int64_t> min, max;          // kInt: bounds of what the suite can materialize
   std::optional<ParamValue> default_value;  // a literal default
   std::string default_doc;                  // a default that depends (e.g. "the profile's C0")
+  // The choice whose reading a case that leaves the param out takes
+  // ("rknn.int4.native_b_nibble"); "" when none.
+  std::string default_choice;
+  // The profile decides the value a case leaves out (a dtype's C0, a
+  // sub-block, a reading); a case that sets another asks the port for a
+  // layout the profile does not give, which only a port claiming
+  // `honours:ROUTINE:KEY` is judged on (include/npuconf/port.h).
+  bool profile_default = false;
   // The param picks the case's input data (the seed, verbatim values, a value
   // distribution), not a shape or mode a port may refuse: claims cannot narrow it.
   bool data = false;

@@ -53,6 +53,20 @@ inline std::vector<TypeBlocks> AdmittedTypes(const CaseDomain& domain,
                     [](const ParamBounds& b, const TypeBlocks& t) { return b.AdmitsInt(t.type); });
 }
 
+// The types whose effective sub-blocks (a case leaves sub_k / sub_n out: the
+// type's own) the claim admits for `routine`, or all of them.
+inline std::vector<TypeBlocks> AdmittedSubBlocks(const CaseDomain& domain,
+                                                 const std::string& routine,
+                                                 std::vector<TypeBlocks> types) {
+  const bool is_a = routine == ids::kANormToNative || routine == ids::kANativeToNorm;
+  const bool is_c = routine == ids::kCNormToNative || routine == ids::kCNativeToNorm;
+  return KeepOrAll(std::move(types), [&](const TypeBlocks& t) {
+    if (is_a) return domain.AdmitsInt("sub_k", t.a_sub_k);
+    if (is_c) return domain.AdmitsInt("sub_n", t.c_sub_n);
+    return domain.AdmitsInt("sub_n", t.b_sub_n) && domain.AdmitsInt("sub_k", t.b_sub_k);
+  });
+}
+
 // M: 1 most often (the LLM decode case), small values, 63/64/65; shrinks
 // toward 1. M is never padded (§2.1), so nothing special happens at block sizes.
 inline rc::Gen<int64_t> M() { return Pick<int64_t>({1, 1, 1, 1, 2, 3, 4, 5, 6, 7, 8, 63, 64, 65}); }
@@ -149,7 +163,8 @@ inline rc::Gen<Case> LayoutCase(const std::string& profile, const std::string& r
   const bool is_a = routine == ids::kANormToNative || routine == ids::kANativeToNorm;
   const bool is_c = routine == ids::kCNormToNative || routine == ids::kCNativeToNorm;
   return rc::gen::mapcat(
-      Pick(AdmittedTypes(domain, types)), [=](const TypeBlocks& t) -> rc::Gen<Case> {
+      Pick(AdmittedSubBlocks(domain, routine, AdmittedTypes(domain, types))),
+      [=](const TypeBlocks& t) -> rc::Gen<Case> {
         if (is_a || is_c) {
           const int64_t sub = is_a ? t.a_sub_k : t.c_sub_n;
           const char* cols_key = is_a ? "K" : "N";
@@ -192,24 +207,28 @@ inline rc::Gen<Case> LayoutCase(const std::string& profile, const std::string& r
 // remainder (one or several N1 blocks per segment). Needs seg_len > 0.
 inline rc::Gen<Case> SegmentCase(const std::string& profile, const std::vector<TypeBlocks>& types,
                                  int64_t seg_len, const CaseDomain& domain) {
-  return rc::gen::mapcat(Pick(AdmittedTypes(domain, types)), [=](const TypeBlocks& t) {
-    const BRanges range = BRangesFor(t, seg_len, kMaxBNativeElems);
-    auto k = BK(t.b_sub_k, seg_len, MostlySegmented(range.max_segments), range.max_k_blocks);
-    const int64_t n_blocks = std::min<int64_t>(range.max_n_blocks, 2);
-    return rc::gen::mapcat(
-        Within(domain, "K", k, {.hi = range.TopK(t, seg_len)}), [=](int64_t rows) {
-          return rc::gen::mapcat(
-              Within(domain, "N", BlockedDim(t.b_sub_n, n_blocks),
-                     {.hi = (n_blocks + 1) * t.b_sub_n}),
-              [=](int64_t cols) {
-                return rc::gen::map(DataSeed(), [=](int64_t seed) {
-                  Case c(ids::kBNormToNative, profile);
-                  c.Set("type", int64_t{t.type}).Set("K", rows).Set("N", cols).Set("seed", seed);
-                  return c;
-                });
-              });
-        });
-  });
+  return rc::gen::mapcat(
+      Pick(AdmittedSubBlocks(domain, ids::kBNormToNative, AdmittedTypes(domain, types))),
+      [=](const TypeBlocks& t) {
+        const BRanges range = BRangesFor(t, seg_len, kMaxBNativeElems);
+        auto k = BK(t.b_sub_k, seg_len, MostlySegmented(range.max_segments), range.max_k_blocks);
+        const int64_t n_blocks = std::min<int64_t>(range.max_n_blocks, 2);
+        return rc::gen::mapcat(
+            Within(domain, "K", k, {.hi = range.TopK(t, seg_len)}), [=](int64_t rows) {
+              return rc::gen::mapcat(Within(domain, "N", BlockedDim(t.b_sub_n, n_blocks),
+                                            {.hi = (n_blocks + 1) * t.b_sub_n}),
+                                     [=](int64_t cols) {
+                                       return rc::gen::map(DataSeed(), [=](int64_t seed) {
+                                         Case c(ids::kBNormToNative, profile);
+                                         c.Set("type", int64_t{t.type})
+                                             .Set("K", rows)
+                                             .Set("N", cols)
+                                             .Set("seed", seed);
+                                         return c;
+                                       });
+                                     });
+            });
+      });
 }
 
 // B NORM -> NATIVE cases of matmul_consistent: K and N as for the layouts, but

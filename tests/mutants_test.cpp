@@ -281,6 +281,26 @@ TEST(Selftest, ARoundTripsWayBackOutsideTheClaimsIsNotCalled) {
   EXPECT_EQ(seen, 2) << self.output;
 }
 
+// Claims on a param a case leaves to its default (issue 41): c0=16|32 once
+// dropped every INT8 case without c0 and seg_len=8192 every B case, so these
+// mutants survived the claims of a port narrowed that way.
+TEST(Selftest, MutantsSurviveNoClaimOnADefaultedParam) {
+  for (const auto& [claims, mutant] : std::vector<std::pair<std::string, std::string>>{
+           {"cann.nd_to_nz:ascend910b:c0=16|32;cann.nz_to_nd:ascend910b:c0=16|32", "int8-c0-16"},
+           {"rknn.b_norm_to_native:rk3588:seg_len=8192;rknn.b_native_to_norm:rk3588",
+            "rknn-no-k-segmentation"},
+           {"rknn.b_norm_to_native:rk3588:seg_len>=1;rknn.b_native_to_norm:rk3588",
+            "rknn-no-k-segmentation"}}) {
+    const auto self = RunShell("NPUCONF_TEST_CLAIMS='" + claims + "' " +
+                               std::string(NPUCONF_BINARY) + " selftest --claims-of " +
+                               NPUCONF_SCRIPTED_PORT + " --mutant " + mutant + " --json");
+    ASSERT_EQ(self.exit_code, 0) << claims << "\n" << self.output;
+    const auto doc = nlohmann::json::parse(self.output);
+    ASSERT_EQ(doc.at("mutants").size(), 1u) << self.output;
+    EXPECT_TRUE(doc.at("mutants")[0].at("survived_seeds").empty()) << claims << "\n" << self.output;
+  }
+}
+
 TEST(ReferencePort, PassesEveryPropertyOnEveryProfile) {
   TempDir out("reference");
   const auto run = RunNpuconf("run --no-real-shapes --quiet --cases 30 --out " + out.path());

@@ -147,13 +147,27 @@ int64_t CaseC0(const Case& c, const Profile& profile) {
 
 }  // namespace cann_props
 
+namespace {
+
+// A layout case that leaves c0 out takes the profile's C0 for its dtype
+// (profile fractal_nz.c0, readings applied; spec cann.md §2.5).
+std::optional<ParamValue> NzEffective(const Case& c, const Profile& profile,
+                                      const ParamSpec& param) {
+  if (param.key != "c0") return std::nullopt;
+  const int64_t c0 = cann_props::CaseC0(c, profile);
+  if (c0 <= 0) return std::nullopt;
+  return ParamValue::Int(c0);
+}
+
+}  // namespace
+
 Family CannFamily() {
   return {.name = "cann",
           .routines = {{Spec(kLegacy), SizeCase, ExpectSizeAnswer},
                        {Spec(kV2), SizeCase, ExpectSizeAnswer},
                        {Spec(kTrans), TransCase, ExpectTransAnswer},
-                       {Spec(kPack), PackCase, ExpectNzAnswer},
-                       {Spec(kUnpack), UnpackCase, ExpectNzAnswer}},
+                       {Spec(kPack), PackCase, ExpectNzAnswer, NzEffective},
+                       {Spec(kUnpack), UnpackCase, ExpectNzAnswer, NzEffective}},
           .add_properties = AddProperties,
           .add_coverage = AddCannCoverage};
 }

@@ -263,14 +263,26 @@ const RoutineSpec* Spec(const char* id) {
   return nullptr;
 }
 
+// out_shape left out is the shape param, additional_dtype the src dtype
+// (the routine spec's defaults, core/routines/cann_convweight.cpp).
+std::optional<ParamValue> Effective(const Case& c, const Profile&, const ParamSpec& param) {
+  const char* from = param.key == "out_shape"          ? "shape"
+                     : param.key == "additional_dtype" ? "dtype"
+                                                       : nullptr;
+  const ParamValue* value = from ? c.Find(from) : nullptr;
+  if (!value) return std::nullopt;
+  return *value;
+}
+
 }  // namespace
 
 Family CannConvWeightFamily() {
   return {
       .name = "cann_convweight",
       .routines = {{Spec(ids::kCalculateConvolutionWeightSize), SizeCase, ExpectSizeAnswer},
-                   {Spec(ids::kTransConvolutionWeight), TransCase, ExpectTransAnswer},
-                   {Spec(ids::kNpuFormatCastCalculateSizeAndFormat), CastCase, ExpectCastAnswer}},
+                   {Spec(ids::kTransConvolutionWeight), TransCase, ExpectTransAnswer, Effective},
+                   {Spec(ids::kNpuFormatCastCalculateSizeAndFormat), CastCase, ExpectCastAnswer,
+                    Effective}},
       .add_properties = AddProperties,
       .add_coverage = AddCoverage};
 }

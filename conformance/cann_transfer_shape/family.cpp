@@ -417,9 +417,26 @@ std::vector<Case> UtCases(const Profile& profile) {
 }
 }  // namespace cann_transfer_shape_props
 
+namespace {
+
+// m0 left out is the profile's transfer_shape.m0 for the dtype (its "default"
+// row for a dtype it does not list; [DtypeMKN], profile transfer_shape.m0).
+std::optional<ParamValue> Effective(const Case& c, const Profile& profile, const ParamSpec& param) {
+  const auto dtype = c.String("dtype");
+  if (param.key != "m0" || !dtype) return std::nullopt;
+  const auto section = profile.raw.find("transfer_shape");
+  if (section == profile.raw.end() || !section->contains("m0")) return std::nullopt;
+  const auto& table = section->at("m0").at("value");
+  const auto row = table.contains(*dtype) ? table.find(*dtype) : table.find("default");
+  if (row == table.end() || !row->is_number_integer()) return std::nullopt;
+  return ParamValue::Int(row->get<int64_t>());
+}
+
+}  // namespace
+
 Family CannTransferShapeFamily() {
   Family family{.name = "cann_transfer_shape", .add_properties = AddProperties};
-  family.routines.push_back({Spec(), Materialize, ExpectAnswer});
+  family.routines.push_back({Spec(), Materialize, ExpectAnswer, Effective});
   return family;
 }
 

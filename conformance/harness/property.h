@@ -84,6 +84,15 @@ struct PropertyContext {
   bool Inside(const Case& c) const { return Inside(c, profile.name); }
 };
 
+// Whether `c`, run on `profile` (its claimed readings applied), lies inside
+// `claims` (DESIGN.md "Claims shape the run"): some claim on its routine and
+// profile holds for the case's effective values (Suite::Effective), and every
+// param it sets whose default the profile decides (ParamSpec::profile_default)
+// takes that default or is one the port claims to honour (honours:ROUTINE:KEY).
+// `why`, when not null, receives what keeps an outside case out.
+bool InsideClaims(const Suite& suite, const PortClaims& claims, const Case& c,
+                  const Profile& profile, std::string* why = nullptr);
+
 // Cases that are the same on several profiles (a real model shape's layout)
 // run once: on the first profile of the run where one of `equivalent(p)` (the
 // cases on p giving the same bytes, in order of preference; empty where p

@@ -89,6 +89,25 @@ const Property* Suite::FindProperty(std::string_view name) const {
   return nullptr;
 }
 
+Case Suite::Effective(const Case& c, const Profile& profile) const {
+  const Routine* routine = FindRoutine(c.routine);
+  if (!routine) return c;
+  Case out = c;
+  for (const ParamSpec& param : routine->spec->params) {
+    if (c.Find(param.key)) continue;
+    if (param.default_value) {
+      out.Set(param.key, *param.default_value);
+    } else if (const Choice* choice = param.default_choice.empty()
+                                          ? nullptr
+                                          : profile.FindChoice(param.default_choice)) {
+      out.Set(param.key, ParamValue::String(choice->value));
+    } else if (routine->effective) {
+      if (auto value = routine->effective(c, profile, param)) out.Set(param.key, *value);
+    }
+  }
+  return out;
+}
+
 Invocation Suite::Materialize(const Case& c, const Profile& profile) const {
   const Routine* routine = FindRoutine(c.routine);
   if (!routine) throw CaseError("unknown routine '" + c.routine + "' (npuconf list routines)");

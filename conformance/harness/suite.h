@@ -16,6 +16,12 @@
 namespace npuconf {
 
 using Materializer = Invocation (*)(const Case& c, const Profile& profile);
+// The value routine param `param` takes in `c`, which leaves it out, on
+// `profile` (its claimed readings applied): what the routine then uses (the
+// profile's C0 for the dtype, the platform's segment length). nullopt when the
+// case decides none (the routine rejects it before the param matters).
+using EffectiveFn = std::optional<ParamValue> (*)(const Case& c, const Profile& profile,
+                                                  const ParamSpec& param);
 
 // A routine as the runner uses it: its spec (core/routines/) and how its cases
 // become buffers. Dispatch is by exact id.
@@ -23,6 +29,9 @@ struct Routine {
   const RoutineSpec* spec = nullptr;
   Materializer materialize = nullptr;
   ExpectFn expected = nullptr;  // the oracle's answer (vectors); null: none yet
+  // Params whose default the profile decides (ParamSpec::default_doc); null:
+  // only literal defaults and readings (ParamSpec::default_choice).
+  EffectiveFn effective = nullptr;
 };
 
 // One family's conformance side (conformance/<family>/family.cpp).
@@ -54,6 +63,14 @@ class Suite {
   // profile is of the routine's vendor, then materializes. Throws CaseError
   // naming what is wrong.
   Invocation Materialize(const Case& c, const Profile& profile) const;
+
+  // `c` with every param it leaves out set to its effective value on
+  // `profile` (as claimed): the literal default, the profile's reading, or
+  // what the routine's EffectiveFn resolves. Claims, waivers and coverage
+  // classes look at this, never at the case as written (DESIGN.md "Claims
+  // shape the run"): `c0=16|32` admits a case whose dtype's C0 is 32. Only for
+  // matching; the port is handed the case as written.
+  Case Effective(const Case& c, const Profile& profile) const;
 
  private:
   std::vector<Family> families_;

@@ -82,7 +82,25 @@ std::optional<ClaimCondition> ParseCondition(const std::string& text, std::strin
         *error = "condition '" + text + "': rank '" + value + "' is not a non-negative integer";
         return std::nullopt;
       }
+      if (std::to_string(rank) != value) {
+        *error = "condition '" + text + "': rank '" + value + "' is written '" +
+                 std::to_string(rank) + "'";
+        return std::nullopt;
+      }
     }
+  }
+  if (!cond.on_rank && !cond.key.empty() && cond.key.back() == ']') {
+    const size_t open = cond.key.find('[');
+    int64_t axis = -1;
+    const std::string index =
+        open == std::string::npos ? "" : cond.key.substr(open + 1, cond.key.size() - open - 2);
+    if (open == std::string::npos || !ParseInt(index, &axis) || axis < 0 ||
+        std::to_string(axis) != index) {
+      *error = "condition '" + text + "': an axis reads KEY[I] with I a non-negative integer";
+      return std::nullopt;
+    }
+    cond.axis = static_cast<size_t>(axis);
+    cond.key = cond.key.substr(0, open);
   }
   if (!IsKey(cond.key)) {
     *error = "condition '" + text + "' names no param key ('" + cond.key + "')";
@@ -91,6 +109,13 @@ std::optional<ClaimCondition> ParseCondition(const std::string& text, std::strin
   if (cond.kind != ClaimCondition::Kind::kInSet) {
     if (!ParseInt(number, &cond.number)) {
       *error = "condition '" + text + "': '" + number + "' is not an integer";
+      return std::nullopt;
+    }
+    // Numbers compare as numbers; one spelling each, so that a claim, a
+    // waiver and a report all name a bound the same way.
+    if (std::to_string(cond.number) != number) {
+      *error = "condition '" + text + "': '" + number + "' is written '" +
+               std::to_string(cond.number) + "'";
       return std::nullopt;
     }
     if (cond.kind == ClaimCondition::Kind::kMultipleOf && cond.number <= 0) {
@@ -119,17 +144,41 @@ bool HoldsForInt(const ClaimCondition& cond, int64_t v) {
   return false;
 }
 
+// A listed value as the typed value it names: an int, an int list, else text.
+ParamValue Typed(const std::string& text) {
+  Case parsed;
+  if (ParseCaseArgs({"v=" + text}, &parsed).empty()) {
+    const ParamValue& v = parsed.params.at("v");
+    if (v.kind == ParamValue::Kind::kInt || v.kind == ParamValue::Kind::kIntList) return v;
+  }
+  return ParamValue::String(text);
+}
+
+// KEY=V1|V2 compares typed values: 32 and an int 32, [64] and a shape [64].
+bool Listed(const ClaimCondition& cond, const ParamValue& value) {
+  return std::any_of(cond.values.begin(), cond.values.end(), [&](const std::string& listed) {
+    if (value.kind == ParamValue::Kind::kInt || value.kind == ParamValue::Kind::kIntList)
+      return Typed(listed) == value;
+    return listed == value.ToText();
+  });
+}
+
 bool Holds(const ClaimCondition& cond, const ParamValue& value) {
+  if (cond.axis) {
+    if (value.kind != ParamValue::Kind::kIntList || *cond.axis >= value.ints.size()) return false;
+    const ParamValue element = ParamValue::Int(value.ints[*cond.axis]);
+    if (cond.kind == ClaimCondition::Kind::kInSet) return Listed(cond, element);
+    return HoldsForInt(cond, element.i);
+  }
   if (cond.on_rank) {
     if (value.kind != ParamValue::Kind::kIntList) return false;
-    const std::string rank = std::to_string(value.ints.size());
-    if (cond.kind == ClaimCondition::Kind::kInSet)
-      return std::find(cond.values.begin(), cond.values.end(), rank) != cond.values.end();
-    return HoldsForInt(cond, static_cast<int64_t>(value.ints.size()));
+    const auto rank = static_cast<int64_t>(value.ints.size());
+    if (cond.kind == ClaimCondition::Kind::kInSet) return Listed(cond, ParamValue::Int(rank));
+    return HoldsForInt(cond, rank);
   }
   if (cond.kind == ClaimCondition::Kind::kInSet) {
     if (value.kind == ParamValue::Kind::kNull) return false;
-    return std::find(cond.values.begin(), cond.values.end(), value.ToText()) != cond.values.end();
+    return Listed(cond, value);
   }
   if (value.kind == ParamValue::Kind::kInt) return HoldsForInt(cond, value.i);
   if (value.kind == ParamValue::Kind::kIntList) {
@@ -154,6 +203,15 @@ PortClaims PortClaims::Parse(const std::vector<std::string>& texts, std::string*
         continue;
       }
       claims.choices_.push_back({text, text.substr(7, eq - 7), text.substr(eq + 1)});
+      continue;
+    }
+    if (text.rfind("honours:", 0) == 0) {
+      const size_t colon = text.find(':', 8);
+      if (colon == std::string::npos || colon == 8 || colon + 1 == text.size()) {
+        fail(text, "an honours claim reads honours:ROUTINE:KEY");
+        continue;
+      }
+      claims.honours_.push_back({text, text.substr(8, colon - 8), text.substr(colon + 1)});
       continue;
     }
     const size_t first = text.find(':');
@@ -239,6 +297,9 @@ int64_t Lcm(int64_t a, int64_t b) {
 CaseDomain DomainOf(const RoutineClaim& claim, const RoutineSpec& spec) {
   CaseDomain domain;
   for (const ClaimCondition& cond : claim.conditions) {
+    // An axis condition bounds one element, which ParamBounds cannot say: the
+    // runner judges it on each drawn case (PortClaims::Covers).
+    if (cond.axis) continue;
     ParamBounds& b = domain.params[cond.key];
     switch (cond.kind) {
       case ClaimCondition::Kind::kInSet: {
@@ -273,10 +334,17 @@ CaseDomain DomainOf(const RoutineClaim& claim, const RoutineSpec& spec) {
         break;
     }
   }
-  // A case leaving a param out takes its literal default (as Covers reads it).
+  // A case leaving a param out takes its literal default (as Covers reads it);
+  // one the profile decides (a dtype's C0, a reading) is resolved per case by
+  // the runner (Suite::Effective), so a generator may leave it out and draw
+  // the dtype that gives an admitted value.
   for (auto& [key, bounds] : domain.params) {
     const ParamSpec* param = spec.FindParam(key);
-    if (!param || !param->default_value) continue;
+    if (!param) continue;
+    if (!param->default_value) {
+      bounds.admits_absent = !param->default_doc.empty() || !param->default_choice.empty();
+      continue;
+    }
     // &key = key: clang 14 (the fuzz build) cannot capture a structured binding in a lambda.
     bounds.admits_absent =
         std::all_of(claim.conditions.begin(), claim.conditions.end(),
@@ -300,6 +368,12 @@ std::vector<CaseDomain> PortClaims::Domains(const RoutineSpec& spec,
   return out;
 }
 
+bool PortClaims::Honours(const std::string& routine, const std::string& key) const {
+  return std::any_of(honours_.begin(), honours_.end(), [&](const HonoursClaim& claim) {
+    return MatchField(claim.routine, routine) && MatchField(claim.key, key);
+  });
+}
+
 std::optional<std::string> PortClaims::Choice(const std::string& name) const {
   for (const ChoiceClaim& claim : choices_) {
     if (claim.name == name) return claim.value;
@@ -314,10 +388,17 @@ std::string ValidateConditions(const std::vector<ClaimCondition>& conditions,
     if (!p) {
       return "'" + cond.key + "' is not a param of " + spec.id + " (npuconf list routines)";
     }
-    if (cond.on_rank) {
+    if (cond.on_rank || cond.axis) {
       if (p->type != ParamType::kIntList) {
         return "condition '" + cond.text + "' needs an int-list param; " + cond.key + " is " +
                std::string(ToString(p->type));
+      }
+      if (cond.on_rank) continue;
+      for (const std::string& value : cond.values) {
+        int64_t number = 0;
+        if (!ParseInt(value, &number) || std::to_string(number) != value)
+          return "'" + value + "' is not an integer written as a case writes it (" + cond.key +
+                 "[" + std::to_string(*cond.axis) + "] is an int)";
       }
       continue;
     }
@@ -341,9 +422,23 @@ std::string ValidateConditions(const std::vector<ClaimCondition>& conditions,
           return "dtype '" + value + "' is written '" + std::string(Name(*dtype)) + "'";
         }
       }
-      int64_t ignored = 0;
-      if (p->type == ParamType::kInt && !ParseInt(value, &ignored)) {
-        return "'" + value + "' is not an integer (" + cond.key + " is int)";
+      int64_t number = 0;
+      if (p->type == ParamType::kInt) {
+        if (!ParseInt(value, &number))
+          return "'" + value + "' is not an integer (" + cond.key + " is int)";
+        // Compared as a number; refused in any spelling but the one a case writes.
+        if (std::to_string(number) != value)
+          return "'" + value + "' is written '" + std::to_string(number) + "' (" + cond.key +
+                 " is int)";
+      }
+      if (p->type == ParamType::kIntList) {
+        const ParamValue list = Typed(value);
+        if (list.kind != ParamValue::Kind::kIntList)
+          return "'" + value + "' is not a list [a,b,...] of integers (" + cond.key +
+                 " is an int list)";
+        if (list.ToText() != value)
+          return "'" + value + "' is written '" + list.ToText() + "' (" + cond.key +
+                 " is an int list)";
       }
     }
   }
@@ -413,6 +508,27 @@ std::string ValidateClaims(const std::vector<std::string>& texts,
                     ? "'" + cond.key + "' is not a param of any routine (npuconf list routines)"
                     : first_problem);
       }
+    }
+  }
+  for (const HonoursClaim& claim : claims.honours()) {
+    bool fits = false;
+    for (const RoutineSpec* s : specs) {
+      if (!MatchField(claim.routine, s->id)) continue;
+      for (const ParamSpec& param : s->params)
+        fits |= param.profile_default && MatchField(claim.key, param.key);
+    }
+    if (!fits) {
+      const bool routine_known = claim.routine == "*" ||
+                                 std::any_of(specs.begin(), specs.end(), [&](const RoutineSpec* s) {
+                                   return s->id == claim.routine;
+                                 });
+      if (!routine_known) {
+        return "claim '" + claim.text + "': unknown routine '" + claim.routine +
+               "' (npuconf list routines)";
+      }
+      return "claim '" + claim.text + "': '" + claim.key + "' is no param of " + claim.routine +
+             " whose default the profile decides (those have profile_default in `npuconf list "
+             "routines --json`)";
     }
   }
   for (const ChoiceClaim& claim : claims.choices()) {

@@ -31,6 +31,9 @@ struct ClaimCondition {
   // rank(KEY)=R1|R2, rank(KEY)<=R, rank(KEY)>=R: the condition is on the
   // length of the int-list param KEY (a 2-D only port: rank(shape)=2).
   bool on_rank = false;
+  // KEY[I]=..., KEY[I]<=V, ...: the condition is on element I of the int-list
+  // param KEY only (a batch-1 client: shape[0]<=1); a shorter list meets none.
+  std::optional<size_t> axis;
   Kind kind = Kind::kInSet;
   std::vector<std::string> values;  // kInSet
   int64_t number = 0;               // the modulus or the bound
@@ -49,6 +52,17 @@ struct ChoiceClaim {
   std::string text;
   std::string name;
   std::string value;
+};
+
+// "honours:ROUTINE:KEY": the port honours a caller-supplied value of param KEY
+// whose default the profile decides (ParamSpec::profile_default: an explicit
+// c0, sub-block, segment length or reading); '*' as a whole field matches any.
+// A case setting such a param to another value than its default is inside the
+// claims only where the port claims to honour it.
+struct HonoursClaim {
+  std::string text;
+  std::string routine;
+  std::string key;
 };
 
 // "COND,COND..." in the claims' condition syntax (KEY=V1|V2, KEY%M==0,
@@ -71,6 +85,9 @@ class PortClaims {
 
   const std::vector<RoutineClaim>& routines() const { return routines_; }
   const std::vector<ChoiceClaim>& choices() const { return choices_; }
+  const std::vector<HonoursClaim>& honours() const { return honours_; }
+  // Some honours: claim names param `key` of `routine`.
+  bool Honours(const std::string& routine, const std::string& key) const;
 
   // Some claim names `routine` on `profile` (conditions aside).
   bool Claims(const std::string& routine, const std::string& profile) const;
@@ -89,6 +106,7 @@ class PortClaims {
  private:
   std::vector<RoutineClaim> routines_;
   std::vector<ChoiceClaim> choices_;
+  std::vector<HonoursClaim> honours_;
 };
 
 // Checks claims against the routine table and the profiles: an unknown

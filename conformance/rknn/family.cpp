@@ -5,6 +5,7 @@
 
 #include "conformance/harness/materialize.h"
 #include "conformance/rknn/support.h"
+#include "oracles/rknn/sub_block_oracle.h"
 
 namespace npuconf {
 namespace {
@@ -101,17 +102,39 @@ void AddProperties(std::vector<Property>* out) {
   AddLayoutProperties(out);
 }
 
+// What a layout or int4 case that leaves a sub-block, the segment length or
+// the nibble order out takes: the platform's (spec rknn.md §2.2, §2.4, §3.3),
+// the sub-blocks as the oracle derives them for the type.
+std::optional<ParamValue> Effective(const Case& c, const Profile& profile, const ParamSpec& param) {
+  if (!profile.rknn) return std::nullopt;
+  const RknnFacts& facts = *profile.rknn;
+  if (param.key == "seg_len") return ParamValue::Int(facts.k_segment);
+  if (param.key == "nibble") return ParamValue::String(NibbleOrderName(facts.norm_nibble));
+  if (param.key != "sub_n" && param.key != "sub_k") return std::nullopt;
+  const auto type = c.Int("type");
+  if (!type) return std::nullopt;
+  const auto blocks = oracle::rknn::SubBlocksOf(facts, static_cast<int32_t>(*type));
+  if (!blocks) return std::nullopt;
+  const bool b = c.routine == kBNorm2Native || c.routine == kBNative2Norm ||
+                 c.routine == kBTp2Native || c.routine == kBNative2Tp;
+  const bool a = c.routine == kANorm2Native || c.routine == kANative2Norm;
+  if (b) return ParamValue::Int(param.key == "sub_n" ? blocks->b_sub_n : blocks->b_sub_k);
+  if (a && param.key == "sub_k") return ParamValue::Int(blocks->a_sub_k);
+  if (!a && param.key == "sub_n") return ParamValue::Int(blocks->c_sub_n);
+  return std::nullopt;
+}
+
 }  // namespace
 
 Family RknnFamily() {
   Family family{.name = "rknn", .add_properties = AddProperties, .add_coverage = AddRknnCoverage};
   family.routines = {{Spec(kCreate), CreateInvocation},
                      {Spec(kDynamic), DynamicInvocation},
-                     {Spec(kInt4Pack), Int4Invocation, ExpectInt4Answer},
-                     {Spec(kInt4Unpack), Int4Invocation, ExpectInt4Answer}};
+                     {Spec(kInt4Pack), Int4Invocation, ExpectInt4Answer, Effective},
+                     {Spec(kInt4Unpack), Int4Invocation, ExpectInt4Answer, Effective}};
   for (const char* layout : {kANorm2Native, kANative2Norm, kCNorm2Native, kCNative2Norm,
                              kBNorm2Native, kBNative2Norm, kBTp2Native, kBNative2Tp}) {
-    family.routines.push_back({Spec(layout), LayoutInvocation, ExpectLayoutAnswer});
+    family.routines.push_back({Spec(layout), LayoutInvocation, ExpectLayoutAnswer, Effective});
   }
   return family;
 }

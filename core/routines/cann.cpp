@@ -44,7 +44,8 @@ ParamSpec C0Param() {
           .unit = "elements",
           .min = 1,
           .max = 4096,
-          .default_doc = "the profile's C0 for the dtype"};
+          .default_doc = "the profile's C0 for the dtype",
+          .profile_default = true};
 }
 
 }  // namespace

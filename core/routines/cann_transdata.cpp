@@ -61,7 +61,8 @@ const std::vector<RoutineSpec>& Specs() {
              .min = 1,
              .max = 256,
              .default_doc =
-                 "trans_data.c0 of the profile for the dtype (FRACTAL_NZ: fractal_nz.c0)"},
+                 "trans_data.c0 of the profile for the dtype (FRACTAL_NZ: fractal_nz.c0)",
+             .profile_default = true},
             SeedParam()},
        .inputs = {{.name = "src",
                    .dtype = "the dtype param",

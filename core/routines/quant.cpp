@@ -36,7 +36,9 @@ ParamSpec Reading(std::string key, std::string choice, std::vector<std::string> 
           .type = ParamType::kEnum,
           .doc = "the reading of choice " + choice + " to apply",
           .values = std::move(values),
-          .default_doc = "the profile's reading of " + choice};
+          .default_doc = "the profile's reading of " + choice,
+          .default_choice = choice,
+          .profile_default = true};
 }
 ParamSpec Missing(std::vector<std::string> inputs) {
   return {.key = "missing",

@@ -30,7 +30,9 @@ ParamSpec Reading(std::string key, std::string choice, std::vector<std::string> 
           .type = ParamType::kEnum,
           .doc = "the reading of choice " + choice + " to apply",
           .values = std::move(values),
-          .default_doc = "the profile's reading of " + choice};
+          .default_doc = "the profile's reading of " + choice,
+          .default_choice = choice,
+          .profile_default = true};
 }
 
 // rknn_matmul_info fields besides M, K, N (§1.4) and the readings of the
@@ -94,7 +96,8 @@ RoutineSpec RowBlocked(const char* id, bool is_a, bool to_native) {
                                   : "subN of NATIVE C (4 checks the other reading of §8.6)",
                       .unit = "elements",
                       .min = 1,
-                      .default_doc = "the platform's sub-block for the type (§2.2)"},
+                      .default_doc = "the platform's sub-block for the type (§2.2)",
+                      .profile_default = true},
                      SeedParam()},
           .inputs = {to_native ? norm_tensor : native_tensor},
           .outputs = {to_native ? native_tensor : norm_tensor},
@@ -130,19 +133,22 @@ RoutineSpec BLayout(const char* id, bool tp, bool to_native) {
                   .unit = "elements",
                   .min = 1,
                   .default_doc =
-                      "the platform's (choice rknn.native.mixed_b_layout for mixed types)"},
+                      "the platform's (choice rknn.native.mixed_b_layout for mixed types)",
+                  .profile_default = true},
                  {.key = "sub_k",
                   .type = ParamType::kInt,
                   .doc = "subK of NATIVE B",
                   .unit = "elements",
                   .min = 1,
-                  .default_doc = "the platform's"},
+                  .default_doc = "the platform's",
+                  .profile_default = true},
                  {.key = "seg_len",
                   .type = ParamType::kInt,
                   .doc = "K rows per segment; 0: never segmented (§3.3)",
                   .unit = "elements",
                   .min = 0,
-                  .default_doc = "the platform's segment length"},
+                  .default_doc = "the platform's segment length",
+                  .profile_default = true},
                  Reading("native_nibble", "rknn.int4.native_b_nibble", {"low_first", "high_first"}),
                  SeedParam()},
       .inputs = {to_native ? plain : native},

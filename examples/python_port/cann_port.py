@@ -309,6 +309,10 @@ CLAIMS = [
     *("cann.calculate_matmul_weight_size_v2:" + p for p in PROFILES),
     *("cann.nd_to_nz:" + p for p in NZ_PROFILES),
     *("cann.nz_to_nd:" + p for p in NZ_PROFILES),
+    # nz_geometry takes a caller's c0 (the other readings of cann.nz.fp32_c0 and
+    # cann.nz.int4_c0 are asked for that way): judged on those cases too.
+    "honours:cann.nd_to_nz:c0",
+    "honours:cann.nz_to_nd:c0",
     # Readings of what the size APIs leave undefined (§1.5, §5.9): negative dims
     # and sizes past int64 are rejected with 161002.
     "choice:cann.size.negative_dims=param_invalid",

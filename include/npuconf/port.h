@@ -140,13 +140,30 @@ typedef struct npuconf_port {
    *                       ("rknn.matmul_create:rk3588:K%32==0,N%32==0,K<=8192")
    *       rank(KEY)=R1|R2, rank(KEY)<=R, rank(KEY)>=R
    *                       the length of int-list param KEY ("cann.nd_to_nz:*:rank(shape)=2")
-   *     A param the case leaves out takes its documented literal default; null
+   *       KEY[I]=V1|V2, KEY[I]<=V, KEY[I]>=V, KEY[I]%M==0
+   *                       element I (from 0) of int-list param KEY; a shorter list meets
+   *                       none ("rknn.nc1hwc2_int8_to_nchw_float:*:shape[0]<=1", a batch-1
+   *                       client)
+   *     Conditions are typed: numbers compare as numbers and have one spelling
+   *     (`3`, not `03`; `[64]`, not `[064]`: another is refused, naming it). A
+   *     condition sees a case's EFFECTIVE values: a param the case leaves out
+   *     takes its literal default, or the value the profile (its claimed
+   *     readings applied) gives it (`profile_default` in `npuconf list routines
+   *     --json`: a dtype's C0, the platform's sub-blocks and segment length, a
+   *     reading). So "cann.nd_to_nz:ascend910b:c0=16|32" admits an INT8 case
+   *     without c0 (INT8's C0 is 32 there) and no FLOAT one (C0 8). Null
    *     satisfies no condition. Several claims on one routine: a case is inside
    *     when any of them holds. A dtype is written as the case writes it
    *     (INT8, FLOAT16). The params that pick a case's input data (seed,
    *     verbatim values, a value distribution: "data" in `npuconf list
    *     routines --json`) cannot be narrowed: a port accepts shapes and modes,
    *     not the data it is fed.
+   *   honours:ROUTINE:KEY             the port honours a caller-supplied value of KEY, a
+   *                                   param whose default the profile decides
+   *                                   ("honours:cann.nd_to_nz:c0"; '*' matches any). A
+   *                                   case that sets such a param to another value than
+   *                                   the profile's (c0=8 where FLOAT's C0 is 16) is
+   *                                   inside the claims only with this claim.
    *   choice:NAME=VALUE               the reading the port implements of a behaviour the
    *                                   vendor leaves undefined or documents two ways
    *                                   ("choice:cann.size.negative_dims=param_invalid");

@@ -280,7 +280,7 @@ def _claimed_pairs(claims):
     """(routine, profile) of every ROUTINE:PROFILE[:CONDITIONS] claim; '*' matches all."""
     pairs = []
     for claim in claims:
-        if claim.startswith("choice:"):
+        if claim.startswith("choice:") or claim.startswith("honours:"):
             continue
         fields = claim.split(":")
         if len(fields) >= 2:
@@ -302,7 +302,8 @@ def _normalise(result):
 class Port:
     """A port: its name, version, claims and a function per routine.
 
-    claims: the strings of the handshake ("ROUTINE:PROFILE[:COND,...]", "choice:NAME=VALUE");
+    claims: the strings of the handshake ("ROUTINE:PROFILE[:COND,...]", "choice:NAME=VALUE",
+        "honours:ROUTINE:KEY");
     routines: routine id -> function(case). Port.answer(request) answers one request line
     (a dict); Port.serve() runs the protocol on stdin/stdout until EOF.
     """
