@@ -9,6 +9,8 @@
 
 #include "cli/families.h"
 #include "conformance/cann_transdata/ge_gold.h"
+#include "conformance/harness/runner.h"
+#include "conformance/ports/claims.h"
 #include "core/prng.h"
 #include "core/profile.h"
 #include "oracles/cann_transdata/trans_data_oracle.h"
@@ -154,15 +156,39 @@ TEST(TransDataShape, StorageDimsOfTheSpecRows) {
   }
 }
 
-// The other readings of the ledger (§A.12 D1, D2, D3) change the dims as the spec says.
+// What no vendor component implements is not a reading (issue 41, layouts.md
+// §A.12 D2, D3): a port cannot claim it, and a port computing it is red.
+TEST(TransDataShape, NoVendorImplementsTheThreeWayMinNorInt8C0Sixteen) {
+  for (const std::string claim :
+       {"choice:cann.trans_data.group_factor=three_way_min", "choice:cann.trans_data.int8_c0=16"}) {
+    const std::string error =
+        ValidateClaims({"cann.trans_data:*", claim}, BuiltinSuite().specs(), BuiltinProfiles());
+    EXPECT_NE(error.find("lists no reading"), std::string::npos) << claim << ": " << error;
+  }
+  for (const char* name : {"transdata-three-way-min", "transdata-int8-c0-16"}) {
+    const Mutant* mutant = FindMutant(name);
+    ASSERT_NE(mutant, nullptr) << name;
+    const auto port = MakeMutantPort(*mutant, {"cann.trans_data:ascend910b"});
+    RunOptions options;
+    options.profiles = {"ascend910b"};
+    options.property_glob = "cann.trans_data.matches_oracle";
+    options.cases = 100;
+    options.real_shapes = false;
+    const auto report = RunSuite(BuiltinSuite(), *port, options);
+    ASSERT_EQ(report.results.size(), 1u);
+    EXPECT_EQ(report.results[0].outcome, report::Outcome::kFail)
+        << name << ": " << report.results[0].message;
+  }
+}
+
+// The other readings of the ledger (§A.12 D1, D7, D8, D9) change the dims as the spec says.
 TEST(TransDataShape, ReadingsOfTheLedger) {
   const Profile* p = FindProfile("ascend910b");
-  nlohmann::json raw = p->raw;
-  raw["trans_data"]["group_factor"]["value"] = "three_way_min";
+  // D3: lcm then min in every vendor component (the example of layouts.md §A.0 item 1).
   const Call grouped{"NCHW", "FRACTAL_Z", {128, 2, 3, 3}, DType::kFloat16, 8};
-  EXPECT_EQ(RefDims(grouped, raw), (Shape{72, 1, 16, 16}));
-  EXPECT_EQ(OracleDims(grouped, raw), (Shape{72, 1, 16, 16}));
-  // torch_npu int8 C0 16 (D2), aclnn fp32 C0 8 (D1), asked for through c0.
+  EXPECT_EQ(RefDims(grouped), (Shape{9, 8, 16, 16}));
+  EXPECT_EQ(OracleDims(grouped), (Shape{9, 8, 16, 16}));
+  // An explicit C0 (GE's format word C0 bits) and aclnn's fp32 C0 8 (D1), asked for through c0.
   EXPECT_EQ(RefDims({"NCHW", "NC1HWC0", {1, 33, 2, 2}, DType::kInt8, 1, 16}),
             (Shape{1, 3, 2, 2, 16}));
   EXPECT_EQ(OracleDims({"NCHW", "NC1HWC0", {1, 33, 2, 2}, DType::kInt8, 1, 16}),
@@ -174,15 +200,6 @@ TEST(TransDataShape, ReadingsOfTheLedger) {
   column["trans_data"]["nz_1d"]["value"] = "column";
   EXPECT_EQ(RefDims({"ND", "FRACTAL_NZ", {34}, DType::kFloat16}, column), (Shape{1, 3, 16, 16}));
   EXPECT_EQ(OracleDims({"ND", "FRACTAL_NZ", {34}, DType::kFloat16}, column), (Shape{1, 3, 16, 16}));
-  // A port claiming int8_c0 = 16 gets the profile facts of that reading.
-  nlohmann::json doc = nlohmann::json::parse(R"({"family":"cann"})");
-  for (auto& [k, v] : p->raw.items()) doc[k] = v;
-  for (auto& choice : doc["choices"]) {
-    if (choice["name"] == "cann.trans_data.int8_c0") choice["value"] = "16";
-  }
-  const Profile claimed = ParseProfile("claimed", doc);
-  EXPECT_EQ(RefDims({"NCHW", "NC1HWC0", {1, 33, 2, 2}, DType::kInt8}, claimed.raw),
-            (Shape{1, 3, 2, 2, 16}));
   // D7: FRACTAL_Z_C04 with MindSpore's fixed 16 (int8 (48,3,5,5) -> (7,3,16,16), not 32).
   nlohmann::json fixed = p->raw;
   fixed["trans_data"]["fz_c04_c0"]["value"] = "fixed_16";

@@ -53,7 +53,7 @@ bool IsRegisteredPair(const std::string& plain, const std::string& blocked) {
 
 struct Facts {
   std::map<std::string, int64_t> c0, nz_c0;
-  std::string group_factor, groups_exceed_n, nz_1d, fz_c04_c0, fz_c04_c_over_4;
+  std::string groups_exceed_n, nz_1d, fz_c04_c0, fz_c04_c_over_4;
 };
 
 bool IsNzFormat(const std::string& f) {
@@ -64,7 +64,6 @@ Facts FactsOf(const nlohmann::json& raw) {
   Facts f;
   const auto& td = raw.at("trans_data");
   for (const auto& [k, v] : td.at("c0").at("value").items()) f.c0[k] = v.get<int64_t>();
-  f.group_factor = td.at("group_factor").at("value").get<std::string>();
   f.groups_exceed_n = td.at("groups_exceed_n").at("value").get<std::string>();
   f.nz_1d = td.at("nz_1d").at("value").get<std::string>();
   f.fz_c04_c0 = td.at("fz_c04_c0").at("value").get<std::string>();
@@ -199,11 +198,11 @@ std::vector<int64_t> Flat(const Tensor& t) {
 // ceil(C/4) for C > 4 (MS NCHW_TO_FRAC_ZC04, the reading accepted of D8).
 Index BlocksOf4(Index c) { return std::max<Index>(1, Up(c, 4) / 4); }
 
-// The group factor e as TSU writes it (spec layouts.md §A.0 item 1), or cann.md
-// §2.7's three-way min (choice cann.trans_data.group_factor).
-Index GroupFactor(const Facts& f, Index cin, Index cout, Index c0, Index groups) {
+// The group factor e as TSU writes it (spec layouts.md §A.0 item 1): the lcm of
+// the two enlargements, then the min with groups, in every vendor component
+// read. cann.md §2.7's three-way min is implemented by none (§A.12 D3).
+Index GroupFactor(Index cin, Index cout, Index c0, Index groups) {
   const Index a = c0 / std::gcd(cin, c0), b = kN0 / std::gcd(cout, kN0);
-  if (f.group_factor == "three_way_min") return std::min({a, b, groups});
   return std::min(std::lcm(a, b), groups);
 }
 
@@ -292,10 +291,13 @@ TransDataExpect ExpectTransData(const nlohmann::json& raw, const TransDataCall& 
     items = std::min<__int128>(items * std::max<int64_t>(d, 0), __int128{1} << 41);
   // NC1HWC0_C04 (§A.2): C0 4 for every dtype; otherwise the format word's or the table's.
   const std::string dtype_name(Name(call.dtype));
-  int64_t c0 = call.c0.value_or(f.c0.count(dtype_name) ? f.c0.at(dtype_name) : 0);
+  // FRACTAL_Z_C04 (§A.5, D7) takes no C0 from the caller (GE's fz_c04 ignores the
+  // format word's C0 bits): the dtype's cube, or 16 for every dtype (MS) under fixed_16.
+  const bool c04 = blocked == "FRACTAL_Z_C04";
+  const std::optional<int64_t> supplied = c04 ? std::nullopt : call.c0;
+  int64_t c0 = supplied.value_or(f.c0.count(dtype_name) ? f.c0.at(dtype_name) : 0);
   if (blocked == "NC1HWC0_C04" && c0 > 0) c0 = 4;
-  // FRACTAL_Z_C04 (§A.5, D7): the dtype's cube, or 16 for every dtype (MS) under fixed_16.
-  if (blocked == "FRACTAL_Z_C04" && !call.c0 && c0 > 0 && f.fz_c04_c0 == "fixed_16") c0 = 16;
+  if (c04 && c0 > 0 && f.fz_c04_c0 == "fixed_16") c0 = 16;
   const int64_t g = std::max<int64_t>(call.groups, 1);
   // The checks in GE's order (§A.1 steps 1–2, §A.3, §A.4), the first that fails decides.
   struct Check {
@@ -344,7 +346,7 @@ TransDataExpect ExpectTransData(const nlohmann::json& raw, const TransDataCall& 
   } else if (x.groups == 1) {
     x.storage = {Up(c, c0) / c0 * depth * h * w, Up(n, kN0) / kN0, kN0, c0};
   } else {
-    const Index e = GroupFactor(f, c, x.cout, c0, x.groups);
+    const Index e = GroupFactor(c, x.cout, c0, x.groups);
     x.storage = {(x.groups + e - 1) / e * depth * (Up(e * c, c0) / c0) * h * w,
                  Up(e * x.cout, kN0) / kN0, kN0, c0};
   }
@@ -381,7 +383,7 @@ std::vector<int64_t> DstSources(const nlohmann::json& raw, const TransDataCall& 
       } else if (x.groups == 1) {
         storage = Flat(T<6>(FractalZ3d(ncdhw, x.c0)));
       } else {
-        const Index e = GroupFactor(FactsOf(raw), ncdhw.dimension(1), x.cout, x.c0, x.groups);
+        const Index e = GroupFactor(ncdhw.dimension(1), x.cout, x.c0, x.groups);
         storage = Flat(T<6>(GroupedFractalZ3d(ncdhw, x.groups, e, x.c0)));
       }
     } else {
@@ -396,7 +398,7 @@ std::vector<int64_t> DstSources(const nlohmann::json& raw, const TransDataCall& 
         // Grouped FRACTAL_Z is grouped FRACTAL_Z_3D's algebra at D = 1 (§A.4 states
         // both as one map): [N, C, 1, H, W], the same storage order.
         const Facts f = FactsOf(raw);
-        const Index e = GroupFactor(f, nchw.dimension(1), x.cout, x.c0, x.groups);
+        const Index e = GroupFactor(nchw.dimension(1), x.cout, x.c0, x.groups);
         const T<5> one_deep = nchw.reshape(Eigen::array<Index, 5>{
             nchw.dimension(0), nchw.dimension(1), 1, nchw.dimension(2), nchw.dimension(3)});
         storage = Flat(T<6>(GroupedFractalZ3d(one_deep, x.groups, e, x.c0)));

@@ -567,7 +567,6 @@ TransDataFacts ReadTransDataFacts(const nlohmann::json& raw) {
       throw std::runtime_error("trans_data.c0: bad entry " + name);
     facts.c0[*dtype] = c0.get<int64_t>();
   }
-  facts.three_way_min = section.at("group_factor").at("value") == "three_way_min";
   facts.groups_exceed_n_ungrouped = section.at("groups_exceed_n").at("value") == "ungrouped";
   facts.nz_1d_column = section.at("nz_1d").at("value") == "column";
   facts.fz_c04_fixed_16 = section.at("fz_c04_c0").at("value") == "fixed_16";
@@ -623,14 +622,17 @@ int64_t PlanTransData(const TransDataFacts& facts, const TransDataArgs& args, Tr
   }
   // 3. The dtype: a byte-sized type with a C0 (§A.1 step 2; C0 from the format word, §A.0.1).
   auto it = facts.c0.find(args.dtype);
-  if (Bits(args.dtype) % 8 != 0 || (args.c0 <= 0 && it == facts.c0.end()))
+  // FRACTAL_Z_C04 takes no C0 from the caller: GE's fz_c04 ignores the format
+  // word's C0 bits (§A.5). Every other format takes the format word's C0 first.
+  const bool c04 = p.blocked == Format::kFractalZC04;
+  const int64_t supplied_c0 = c04 ? 0 : args.c0;
+  if (Bits(args.dtype) % 8 != 0 || (supplied_c0 <= 0 && it == facts.c0.end()))
     return kGeDatatypeInvalid;
   // NC1HWC0_C04: C0 is 4 whatever the dtype, and C is not checked against it (§A.2).
   // FRACTAL_Z_C04: the dtype's cube (GE GetCubeSizeByDataType, the table), or 16 for
-  // every dtype under the reading fixed_16 of D7 (MS); the format word's C0 first.
-  const bool c04 = p.blocked == Format::kFractalZC04;
+  // every dtype under the reading fixed_16 of D7 (MS).
   p.c0 = p.blocked == Format::kNc1hwc0C04 ? 4
-         : args.c0 > 0                    ? args.c0
+         : supplied_c0 > 0                ? supplied_c0
          : c04 && facts.fz_c04_fixed_16   ? 16
                                           : it->second;
   p.elem_bytes = Bits(args.dtype) / 8;

@@ -36,8 +36,11 @@ std::optional<Format> ParseFormat(std::string_view name);
 
 // The profile's trans_data section (profiles/cann/*.json), readings applied.
 struct TransDataFacts {
-  std::map<DType, int64_t> c0;             // trans_data.c0
-  bool three_way_min = false;              // trans_data.group_factor == "three_way_min"
+  std::map<DType, int64_t> c0;  // trans_data.c0
+  // cann.md §2.7's three-way min group factor, which no vendor component
+  // implements (spec layouts.md §A.12 D3): never set from a profile; the
+  // mutant transdata-three-way-min sets it.
+  bool three_way_min = false;
   bool groups_exceed_n_ungrouped = false;  // trans_data.groups_exceed_n == "ungrouped"
   std::map<DType, int64_t> nz_c0;          // fractal_nz.c0 (FRACTAL_NZ without _C0_x)
   bool nz_1d_column = false;               // trans_data.nz_1d == "column"
