@@ -29,17 +29,52 @@ struct Route {
 // claim admits (every route when it admits none, as PickIn does): a port that
 // claims only NCHW -> FRACTAL_Z is drawn only that (the breaker's F13: the
 // pair was drawn ignoring the claim, and the property gave up).
-inline std::vector<Route> AdmittedRoutes(const CaseDomain& domain,
-                                         const std::vector<FormatPair>& pairs,
-                                         const std::vector<bool>& directions) {
+// The plain formats with a D axis (spec layouts.md §A.6, §A.7).
+inline bool IsThreeD(const std::string& plain) {
+  return plain == "NCDHW" || plain == "NDHWC" || plain == "DHWCN";
+}
+
+// Whether the claim admits route `r`: its formats, and some rank of its plain
+// shape (the `shape` param: ND ranks min_nd_rank..4, a 3-D format 5, else 4),
+// so that a port claiming rank(shape)=2 is drawn ND <-> FRACTAL_NZ only.
+inline bool AdmitsRoute(const CaseDomain& domain, const Route& r, size_t min_nd_rank = 1) {
+  if (!domain.AdmitsText("src_format", r.pack ? r.pair.plain : r.pair.blocked) ||
+      !domain.AdmitsText("dst_format", r.pack ? r.pair.blocked : r.pair.plain))
+    return false;
+  const ParamBounds* shape = domain.Find("shape");
+  if (!shape) return true;
+  if (r.pair.plain != "ND") return shape->AdmitsRank(IsThreeD(r.pair.plain) ? 5 : 4);
+  for (size_t rank = min_nd_rank; rank <= 4; ++rank) {
+    if (shape->AdmitsRank(static_cast<int64_t>(rank))) return true;
+  }
+  return false;
+}
+
+inline std::vector<Route> Routes(const std::vector<FormatPair>& pairs,
+                                 const std::vector<bool>& directions) {
   std::vector<Route> routes;
   for (const auto& pair : pairs) {
     for (bool pack : directions) routes.push_back({pair, pack});
   }
-  return KeepOrAll(std::move(routes), [&](const Route& r) {
-    return domain.AdmitsText("src_format", r.pack ? r.pair.plain : r.pair.blocked) &&
-           domain.AdmitsText("dst_format", r.pack ? r.pair.blocked : r.pair.plain);
-  });
+  return routes;
+}
+
+inline std::vector<Route> AdmittedRoutes(const CaseDomain& domain,
+                                         const std::vector<FormatPair>& pairs,
+                                         const std::vector<bool>& directions,
+                                         size_t min_nd_rank = 1) {
+  return KeepOrAll(Routes(pairs, directions),
+                   [&](const Route& r) { return AdmitsRoute(domain, r, min_nd_rank); });
+}
+
+// Whether the claim admits some route of `pairs` x `directions` at all: a
+// generator mixing two kinds of call draws only the kinds the claim admits.
+inline bool AdmitsSomeRoute(const CaseDomain& domain, const std::vector<FormatPair>& pairs,
+                            const std::vector<bool>& directions, size_t min_nd_rank = 1) {
+  for (const Route& r : Routes(pairs, directions)) {
+    if (AdmitsRoute(domain, r, min_nd_rank)) return true;
+  }
+  return false;
 }
 
 inline const std::vector<FormatPair>& Pairs() {
@@ -52,10 +87,6 @@ inline const std::vector<FormatPair>& Pairs() {
   return pairs;
 }
 
-// The plain formats with a D axis (spec layouts.md §A.6, §A.7).
-inline bool IsThreeD(const std::string& plain) {
-  return plain == "NCDHW" || plain == "NDHWC" || plain == "DHWCN";
-}
 inline bool IsFractalZ(const std::string& blocked) {
   return blocked == "FRACTAL_Z" || blocked == "FRACTAL_Z_3D";
 }
@@ -85,9 +116,12 @@ inline rc::Gen<int64_t> EdgeDim(int64_t block) {
   });
 }
 
+// H or W: 1 most often, a few, else at a multiple of 8 or past it (where a
+// vector row loop's chunks and tail meet).
 inline rc::Gen<int64_t> PlaneDim() {
-  return WeightedOneOf<int64_t>(
-      {{3, rc::gen::just<int64_t>(1)}, {2, rc::gen::inRange<int64_t>(2, 6)}});
+  return WeightedOneOf<int64_t>({{6, rc::gen::just<int64_t>(1)},
+                                 {4, rc::gen::inRange<int64_t>(2, 6)},
+                                 {1, Pick<int64_t>({8, 7, 9, 16, 17})}});
 }
 
 // D: 1 (the 4-D map with a unit axis) or a few planes.
@@ -181,6 +215,12 @@ inline rc::Gen<Case> ValidCase(const Profile& profile, const CaseDomain& domain,
   });
 }
 
+// ND with FRACTAL_NZ, and with FRACTAL_NZ_C0_16 / _C0_32 unless `plain_nz_only`.
+inline std::vector<FormatPair> NzPairs(bool plain_nz_only) {
+  if (plain_nz_only) return {{"ND", "FRACTAL_NZ"}};
+  return {{"ND", "FRACTAL_NZ"}, {"ND", "FRACTAL_NZ_C0_16"}, {"ND", "FRACTAL_NZ_C0_32"}};
+}
+
 // ND <-> FRACTAL_NZ(_C0_16/_C0_32) calls (spec layouts.md §A.8, cann.md §2.5): a
 // byte-sized dtype of the profile's fractal_nz.c0 table, rank min_rank..4, the last
 // dim at the C0 edges, the second-to-last at the 16 edges.
@@ -194,42 +234,38 @@ inline rc::Gen<Case> NzCase(const Profile& profile, const CaseDomain& domain, bo
   }
   std::vector<DType> dtypes;
   for (const auto& [dtype, c0] : table) dtypes.push_back(dtype);
-  const std::vector<std::string> formats =
-      plain_nz_only
-          ? std::vector<std::string>{"FRACTAL_NZ"}
-          : std::vector<std::string>{"FRACTAL_NZ", "FRACTAL_NZ_C0_16", "FRACTAL_NZ_C0_32"};
+  const std::vector<FormatPair> pairs = NzPairs(plain_nz_only);
   const std::vector<bool> directions =
       pack_only ? std::vector<bool>{true} : std::vector<bool>{true, false};
-  std::vector<FormatPair> pairs;
-  for (const auto& nz : formats) pairs.push_back({"ND", nz});
-  return rc::gen::mapcat(Pick(AdmittedRoutes(domain, pairs, directions)), [=](Route route) {
-    const std::string nz = route.pair.blocked;
-    const bool pack = route.pack;
-    return rc::gen::mapcat(PickIn(domain, "dtype", dtypes), [=](DType dtype) {
-      const int64_t c0 = nz == "FRACTAL_NZ_C0_16"   ? 16
-                         : nz == "FRACTAL_NZ_C0_32" ? 32
-                                                    : table.at(dtype);
-      return rc::gen::mapcat(rc::gen::inRange<size_t>(min_rank, 5), [=](size_t rank) {
-        auto batch = rc::gen::container<std::vector<int64_t>>(rank > 2 ? rank - 2 : 0,
-                                                              rc::gen::inRange<int64_t>(1, 4));
-        return rc::gen::mapcat(
-            rc::gen::tuple(batch, EdgeDim(16), EdgeDim(c0), DataSeed()),
-            [=](const std::tuple<std::vector<int64_t>, int64_t, int64_t, int64_t>& t) {
-              const auto& [b, n, k, seed] = t;
-              Shape shape = b;
-              if (rank >= 2) shape.push_back(n);
-              shape.push_back(k);
-              Case out(routines::cann_transdata::kTransData, name);
-              out.Set("src_format", pack ? "ND" : nz)
-                  .Set("dst_format", pack ? nz : "ND")
-                  .Set("shape", shape)
-                  .Set("dtype", dtype)
-                  .Set("seed", seed);
-              return rc::gen::just(out);
-            });
+  return rc::gen::mapcat(
+      Pick(AdmittedRoutes(domain, pairs, directions, min_rank)), [=](Route route) {
+        const std::string nz = route.pair.blocked;
+        const bool pack = route.pack;
+        return rc::gen::mapcat(PickIn(domain, "dtype", dtypes), [=](DType dtype) {
+          const int64_t c0 = nz == "FRACTAL_NZ_C0_16"   ? 16
+                             : nz == "FRACTAL_NZ_C0_32" ? 32
+                                                        : table.at(dtype);
+          return rc::gen::mapcat(RankIn(domain, "shape", min_rank, 4), [=](size_t rank) {
+            auto batch = rc::gen::container<std::vector<int64_t>>(rank > 2 ? rank - 2 : 0,
+                                                                  rc::gen::inRange<int64_t>(1, 4));
+            return rc::gen::mapcat(
+                rc::gen::tuple(batch, EdgeDim(16), EdgeDim(c0), DataSeed()),
+                [=](const std::tuple<std::vector<int64_t>, int64_t, int64_t, int64_t>& t) {
+                  const auto& [b, n, k, seed] = t;
+                  Shape shape = b;
+                  if (rank >= 2) shape.push_back(n);
+                  shape.push_back(k);
+                  Case out(routines::cann_transdata::kTransData, name);
+                  out.Set("src_format", pack ? "ND" : nz)
+                      .Set("dst_format", pack ? nz : "ND")
+                      .Set("shape", shape)
+                      .Set("dtype", dtype)
+                      .Set("seed", seed);
+                  return rc::gen::just(out);
+                });
+          });
+        });
       });
-    });
-  });
 }
 
 // The ways a call can be wrong (spec layouts.md §A.1 steps 1–2, §A.3–A.7).
@@ -251,7 +287,7 @@ enum class Fault {
 inline Case WithFault(Case c, Fault fault) {
   const std::string src = *c.String("src_format"), dst = *c.String("dst_format");
   Shape shape = c.Find("shape")->ints;
-  const bool pack = src == "NCHW" || src == "NHWC" || src == "HWCN" || IsThreeD(src);
+  const bool pack = src == "NCHW" || src == "NHWC" || src == "HWCN" || src == "ND" || IsThreeD(src);
   const std::string plain = pack ? src : dst;
   const bool three_d = IsThreeD(plain);
   auto c_axis = [&] {
@@ -290,7 +326,8 @@ inline Case WithFault(Case c, Fault fault) {
       shape[static_cast<size_t>(c_axis())] = -1;
       break;
     case Fault::kOverTwoPow40:
-      shape = InOrder(plain, int64_t{1} << 21, int64_t{1} << 20, 1, 1, 1);
+      shape = plain == "ND" ? Shape{int64_t{1} << 21, int64_t{1} << 20}
+                            : InOrder(plain, int64_t{1} << 21, int64_t{1} << 20, 1, 1, 1);
       break;
     case Fault::kDtypeWithoutC0:
       c.Set("dtype", DType::kInt16);
@@ -340,12 +377,28 @@ inline std::vector<Fault> Faults(const Profile& profile) {
   return faults;
 }
 
-// Invalid calls: a valid call with one fault.
-inline rc::Gen<Case> InvalidCase(const Profile& profile, const CaseDomain& domain) {
-  std::vector<Fault> faults = Faults(profile);
-  return rc::gen::mapcat(ValidCase(profile, domain), [faults](Case c) {
+// A valid call of `valid` with one of `faults` applied.
+inline rc::Gen<Case> Faulty(rc::Gen<Case> valid, std::vector<Fault> faults) {
+  return rc::gen::mapcat(std::move(valid), [faults](Case c) {
     return rc::gen::map(Pick(faults), [c](Fault f) { return WithFault(c, f); });
   });
+}
+
+// Bad calls: a 4-D or 5-D pair three times in four, ND <-> FRACTAL_NZ (rank 2..4)
+// the fourth, each arm only where the claim admits its pairs (a port claiming
+// ND <-> FRACTAL_NZ alone gets its bad calls there).
+inline rc::Gen<Case> InvalidCase(const Profile& profile, const CaseDomain& domain) {
+  const std::vector<bool> both = {true, false};
+  const bool blocked = AdmitsSomeRoute(domain, Pairs(), both);
+  const bool nz = AdmitsSomeRoute(domain, NzPairs(false), both, 2);
+  std::vector<std::pair<uint32_t, rc::Gen<Case>>> arms;
+  if (blocked || !nz) arms.emplace_back(3, Faulty(ValidCase(profile, domain), Faults(profile)));
+  if (nz) {
+    arms.emplace_back(1, Faulty(NzCase(profile, domain, false, false, 2),
+                                {Fault::kUnregisteredPair, Fault::kNegativeDim,
+                                 Fault::kOverTwoPow40, Fault::kDtypeWithoutC0}));
+  }
+  return WeightedOneOf<Case>(std::move(arms));
 }
 
 }  // namespace npuconf::gen::cann_transdata

@@ -55,7 +55,8 @@ inline rc::Gen<Shape> LogicalShape(int64_t c2, bool nhwc) {
       return rc::gen::mapcat(PlaneDim(std::max<int64_t>(1, plane_max / h)), [=](int64_t w) {
         const int64_t n_max = std::max<int64_t>(1, plane_max / (h * w));
         return rc::gen::map(
-            Pick<int64_t>({1, 1, 1, std::min<int64_t>(2, n_max), std::min<int64_t>(3, n_max)}),
+            Pick<int64_t>({1, 1, 1, std::min<int64_t>(2, n_max), std::min<int64_t>(3, n_max),
+                           std::min<int64_t>(4, n_max)}),
             [=](int64_t n) {
               return nhwc ? Shape{n, h, w, c} : Shape{n, c, h, w};
             });
@@ -82,14 +83,22 @@ inline rc::Gen<Case> LayoutCase(const std::string& profile, const std::string& r
 }
 
 // The dequant: an NCHW shape for int8's C2, a scale among values whose
-// products round (1/255, 0.1, 1/3, ...), a zero point across int8's range.
+// products round (1/255, 0.1, 1/3, ...), a zero point across int8's range
+// most often, else across int32's.
 inline rc::Gen<Case> DequantCase(const std::string& profile, const std::string& routine,
                                  int64_t c2) {
   return rc::gen::mapcat(LogicalShape(c2, false), [=](const Shape& shape) {
     return rc::gen::mapcat(
         Pick<double>({0.125, 0.00392156862745098, 0.1, 1.0 / 3.0, 17.5, 0.0078125, 1.0}),
         [=](double scale) {
-          return rc::gen::mapcat(Pick<int64_t>({0, -128, -1, 1, 5, 127, -17}), [=](int64_t zp) {
+          // int8's range most often, then any int32 (rknn_tensor_attr.zp is an int32):
+          // past 2^24 only an integer subtraction stays exact.
+          const auto zps = WeightedOneOf<int64_t>(
+              {{3, Pick<int64_t>({0, -128, -1, 1, 5, 127, -17})},
+               {1, Pick<int64_t>({(int64_t{1} << 24) + 1, -(int64_t{1} << 24) - 3, INT32_MIN,
+                                  INT32_MAX, 1000003})},
+               {1, rc::gen::inRange<int64_t>(INT32_MIN, int64_t{INT32_MAX} + 1)}});
+          return rc::gen::mapcat(zps, [=](int64_t zp) {
             return rc::gen::map(DataSeed(), [=](int64_t seed) {
               Case c(routine, profile);
               c.Set("shape", shape)

@@ -228,10 +228,13 @@ rc::Gen<T> PickIn(const CaseDomain& domain, std::string_view key, std::vector<T>
 
 // The ranks in [lo, hi] the claim admits for int-list param `key` (all of
 // them when it admits none), drawn shrinking toward the lowest.
-inline rc::Gen<size_t> RankIn(const CaseDomain& domain, std::string_view key, size_t lo,
-                              size_t hi) {
+// A rank in [lo, hi] the claim admits for int-list `key`; ranks from `rare_from`
+// on are drawn a third as often (a rank past what most callers use still gets
+// its cases, and a claim of that rank alone gets all of them).
+inline rc::Gen<size_t> RankIn(const CaseDomain& domain, std::string_view key, size_t lo, size_t hi,
+                              size_t rare_from = SIZE_MAX) {
   std::vector<size_t> ranks;
-  for (size_t r = lo; r <= hi; ++r) ranks.push_back(r);
+  for (size_t r = lo; r <= hi; ++r) ranks.insert(ranks.end(), r >= rare_from ? 1 : 3, r);
   return Pick(AdmittedBy(domain, key, std::move(ranks), [](const ParamBounds& b, size_t r) {
     return b.AdmitsRank(static_cast<int64_t>(r));
   }));

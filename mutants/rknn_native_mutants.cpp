@@ -34,6 +34,8 @@ enum class Bug {
   kNhwcPixelStrideC2,
   kZpSignFlipped,
   kScaleBeforeZp,
+  kFloatZpSubtraction,
+  kCumulativeBatchPointer,
   kSizeIsNativeBytes,
   kSizeWithStrideUnaligned,
   kAnyDtypeSixteenBytes,
@@ -240,6 +242,8 @@ int32_t MutantCall(const npuconf_case* c, int64_t* status, char* message, uint64
       break;
     case Bug::kZpSignFlipped:
     case Bug::kScaleBeforeZp:
+    case Bug::kFloatZpSubtraction:
+    case Bug::kCumulativeBatchPointer:
       if (r == ids::kNc1hwc2Int8ToNchwFloat) {
         const npuconf_param* sp = view.Param("scale");
         const float scale =
@@ -250,13 +254,21 @@ int32_t MutantCall(const npuconf_case* c, int64_t* status, char* message, uint64
         const auto* q = static_cast<const int8_t*>(view.Input("nc1hwc2")->data);
         auto* y = static_cast<float*>(view.Output("nchw")->data);
         for (int64_t n = 0; n < g->n; ++n) {
+          // The demo's batch pointer adds n images at image n (0, 1, 3, 6, ...),
+          // wrapped here to stay inside the buffer: right for the first two only.
+          const int64_t from = kBug == Bug::kCumulativeBatchPointer ? (n * (n + 1) / 2) % g->n : n;
           for (int64_t ch = 0; ch < g->c; ++ch) {
             for (int64_t p = 0; p < hw; ++p) {
-              const int8_t v = q[((n * g->c1 + ch / g->c2) * hw + p) * g->c2 + ch % g->c2];
-              y[(n * g->c + ch) * hw + p] =
-                  kBug == Bug::kZpSignFlipped
-                      ? static_cast<float>(v + zp) * scale
-                      : static_cast<float>(v) * scale - static_cast<float>(zp) * scale;
+              const int8_t v = q[((from * g->c1 + ch / g->c2) * hw + p) * g->c2 + ch % g->c2];
+              float& out = y[(n * g->c + ch) * hw + p];
+              if (kBug == Bug::kZpSignFlipped)
+                out = static_cast<float>(int64_t{v} + zp) * scale;
+              else if (kBug == Bug::kScaleBeforeZp)
+                out = static_cast<float>(v) * scale - static_cast<float>(zp) * scale;
+              else if (kBug == Bug::kFloatZpSubtraction)  // LdDl/rknn-runtime
+                out = (static_cast<float>(v) - static_cast<float>(zp)) * scale;
+              else
+                out = static_cast<float>(int64_t{v} - zp) * scale;
             }
           }
         }
@@ -337,6 +349,16 @@ void AddRknnNativeMutants(std::vector<Mutant>* out) {
       "the dequant scales first: q * scale - zp * scale (two roundings, §B.5's is one)",
       "rknn.nc1hwc2_int8_to_nchw_float.matches_oracle", "rk3588", &MutantCall<Bug::kScaleBeforeZp>,
       {ids::kNc1hwc2Int8ToNchwFloat});
+  add("nc1hwc2-dequant-float-zp",
+      "the dequant subtracts in float: ((float)q - (float)zp) * scale (LdDl/rknn-runtime), "
+      "inexact once |zp| > 2^24",
+      "rknn.nc1hwc2_int8_to_nchw_float.matches_oracle", "rk3588",
+      &MutantCall<Bug::kFloatZpSubtraction>, {ids::kNc1hwc2Int8ToNchwFloat});
+  add("nc1hwc2-dequant-cumulative-batch",
+      "the dequant's batch pointer accumulates (image n read from image n(n+1)/2): right for "
+      "N <= 2 only",
+      "rknn.nc1hwc2_int8_to_nchw_float.matches_oracle", "rk3588",
+      &MutantCall<Bug::kCumulativeBatchPointer>, {ids::kNc1hwc2Int8ToNchwFloat});
   add("nc1hwc2-size-is-native-bytes",
       "attr.size reports the native buffer (C1*C2 channels) instead of the dense tensor (§B.1)",
       "rknn.nc1hwc2_size.size_law", "rk3588", &MutantCall<Bug::kSizeIsNativeBytes>,

@@ -112,10 +112,12 @@ std::vector<Case> EdgeLayoutCases(const PropertyContext& ctx, const std::string&
       out.push_back(c);
     }
   }
-  // A dim past 2^16 (coverage class dim.past_2_16), on the first dtype only: 2 MB.
+  // A dim past 2^16 (coverage class dim.past_2_16), on the first dtype only: 2 MB each.
+  // Both axes: k past 2^16, and n (a row index of 16 bits overflows at row 65536).
   if (!out.empty()) {
     Case c = out.front();
     out.push_back(c.Set("shape", Shape{1, 65537}).Set("seed", seed++));
+    out.push_back(c.Set("shape", Shape{65537, 1}).Set("seed", seed++));
   }
   return out;
 }

@@ -92,6 +92,17 @@ const std::vector<Row>& SpecRows() {
       {"NCDHW", "FRACTAL_Z_3D", {24, 16, 2, 2, 1}, DType::kFloat16, 3, "§A.4 G' = 2, in 3-D"},
       {"DHWCN", "FRACTAL_Z_3D", {2, 1, 1, 3, 10}, DType::kFloat16, 3, "groups not dividing N"},
       {"NDHWC", "FRACTAL_Z_3D", {32, 3, 1, 1, 1}, DType::kInt8, 2, "§A.4 int8, in 3-D"},
+      // Rows of W (and H) a multiple of 8 and past it: a vector row loop that drops its
+      // last 8-pixel chunk when W % 8 == 0, or its tail, shows only on these.
+      {"NCHW", "NC1HWC0", {1, 17, 1, 8}, DType::kFloat16, 1, "W = 8: one 8-pixel chunk"},
+      {"NCHW", "NC1HWC0", {2, 33, 3, 16}, DType::kFloat16, 1, "W = 16"},
+      {"NHWC", "NC1HWC0", {1, 8, 24, 5}, DType::kFloat16, 1, "H = 8, W = 24"},
+      {"NCHW", "NC1HWC0", {1, 31, 9, 17}, DType::kInt8, 1, "W = 17: a chunk and a tail"},
+      {"NHWC", "NC1HWC0", {1, 2, 16, 7}, DType::kFloat, 1, "W = 16, FLOAT"},
+      {"NCHW", "NC1HWC0_C04", {1, 3, 8, 16}, DType::kFloat16, 1, "5HD C04, W = 16"},
+      {"NHWC", "NC1HWC0_C04", {2, 8, 8, 3}, DType::kInt8, 1, "5HD C04, H = W = 8"},
+      {"NCDHW", "NDC1HWC0", {1, 17, 2, 8, 8}, DType::kFloat16, 1, "6HD, H = W = 8"},
+      {"NDHWC", "NDC1HWC0", {1, 1, 3, 16, 33}, DType::kInt8, 1, "6HD, W = 16"},
   };
   return rows;
 }
@@ -154,8 +165,9 @@ std::vector<Case> EdgeCases(const Profile& profile) {
       }
     }
   }
-  // The alternative C0 readings, asked for through c0 (choices fp32_c0 = 8, int8_c0 = 16,
-  // fz_c04_c0 = fixed_16).
+  // A caller's C0 (GE's format word C0 bits, spec layouts.md §A.0.1): aclnn's fp32 C0 8
+  // (choice fp32_c0, D1) and an INT8 C0 16 asked for explicitly; FRACTAL_Z_C04 ignores
+  // it (§A.5), so its case is the dtype's cube whatever c0 says.
   for (auto [dtype, c0] : {std::pair{DType::kFloat, 8}, std::pair{DType::kInt8, 16}}) {
     for (const char* dst : {"NC1HWC0", "FRACTAL_Z", "FRACTAL_Z_C04"}) {
       Case c(kTransData, profile.name);

@@ -304,11 +304,19 @@ Verdict CheckDepthOne(const PropertyContext& ctx, const Case& c) {
                   blocked + " with D = 1 differs from the 4-D call " + flat.ToText() + ": ");
 }
 
-// The 4-D pairs three times in four, ND <-> FRACTAL_NZ the fourth.
+// The 4-D and 5-D pairs three times in four, ND <-> FRACTAL_NZ the fourth;
+// only the kinds the claim admits (a port claiming rank(shape)=2 is drawn ND
+// <-> FRACTAL_NZ alone, by construction, not by discarding).
 rc::Gen<Case> AnyValid(const PropertyContext& ctx, bool pack_only) {
-  return gen::WeightedOneOf<Case>(
-      {{3, g::ValidCase(ctx.profile, ctx.Domain(), {.pack_only = pack_only})},
-       {1, g::NzCase(ctx.profile, ctx.Domain(), pack_only, false)}});
+  const std::vector<bool> directions =
+      pack_only ? std::vector<bool>{true} : std::vector<bool>{true, false};
+  const bool blocked = g::AdmitsSomeRoute(ctx.Domain(), g::Pairs(), directions);
+  const bool nz = g::AdmitsSomeRoute(ctx.Domain(), g::NzPairs(false), directions);
+  std::vector<std::pair<uint32_t, rc::Gen<Case>>> arms;
+  if (blocked || !nz)
+    arms.emplace_back(3, g::ValidCase(ctx.profile, ctx.Domain(), {.pack_only = pack_only}));
+  if (nz || !blocked) arms.emplace_back(1, g::NzCase(ctx.profile, ctx.Domain(), pack_only, false));
+  return gen::WeightedOneOf<Case>(std::move(arms));
 }
 
 // trans_data ND -> FRACTAL_NZ equals cann.nd_to_nz of the same shape, dtype and
@@ -360,12 +368,11 @@ LayoutRoutine Layout() {
                     ctx.run_profiles.empty() || ctx.run_profiles.front()->name == ctx.profile.name;
                 return ctx.real_shapes && first ? RealCases(ctx.profile) : std::vector<Case>{};
               },
-          .generator =
-              [](const PropertyContext& ctx) { return g::ValidCase(ctx.profile, ctx.Domain()); },
+          .generator = [](const PropertyContext& ctx) { return AnyValid(ctx, false); },
           .capacity_generator =
               [](const PropertyContext& ctx) {
-                return gen::WeightedOneOf<Case>({{3, g::ValidCase(ctx.profile, ctx.Domain())},
-                                                 {1, g::InvalidCase(ctx.profile, ctx.Domain())}});
+                return gen::WeightedOneOf<Case>(
+                    {{3, AnyValid(ctx, false)}, {1, g::InvalidCase(ctx.profile, ctx.Domain())}});
               }};
 }
 
@@ -427,8 +434,7 @@ void AddProperties(std::vector<Property>* out) {
                       "(FRACTAL_Z, FRACTAL_Z_3D, FRACTAL_Z_C04)",
        .choices = kChoices,
        .explicit_cases = [](const PropertyContext& ctx) { return EdgeCases(ctx.profile); },
-       .generator =
-           [](const PropertyContext& ctx) { return g::ValidCase(ctx.profile, ctx.Domain()); },
+       .generator = [](const PropertyContext& ctx) { return AnyValid(ctx, false); },
        .check = CheckSizeLaw});
   out->push_back({.name = r + ".groups_one_is_ungrouped",
                   .routine = r,
@@ -475,11 +481,26 @@ void AddProperties(std::vector<Property>* out) {
                   .check = CheckDepthOne});
 }
 
+// A case that leaves c0 out takes the C0 the oracle derives for a valid call
+// (the profile's trans_data.c0 for the dtype, fractal_nz.c0 for FRACTAL_NZ, 4
+// for NC1HWC0_C04, choice cann.trans_data.fz_c04_c0; spec layouts.md §A.0.1,
+// §A.2, §A.5, §A.8); none for a call rejected first.
+std::optional<ParamValue> Effective(const Case& c, const Profile& profile, const ParamSpec& param) {
+  if (param.key != "c0") return std::nullopt;
+  try {
+    const orc::TransDataExpect x = orc::ExpectTransData(profile.raw, CallOf(c));
+    if (x.status != kGeSuccess || x.c0 <= 0) return std::nullopt;
+    return ParamValue::Int(x.c0);
+  } catch (const std::exception&) {
+    return std::nullopt;  // a malformed case: no claim holds for it
+  }
+}
+
 }  // namespace
 
 Family CannTransDataFamily() {
   return {.name = "cann_transdata",
-          .routines = {{Spec(), Materialize, ExpectAnswer}},
+          .routines = {{Spec(), Materialize, ExpectAnswer, Effective}},
           .add_properties = AddProperties};
 }
 

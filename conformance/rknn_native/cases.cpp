@@ -36,14 +36,24 @@ std::vector<Case> EdgeCases(const std::string& routine, const Profile& profile) 
     // C mod C2 in {0, 1, C2 - 1}, one lane, two blocks + 1 (§B.2: C1 = ceil(C / C2)).
     for (int64_t c : {c2, c2 + 1, c2 - 1, int64_t{1}, 2 * c2 + 1}) {
       if (c < 1) continue;
-      for (auto [n, h, w] : {std::array<int64_t, 3>{1, 1, 1}, {1, 3, 5}, {2, 2, 7}})
+      // N 3 and 4 too: a batch pointer that accumulates (the RKNN demo's, wrong
+      // from the third image on) fails only there.
+      for (auto [n, h, w] :
+           {std::array<int64_t, 3>{1, 1, 1}, {1, 3, 5}, {2, 2, 7}, {3, 2, 3}, {4, 1, 2}})
         out.push_back(Make(routine, profile, dtype, Ordered(routine, n, c, h, w), seed++));
     }
   }
   if (routine == ids::kNc1hwc2Int8ToNchwFloat) {
-    // zp at int8's ends, a scale whose products round (real = (q - zp) * scale, §B.1).
-    for (auto [zp, scale] :
-         {std::pair<int64_t, double>{-128, 0.00392156862745098}, {127, 1.0 / 3.0}, {-1, 0.1}}) {
+    // zp at int8's ends, a scale whose products round (real = (q - zp) * scale, §B.1);
+    // then zero points past float32's exact integers (2^24 + 1) and at int32's ends:
+    // the subtraction is exact in integers, so a port subtracting in float (LdDl/
+    // rknn-runtime's (float)q - (float)zp) differs there.
+    for (auto [zp, scale] : {std::pair<int64_t, double>{-128, 0.00392156862745098},
+                             {127, 1.0 / 3.0},
+                             {-1, 0.1},
+                             {(int64_t{1} << 24) + 1, 1.0},
+                             {INT32_MIN, 1.0 / 3.0},
+                             {INT32_MAX, 0.125}}) {
       out.push_back(Make(routine, profile, DType::kInt8, Shape{1, 17, 3, 5}, seed++)
                         .Set("zp", zp)
                         .Set("scale", ParamValue::Float(scale)));

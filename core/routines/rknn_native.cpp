@@ -83,7 +83,8 @@ const std::vector<RoutineSpec>& Specs() {
                    .default_value = ParamValue::Float(0.125)},
                   {.key = "zp",
                    .type = ParamType::kInt,
-                   .doc = "rknn_tensor_attr.zp (-128..127 for int8)",
+                   .doc = "rknn_tensor_attr.zp, an int32 (-128..127 for a model's int8 "
+                          "tensors); q - zp is exact integer subtraction",
                    .default_value = ParamValue::Int(0)},
                   SeedParam()},
        .inputs = {{.name = "nc1hwc2",
@@ -93,7 +94,8 @@ const std::vector<RoutineSpec>& Specs() {
        .outputs = {{.name = "nchw",
                     .dtype = "FLOAT",
                     .shape = "[N, C, H, W]",
-                    .doc = "(float)(q - zp) * scale in float32, one rounding: exact"}},
+                    .doc = "(float)(q - zp) * scale: q - zp an exact integer (never a float "
+                           "subtraction), converted to float32, times scale in float32: exact"}},
        .facts = {"native_io.c2"}},
       {.id = kNc1hwc2Size,
        .vendor = "rknn",

@@ -121,8 +121,9 @@ Bytes ToPlain(const Bytes& native, const Shape& logical, bool nhwc, int64_t c2, 
 Bytes DequantToNchw(const Bytes& native, const Shape& nchw, int64_t c2, float scale, int32_t zp) {
   const auto words = Words<int8_t>(native, NativeElems(nchw, false, c2));
   const Tensor<int8_t, 4> q = UnpackWords<int8_t>(words.data(), nchw, false, c2);
-  // real = (q - zp) * scale: the subtraction in int32 (exact), then one float32 product.
-  const Tensor<int32_t, 4> shifted = q.cast<int32_t>() - zp;
+  // real = (q - zp) * scale: the subtraction in integers (int64: exact for any
+  // int32 zp), converted to float32, then one float32 product.
+  const Tensor<int64_t, 4> shifted = q.cast<int64_t>() - static_cast<int64_t>(zp);
   const Tensor<float, 4> real = shifted.cast<float>() * scale;
   return ToBytes(real.data(), real.size());
 }

@@ -100,9 +100,11 @@ void Nc1hwc2Int8ToNchwFloat(const int8_t* native, float* nchw, const Nc1hwc2Geom
       for (int64_t l = 0; l < lanes; ++l) {
         const int8_t* s = block + l;
         float* d = nchw + (n * g.c + c1 * g.c2 + l) * hw;
-        // One rounding: q - zp is an exact int, its float conversion exact.
+        // q - zp is an exact integer (int64: zp is any int32, so int32 could
+        // overflow); its float conversion is exact while |q - zp| <= 2^24, then
+        // one float32 product.
         for (int64_t p = 0; p < hw; ++p, s += g.c2)
-          d[p] = static_cast<float>(static_cast<int32_t>(*s) - zp) * scale;
+          d[p] = static_cast<float>(static_cast<int64_t>(*s) - zp) * scale;
       }
     }
   }
