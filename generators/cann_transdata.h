@@ -394,9 +394,10 @@ inline rc::Gen<Case> InvalidCase(const Profile& profile, const CaseDomain& domai
   std::vector<std::pair<uint32_t, rc::Gen<Case>>> arms;
   if (blocked || !nz) arms.emplace_back(3, Faulty(ValidCase(profile, domain), Faults(profile)));
   if (nz) {
-    arms.emplace_back(1, Faulty(NzCase(profile, domain, false, false, 2),
-                                {Fault::kUnregisteredPair, Fault::kNegativeDim,
-                                 Fault::kOverTwoPow40, Fault::kDtypeWithoutC0}));
+    // No dtype fault: FRACTAL_NZ_C0_16 / _C0_32 fix C0 for every dtype (§A.8).
+    arms.emplace_back(
+        1, Faulty(NzCase(profile, domain, false, false, 2),
+                  {Fault::kUnregisteredPair, Fault::kNegativeDim, Fault::kOverTwoPow40}));
   }
   return WeightedOneOf<Case>(std::move(arms));
 }
