@@ -262,7 +262,7 @@ int RunSelftestCli(int argc, char** argv, std::ostream& out, std::ostream& err) 
   for (const auto& run : runs) doc["mutants"].push_back(ToJson(run));
 
   std::ostringstream text;
-  int survivors_first = 0, thin = 0, outside = 0, crashed_count = 0;
+  int survivors_first = 0, thin = 0, outside = 0, crashed_count = 0, crashed_first = 0;
   std::map<std::string, std::vector<const MutantRun*>> by_family;
   for (const auto& run : runs) by_family[run.family].push_back(&run);
   text << "npuconf selftest: " << runs.size() << " mutants, seeds " << seed << ".."
@@ -284,7 +284,9 @@ int RunSelftestCli(int argc, char** argv, std::ostream& out, std::ostream& err) 
                                             seed) != run->survived_seeds.end();
       survivors_first += first_survived;
       crashed_count += !run->crashed.empty();
-      const bool is_thin = k < kRobustShare * seeds;
+      const bool first_crashed = run->crashed.count(seed) > 0;
+      crashed_first += first_crashed;
+      const bool is_thin = k < kRobustShare * seeds && !first_crashed;
       thin += is_thin;
       text << "  " << std::left << std::setw(34) << run->mutant->name << " killed " << k << "/"
            << seeds
@@ -313,7 +315,7 @@ int RunSelftestCli(int argc, char** argv, std::ostream& out, std::ostream& err) 
          << (killed.empty() ? "-" : Join(killed, ", ")) << "\n";
   }
   const int run_count = static_cast<int>(runs.size()) - outside;
-  const int killed_first = run_count - survivors_first;
+  const int killed_first = run_count - survivors_first - crashed_first;
   text << "\n" << killed_first << " of " << run_count << " mutants killed at seed " << seed;
   if (outside > 0) text << " (" << outside << " outside the claims of " << claims_of << ")";
   if (seeds > 1) text << "; " << thin << " killed under fewer than 90% of " << seeds << " seeds";
