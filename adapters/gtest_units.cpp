@@ -17,6 +17,7 @@
 #include "cli/families.h"
 #include "cli/open_port.h"
 #include "conformance/harness/determinism.h"
+#include "conformance/harness/materialize.h"
 #include "conformance/harness/runner.h"
 #include "conformance/ports/claims.h"
 #include "core/status.h"
@@ -61,6 +62,7 @@ std::unique_ptr<Port> MakePort(const Options& options, std::string* error) {
   }
   PortOptions port_options;
   port_options.timeout_ms = options.timeout_ms;
+  port_options.memory_limit_bytes = MaxCaseBytes();  // as `npuconf run` bounds the worker
   PortChoice choice = OpenPort(options.library, port_options);
   if (!choice.port) *error = choice.error;
   return std::move(choice.port);

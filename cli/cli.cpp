@@ -367,7 +367,9 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
   int64_t max_case_bytes = static_cast<int64_t>(kMaxCaseBytes);
   const char* kMaxCaseBytesHelp =
       "Memory budget of one case in bytes (inputs + output capacities); a case over it is "
-      "refused before allocation";
+      "refused before allocation. It also bounds an isolated .so port's worker: its own memory "
+      "may grow by this many bytes past what it starts with (RLIMIT_DATA; not in ASan builds), "
+      "and a call failing there fails its case with 'exceeded the memory limit of N bytes'";
   auto add_budget = [&](CLI::App* sub) {
     sub->add_option("--max-case-bytes", max_case_bytes, kMaxCaseBytesHelp)
         ->check(IntegerIn(1, INT64_MAX))
@@ -487,6 +489,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     }
   }
   SetMaxCaseBytes(static_cast<uint64_t>(max_case_bytes));
+  port_options.memory_limit_bytes = static_cast<uint64_t>(max_case_bytes);
 
   PortChoice choice = OpenPort(port_arg, port_options);
   if (!choice.port) {

@@ -48,7 +48,8 @@ PortChoice OpenPort(const std::string& arg, const PortOptions& options) {
     if (options.in_process) {
       choice.port = InProcessPort::LoadLibrary(path, &choice.error);
     } else {
-      choice.port = IsolatedPort::Start(path, options.timeout_ms, &choice.error);
+      choice.port =
+          IsolatedPort::Start(path, options.timeout_ms, options.memory_limit_bytes, &choice.error);
     }
     if (!choice.port) choice.exit_code = kExitPortFailure;
   } else {

@@ -14,6 +14,9 @@ namespace npuconf {
 struct PortOptions {
   bool in_process = false;     // --in-process: call a .so port in this process, unisolated
   int64_t timeout_ms = 10000;  // --timeout-ms: per-case limit for a port outside this process
+  // The memory an isolated .so port's worker may take beyond what it starts with
+  // (--max-case-bytes; IsolatedPort::Start); 0: unbounded.
+  uint64_t memory_limit_bytes = 0;
 };
 
 struct PortChoice {

@@ -1,7 +1,13 @@
 #include "cli/selftest_cmd.h"
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -60,21 +66,25 @@ struct MutantRun {
   std::vector<std::string> profiles;
   std::map<std::string, std::vector<uint64_t>> killed_by;
   std::vector<uint64_t> killed_seeds, survived_seeds;
+  // Seeds under which the mutant's run died (SeedOutcome::crash): a built-in
+  // mutant that crashes is buggy beyond its bug, and fails the selftest.
+  std::map<uint64_t, std::string> crashed;
   bool outside_claims = false;  // --claims-of: the port claims none of its routines
 };
 
+json CrashesJson(const MutantRun& run) {
+  json out = json::array();
+  for (const auto& [seed, how] : run.crashed) out.push_back({{"seed", seed}, {"how", how}});
+  return out;
+}
+
 json ToJson(const MutantRun& run) {
-  return {{"name", run.mutant->name},
-          {"family", run.family},
-          {"bug", run.mutant->bug},
-          {"caught_by", run.mutant->caught_by},
-          {"routines", run.mutant->routines},
-          {"profiles", run.profiles},
-          {"properties", run.properties},
-          {"killed_by", run.killed_by},
-          {"killed_seeds", run.killed_seeds},
-          {"survived_seeds", run.survived_seeds},
-          {"outside_claims", run.outside_claims}};
+  return {{"name", run.mutant->name},         {"family", run.family},
+          {"bug", run.mutant->bug},           {"caught_by", run.mutant->caught_by},
+          {"routines", run.mutant->routines}, {"profiles", run.profiles},
+          {"properties", run.properties},     {"killed_by", run.killed_by},
+          {"killed_seeds", run.killed_seeds}, {"survived_seeds", run.survived_seeds},
+          {"crashed", CrashesJson(run)},      {"outside_claims", run.outside_claims}};
 }
 
 }  // namespace
@@ -87,7 +97,9 @@ int RunSelftestCli(int argc, char** argv, std::ostream& out, std::ostream& err) 
   app.footer(
       "Exit codes:\n"
       "  0  every selected mutant was killed at the first seed\n"
-      "  1  a mutant survived the first seed (the gate would have let that bug through)\n"
+      "  1  a mutant survived the first seed (the gate would have let that bug through), or\n"
+      "     a mutant's run crashed (killed by a signal, threw, aborted: CRASHED, its seed and "
+      "how)\n"
       "  2  bad usage (option, unknown mutant, property or profile, --out, --claims-of claims)\n"
       "  3  the port of --claims-of could not be loaded\n"
       "  4  no mutant ran: --claims-of's port claims none of their routines\n"
@@ -205,10 +217,23 @@ int RunSelftestCli(int argc, char** argv, std::ostream& out, std::ostream& err) 
         options.real_shapes = real_shapes;
         options.port_arg = "mutant:" + run.mutant->name;
         options.jobs = jobs;
-        const report::RunReport result = RunSuite(BuiltinSuite(), *port, options);
-        for (const auto& r : result.results) {
-          if (r.outcome != report::Outcome::kFail) continue;
-          auto& seeds_of = run.killed_by[r.property];
+        const SeedOutcome outcome = RunSeedIsolated([&] {
+          std::vector<std::string> failed;
+          for (const auto& r : RunSuite(BuiltinSuite(), *port, options).results) {
+            if (r.outcome == report::Outcome::kFail) failed.push_back(r.property);
+          }
+          return failed;
+        });
+        if (!outcome.crash.empty()) {
+          run.crashed[s] = outcome.crash;
+          if (!quiet && !as_json) {
+            err << "selftest: " << run.mutant->name << " crashed under seed " << s << ": "
+                << outcome.crash << "\n";
+          }
+          continue;
+        }
+        for (const std::string& property : outcome.failed) {
+          auto& seeds_of = run.killed_by[property];
           if (seeds_of.empty() || seeds_of.back() != s) seeds_of.push_back(s);
           killed = true;
         }
@@ -237,7 +262,7 @@ int RunSelftestCli(int argc, char** argv, std::ostream& out, std::ostream& err) 
   for (const auto& run : runs) doc["mutants"].push_back(ToJson(run));
 
   std::ostringstream text;
-  int survivors_first = 0, thin = 0, outside = 0;
+  int survivors_first = 0, thin = 0, outside = 0, crashed_count = 0, crashed_first = 0;
   std::map<std::string, std::vector<const MutantRun*>> by_family;
   for (const auto& run : runs) by_family[run.family].push_back(&run);
   text << "npuconf selftest: " << runs.size() << " mutants, seeds " << seed << ".."
@@ -258,7 +283,10 @@ int RunSelftestCli(int argc, char** argv, std::ostream& out, std::ostream& err) 
       const bool first_survived = std::find(run->survived_seeds.begin(), run->survived_seeds.end(),
                                             seed) != run->survived_seeds.end();
       survivors_first += first_survived;
-      const bool is_thin = k < kRobustShare * seeds;
+      crashed_count += !run->crashed.empty();
+      const bool first_crashed = run->crashed.count(seed) > 0;
+      crashed_first += first_crashed;
+      const bool is_thin = k < kRobustShare * seeds && !first_crashed;
       thin += is_thin;
       text << "  " << std::left << std::setw(34) << run->mutant->name << " killed " << k << "/"
            << seeds
@@ -270,6 +298,7 @@ int RunSelftestCli(int argc, char** argv, std::ostream& out, std::ostream& err) 
       for (const auto& [property, s] : run->killed_by)
         by.push_back(property + " (" + std::to_string(s.size()) + ")");
       if (!by.empty()) text << "  by " << Join(by, ", ");
+      for (const auto& [s, how] : run->crashed) text << "  CRASHED under seed " << s << ": " << how;
       text << "\n";
     }
   }
@@ -286,10 +315,12 @@ int RunSelftestCli(int argc, char** argv, std::ostream& out, std::ostream& err) 
          << (killed.empty() ? "-" : Join(killed, ", ")) << "\n";
   }
   const int run_count = static_cast<int>(runs.size()) - outside;
-  const int killed_first = run_count - survivors_first;
+  const int killed_first = run_count - survivors_first - crashed_first;
   text << "\n" << killed_first << " of " << run_count << " mutants killed at seed " << seed;
   if (outside > 0) text << " (" << outside << " outside the claims of " << claims_of << ")";
   if (seeds > 1) text << "; " << thin << " killed under fewer than 90% of " << seeds << " seeds";
+  if (crashed_count > 0)
+    text << "; " << crashed_count << " crashed (a built-in mutant buggy beyond its bug)";
   text << "\n";
 
   if (!out_dir.empty()) {
@@ -321,7 +352,84 @@ int RunSelftestCli(int argc, char** argv, std::ostream& out, std::ostream& err) 
         << " (exit " << kExitNothingChecked << ")\n";
     return kExitNothingChecked;
   }
-  return survivors_first == 0 ? kExitConformant : kExitNonConformant;
+  return survivors_first == 0 && crashed_count == 0 ? kExitConformant : kExitNonConformant;
+}
+
+SeedOutcome RunSeedIsolated(const std::function<std::vector<std::string>()>& run) {
+  SeedOutcome outcome;
+  int fds[2];
+  if (pipe(fds) != 0) {
+    outcome.crash =
+        std::string("cannot create a pipe for the mutant's run: ") + std::strerror(errno);
+    return outcome;
+  }
+  // Output buffered here must not be written twice by the child.
+  std::fflush(nullptr);
+  std::cout.flush();
+  std::cerr.flush();
+  const pid_t pid = fork();
+  if (pid < 0) {
+    outcome.crash = std::string("cannot fork the mutant's run: ") + std::strerror(errno);
+    close(fds[0]);
+    close(fds[1]);
+    return outcome;
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    // One line per failed property; a line starting with '!' is an exception.
+    std::string lines;
+    try {
+      for (const std::string& name : run()) lines += name + "\n";
+    } catch (const std::exception& e) {
+      lines = std::string("!threw a C++ exception: ") + e.what() + "\n";
+    } catch (...) {
+      lines = "!threw a C++ exception that is not a std::exception\n";
+    }
+    std::fflush(nullptr);
+    for (size_t at = 0; at < lines.size();) {
+      const ssize_t n = write(fds[1], lines.data() + at, lines.size() - at);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) _exit(125);
+      at += static_cast<size_t>(n);
+    }
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string text;
+  char buffer[4096];
+  for (;;) {
+    const ssize_t n = read(fds[0], buffer, sizeof(buffer));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    text.append(buffer, static_cast<size_t>(n));
+  }
+  close(fds[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    const char* name = sigabbrev_np(sig);
+    outcome.crash = "killed by SIG" + std::string(name ? name : std::to_string(sig)) + " (" +
+                    strsignal(sig) + ")";
+    return outcome;
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    outcome.crash =
+        "exited with status " + std::to_string(WEXITSTATUS(status)) +
+        (WEXITSTATUS(status) == kExitPortFailure ? " (the port crashed the runner)" : "");
+    return outcome;
+  }
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty() && line[0] == '!') {
+      outcome.crash = line.substr(1);
+      outcome.failed.clear();
+      return outcome;
+    }
+    outcome.failed.push_back(line);
+  }
+  return outcome;
 }
 
 std::string ReadSelftest(const std::string& path, Selftest* out) {

@@ -7,6 +7,8 @@
 // routines the port claims".
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -20,6 +22,19 @@ namespace npuconf {
 // argv[0] is the program, argv[1] "selftest". Exit 0 when every selected
 // mutant is killed at the first seed, 1 when one survives it, 2 bad usage.
 int RunSelftestCli(int argc, char** argv, std::ostream& out, std::ostream& err);
+
+// What one mutant's run under one seed came to: the properties that failed, or
+// `crash` saying how the run died ("killed by SIGSEGV", "threw std::bad_alloc:
+// ...", "exited with status 3") when it did not come back.
+struct SeedOutcome {
+  std::vector<std::string> failed;
+  std::string crash;
+};
+
+// Runs `run` (one mutant's RunSuite, returning the failed properties) in a
+// forked child, so a mutant that crashes, aborts, throws or corrupts the heap
+// becomes a crashed result of that seed, never the end of the selftest.
+SeedOutcome RunSeedIsolated(const std::function<std::vector<std::string>()>& run);
 
 // One mutant's row of a selftest.json, read back.
 struct SelftestMutant {

@@ -14,6 +14,7 @@
 #include "cli/options.h"
 #include "conformance/harness/call.h"
 #include "conformance/harness/coverage.h"
+#include "conformance/harness/materialize.h"
 #include "conformance/harness/runner.h"
 #include "conformance/ports/claims.h"
 #include "core/case_json.h"
@@ -632,7 +633,8 @@ int Check(const std::string& dir, const std::string& port_arg, const std::string
     err << "npuconf: bad vector input (npuconf vectors verify names every problem)\n";
     return kExitBadUsage;
   }
-  PortChoice choice = OpenPort(port_arg, PortOptions{});
+  // An isolated port's worker is bounded as in `npuconf run` (--max-case-bytes).
+  PortChoice choice = OpenPort(port_arg, PortOptions{.memory_limit_bytes = MaxCaseBytes()});
   if (!choice.port) {
     err << "npuconf: " << choice.error << "\n";
     return choice.exit_code;

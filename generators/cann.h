@@ -132,6 +132,63 @@ enum class TransFault {
   kRankOutsideRule,   // step 6
 };
 
+// The rows of a [..., n, k] shape: n, or 1 for a rank-1 [k] (a first fault may
+// leave rank 1 behind it: kRankOutsideRule, then kRankOverEight, found by
+// `make sanitize` as a read 8 bytes before the shape).
+inline int64_t RowsOf(const Shape& shape) {
+  return shape.size() >= 2 ? shape[shape.size() - 2] : 1;
+}
+
+// `c` with `fault` applied; `pick` chooses among the fault's variants and
+// `unsupported` holds the dtypes the SoC's list leaves out. Any shape of rank
+// >= 1 goes in, so faults compose in either order.
+inline Case ApplyTransFault(const CannFacts& facts, const std::vector<DType>& unsupported, Case c,
+                            TransFault fault, int64_t pick) {
+  Shape shape = *c.IntList("shape");
+  const DType dtype = *c.DTypeParam("dtype");
+  const RankRange rule = dtype == DType::kInt8 ? facts.trans_rank_int8 : facts.trans_rank_other;
+  switch (fault) {
+    case TransFault::kNullTensor:
+      c.SetNull("mm_weight_ref");
+      break;
+    case TransFault::kUnsupportedDtype:
+      if (!unsupported.empty())
+        c.Set("dtype", unsupported[static_cast<size_t>(pick) % unsupported.size()]);
+      break;
+    case TransFault::kNotNd:
+      c.Set("format", pick % 2 ? "FRACTAL_NZ" : "NCHW");
+      break;
+    case TransFault::kRankOverEight: {
+      // Ranks 9 and up with unit leading dims (the data stays small).
+      Shape ranked(static_cast<size_t>(9 + pick % 2), 1);
+      ranked[ranked.size() - 2] = RowsOf(shape);
+      ranked.back() = shape.back();
+      shape = ranked;
+      break;
+    }
+    case TransFault::kEmpty:
+      shape[static_cast<size_t>(pick) % shape.size()] = 0;
+      break;
+    case TransFault::kRankOutsideRule: {
+      // 1, or the first rank in 3..8 the rule forbids; 1 when it forbids none.
+      size_t rank = 1;
+      for (size_t r = 3; r <= 8 && pick % 2; ++r) {
+        if (!rule.Contains(r)) {
+          rank = r;
+          break;
+        }
+      }
+      Shape ranked(rank, 1);
+      ranked.back() = shape.back();
+      if (rank >= 2) ranked[rank - 2] = RowsOf(shape);
+      shape = ranked;
+      break;
+    }
+  }
+  c.Set("shape", shape);
+  return c;
+}
+
 // A valid call with one or two faults applied, so the check order shows. The
 // valid call lies inside the claim; a fault may take it out (the port does not
 // claim such calls), and the runner then discards it.
@@ -147,48 +204,7 @@ inline rc::Gen<Case> InvalidTransCase(const Profile& profile, const CaseDomain& 
                                           TransFault::kNotNd,      TransFault::kRankOverEight,
                                           TransFault::kEmpty,      TransFault::kRankOutsideRule};
   auto apply = [=](Case c, TransFault fault, int64_t pick) {
-    Shape shape = *c.IntList("shape");
-    const DType dtype = *c.DTypeParam("dtype");
-    const RankRange rule = dtype == DType::kInt8 ? facts.trans_rank_int8 : facts.trans_rank_other;
-    switch (fault) {
-      case TransFault::kNullTensor:
-        c.SetNull("mm_weight_ref");
-        break;
-      case TransFault::kUnsupportedDtype:
-        c.Set("dtype", unsupported[static_cast<size_t>(pick) % unsupported.size()]);
-        break;
-      case TransFault::kNotNd:
-        c.Set("format", pick % 2 ? "FRACTAL_NZ" : "NCHW");
-        break;
-      case TransFault::kRankOverEight: {
-        // Ranks 9 and up with unit leading dims (the data stays small).
-        Shape ranked(static_cast<size_t>(9 + pick % 2), 1);
-        ranked[ranked.size() - 2] = shape[shape.size() - 2];
-        ranked.back() = shape.back();
-        shape = ranked;
-        break;
-      }
-      case TransFault::kEmpty:
-        shape[static_cast<size_t>(pick) % shape.size()] = 0;
-        break;
-      case TransFault::kRankOutsideRule: {
-        // 1, or the first rank in 3..8 the rule forbids; 1 when it forbids none.
-        size_t rank = 1;
-        for (size_t r = 3; r <= 8 && pick % 2; ++r) {
-          if (!rule.Contains(r)) {
-            rank = r;
-            break;
-          }
-        }
-        Shape ranked(rank, 1);
-        ranked.back() = shape.back();
-        if (rank >= 2) ranked[rank - 2] = shape[shape.size() - 2];
-        shape = ranked;
-        break;
-      }
-    }
-    c.Set("shape", shape);
-    return c;
+    return ApplyTransFault(facts, unsupported, std::move(c), fault, pick);
   };
   return rc::gen::mapcat(ValidTransCase(profile, domain), [=](Case valid) {
     return rc::gen::mapcat(rc::gen::inRange<size_t>(0, faults.size()), [=](size_t first) {

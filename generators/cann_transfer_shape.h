@@ -175,7 +175,10 @@ inline rc::Gen<Case> TransferShapeCase(const Profile& profile, const CaseDomain&
           rc::gen::tuple(PickIn(domain, "dtype", ValidDTypes()), PickIn(domain, "groups", groups),
                          PickIn(domain, "m0", std::vector<int64_t>{16, 1}));
       return rc::gen::mapcat(head, [=](const std::tuple<std::string, int64_t, int64_t>& h) {
-        const auto& [dtype, g, m0] = h;
+        // Named copies, not a structured binding: clang 14 (the fuzz build) cannot
+        // capture a structured binding in a lambda.
+        const std::string dtype = std::get<0>(h);
+        const int64_t g = std::get<1>(h), m0 = std::get<2>(h);
         return rc::gen::map(ShapeFor(k0, origin, target, dtype, g, m0, draw), [=](Shape s) {
           Case c(ids::kTransferShape, name);
           c.Set("src_format", origin).Set("dst_format", target).Set("dtype", dtype).Set("shape", s);

@@ -101,6 +101,51 @@ void Restorage(TransDataPlan* p) {
   if (p->pack) p->dst_dims = p->storage;
 }
 
+// The axis of a plain format's channels (the last for ND, FRACTAL_NZ's C1 being
+// the column blocks), or -1.
+int ChannelAxis(Format plain, size_t rank) {
+  switch (plain) {
+    case Format::kNchw:
+    case Format::kNcdhw:
+      return 1;
+    case Format::kHwcn:
+      return 2;
+    case Format::kNhwc:
+    case Format::kDhwcn:
+      return 3;
+    case Format::kNdhwc:
+      return 4;
+    case Format::kNd:
+      return static_cast<int>(rank) - 1;
+    default:
+      return -1;
+  }
+}
+
+// An unpack that skips the last partial C1 block: the plain elements of the
+// channels past the last whole C0 keep what `before` (the output as the call
+// found it) held. The unpack itself runs on the reference's plan: a plan with
+// C cut and C1 not (as this mutant once did) sent the kernels past their
+// buffers, a heap corruption no port-author bug is about.
+void DropPartialC1(const TransDataPlan& p, const std::vector<uint8_t>& before, uint8_t* out,
+                   uint64_t out_bytes) {
+  const Shape& dims = p.dst_dims;
+  const int axis = ChannelAxis(p.plain, dims.size());
+  if (axis < 0 || static_cast<size_t>(axis) >= dims.size() || p.c0 <= 0) return;
+  const int64_t channels = dims[static_cast<size_t>(axis)];
+  const int64_t whole = channels / p.c0 * p.c0;
+  if (whole == channels) return;
+  int64_t outer = 1, inner = p.elem_bytes;
+  for (int i = 0; i < axis; ++i) outer *= dims[static_cast<size_t>(i)];
+  for (size_t i = static_cast<size_t>(axis) + 1; i < dims.size(); ++i) inner *= dims[i];
+  for (int64_t o = 0; o < outer; ++o) {
+    const uint64_t at = static_cast<uint64_t>((o * channels + whole) * inner);
+    const uint64_t bytes = static_cast<uint64_t>((channels - whole) * inner);
+    if (at + bytes > out_bytes || at + bytes > before.size()) return;
+    std::memcpy(out + at, before.data() + at, static_cast<size_t>(bytes));
+  }
+}
+
 template <Bug kBug>
 int32_t Call(const npuconf_case* c, int64_t* status, char* message, uint64_t message_bytes) {
   const CaseView view(c);
@@ -172,7 +217,6 @@ int32_t Call(const npuconf_case* c, int64_t* status, char* message, uint64_t mes
     plan.g_blocks = std::max<int64_t>(1, plan.groups / plan.e);
     Restorage(&plan);
   }
-  if (kBug == Bug::kUnpackDropsPartialC1 && !plan.pack) plan.c = plan.c / plan.c0 * plan.c0;
   // A buffer too small for the (wrong) layout: kC1OneTooMany writes 16 bytes past it
   // (into the guard zone, core/buffer.h), the others stop at its end.
   std::vector<uint8_t> scratch(std::max<uint64_t>(plan.dst_bytes, out->bytes), 0);
@@ -208,7 +252,13 @@ int32_t Call(const npuconf_case* c, int64_t* status, char* message, uint64_t mes
     const uint64_t written = kBug == Bug::kC1OneTooMany
                                  ? std::min<uint64_t>(plan.dst_bytes, out->bytes + 16)
                                  : std::min(plan.dst_bytes, out->bytes);
+    std::vector<uint8_t> before;
+    if (kBug == Bug::kUnpackDropsPartialC1 && !plan.pack && out->data) {
+      const auto* d = static_cast<const uint8_t*>(out->data);
+      before.assign(d, d + out->bytes);
+    }
     if (written) std::memcpy(out->data, scratch.data(), static_cast<size_t>(written));
+    if (!before.empty()) DropPartialC1(plan, before, static_cast<uint8_t*>(out->data), out->bytes);
   }
   if (kBug == Bug::kN1StepsOfFour && plan.pack && plan.blocked == Format::kFractalZ &&
       plan.groups <= 1) {

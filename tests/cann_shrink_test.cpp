@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "core/profile.h"
+#include "generators/cann.h"
 #include "test_util.h"
 
 namespace npuconf {
@@ -72,6 +73,51 @@ TEST_P(CannShrink, NoDimOfTheCounterexampleCanLoseABlockAndStillFail) {
                 .exit_code,
             1);
   RecordProperty("reductions_tried", reductions);
+}
+
+// Two faults of a TransMatmulWeight call compose in either order: a first fault
+// that leaves rank 1 ([k], one row) is followed by one that keeps the rows.
+// Every dim of the result is one of the valid call's, 1 or 0 (an emptied dim);
+// the rows were once read 8 bytes before a rank-1 shape (ASan, `make
+// sanitize`), a stray value without the sanitizers.
+TEST(InvalidTransCase, FaultsComposeInEitherOrderFromEveryRank) {
+  using gen::cann::TransFault;
+  const Profile* profile = FindProfile("ascend910b");
+  ASSERT_NE(profile, nullptr);
+  const std::vector<DType> unsupported = {DType::kInt4};
+  const std::vector<TransFault> faults = {TransFault::kNullTensor, TransFault::kUnsupportedDtype,
+                                          TransFault::kNotNd,      TransFault::kRankOverEight,
+                                          TransFault::kEmpty,      TransFault::kRankOutsideRule};
+  for (const Shape& valid : {Shape{3, 17}, Shape{2, 3, 17}, Shape{17}}) {
+    Case c(routines::cann::kTransMatmulWeight, profile->name);
+    c.Set("shape", valid).Set("dtype", DType::kFloat16).Set("format", "ND");
+    for (TransFault first : faults) {
+      for (TransFault second : faults) {
+        for (int64_t pick = 0; pick < 4; ++pick) {
+          const Case once = gen::cann::ApplyTransFault(*profile->cann, unsupported, c, first, pick);
+          const Case twice =
+              gen::cann::ApplyTransFault(*profile->cann, unsupported, once, second, pick / 2);
+          const Shape shape = *twice.IntList("shape");
+          ASSERT_FALSE(shape.empty());
+          for (size_t axis = 0; axis < shape.size(); ++axis) {
+            const int64_t d = shape[axis];
+            const bool known = d == 0 || d == 1 || std::count(valid.begin(), valid.end(), d) > 0;
+            EXPECT_TRUE(known) << "faults " << static_cast<int>(first) << " then "
+                               << static_cast<int>(second) << " (pick " << pick << ") of shape "
+                               << ::testing::PrintToString(valid) << " give dim " << d
+                               << " at axis " << axis << " of " << ::testing::PrintToString(shape);
+          }
+          // A rank-1 [k] holds one row: after a change of rank the rows are 1 or n.
+          const int64_t valid_rows = valid.size() >= 2 ? valid[valid.size() - 2] : 1;
+          if (shape.size() >= 2) {
+            const int64_t rows = shape[shape.size() - 2];
+            EXPECT_TRUE(rows == 0 || rows == 1 || rows == valid_rows)
+                << "rows " << rows << " of " << ::testing::PrintToString(shape);
+          }
+        }
+      }
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -163,6 +163,37 @@ TEST(Isolation, AFailureThatPassesInAFreshProcessIsMarkedPossiblyNonDeterministi
   EXPECT_GE(failed, 1) << report.dump(2);
 }
 
+// A port that leaks 64 MiB a call (by malloc, unchecked, or by new[]) fails its
+// cases at the worker's memory limit, --max-case-bytes, named; the run goes on
+// through every property (a fresh worker after each such case) and its worker
+// never grows past the limit (once, one grew to 3.1 GB in 7 s and the run passed).
+TEST(Isolation, APortThatLeaksFailsAtTheMemoryLimit) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "the worker is unbounded under AddressSanitizer (its shadow memory counts)";
+#endif
+  for (const char* fault : {"leak64", "leak64_new"}) {
+    TempDir out(std::string("leak-") + fault);
+    const auto run =
+        RunShell(std::string("NPUCONF_FAULT=") + fault + " " + NPUCONF_BINARY +
+                 " run --quiet --no-real-shapes --cases 10 --jobs 1 --profile "
+                 "ascend910b --routine 'cann.calculate*' --property '*.matches_oracle' "
+                 "--property '*.rejects_invalid' --max-case-bytes 134217728 "
+                 "--port " +
+                 NPUCONF_FAULT_PORT + " --out " + out.path());
+    ASSERT_EQ(run.exit_code, 1) << fault << "\n" << run.output;
+    const auto report = ReadJson(out.path() + "/report.json");
+    int at_limit = 0, results = 0;
+    for (const auto& result : report.at("results")) {
+      ++results;
+      if (result.at("result") != "fail") continue;
+      const std::string message = result.at("message");
+      at_limit += message.find("exceeded the memory limit of 134217728 bytes") != std::string::npos;
+    }
+    EXPECT_GE(at_limit, 2) << fault << "\n" << report.dump(2);
+    EXPECT_GE(results, 2) << report.dump(2);
+  }
+}
+
 // The size routine's properties on the fault port with NPUCONF_FAULT=segv.
 testing::CommandResult RunSegvSizeRoutine(const std::string& options, const TempDir& out) {
   return RunShell(std::string("NPUCONF_FAULT=segv ") + NPUCONF_BINARY +

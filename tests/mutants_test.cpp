@@ -4,7 +4,11 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <csignal>
+#include <stdexcept>
+
 #include "cli/families.h"
+#include "cli/selftest_cmd.h"
 #include "conformance/harness/runner.h"
 #include "test_util.h"
 
@@ -131,6 +135,53 @@ TEST(Selftest, KillsAMutantAndSaysByWhich) {
   for (const auto& property : m.at("properties"))
     EXPECT_NE(property.get<std::string>().find("calculate_matmul_weight_size"), std::string::npos)
         << property;
+}
+
+// The mutant once ran its unpack on a plan with C cut and C1 not, and the
+// kernels wrote past its scratch: `selftest` died of std::bad_alloc, `run`
+// printed "corrupted double-linked list". Its bug is only its bug now.
+TEST(Selftest, TheUnpackThatDropsThePartialC1IsKilledByRoundTripWithoutCrashing) {
+  TempDir out("selftest_partial_c1");
+  const auto self = RunNpuconf(
+      "selftest --mutant transdata-unpack-drops-partial-c1 --cases 30 --out " + out.path());
+  ASSERT_EQ(self.exit_code, 0) << self.output;
+  const auto doc = ReadJson(out.path() + "/selftest.json");
+  const auto& m = doc.at("mutants").at(0);
+  EXPECT_TRUE(m.at("killed_by").contains("cann.trans_data.round_trip")) << m.dump(2);
+  EXPECT_TRUE(m.at("crashed").empty()) << m.dump(2);
+  const auto run = RunNpuconf(
+      "run --port mutant:transdata-unpack-drops-partial-c1 --routine cann.trans_data "
+      "--profile ascend910b --no-real-shapes --quiet --out " +
+      out.path() + "/run");
+  ASSERT_EQ(run.exit_code, 1) << run.output;
+  EXPECT_EQ(run.output.find("corrupted"), std::string::npos) << run.output;
+  const auto report = ReadJson(out.path() + "/run/report.json");
+  bool round_trip_failed = false;
+  for (const auto& r : report.at("results"))
+    round_trip_failed |=
+        r.at("property") == "cann.trans_data.round_trip" && r.at("result") == "fail";
+  EXPECT_TRUE(round_trip_failed) << report.dump(2);
+}
+
+// A mutant's run that dies (a signal, an abort, an exception, heap corruption)
+// is a crashed seed, said how, and the selftest goes on to the next.
+TEST(Selftest, ARunThatDiesIsACrashedSeedNotTheEndOfTheSelftest) {
+  const SeedOutcome fine = RunSeedIsolated([] { return std::vector<std::string>{"a.b.c", "d.e"}; });
+  EXPECT_TRUE(fine.crash.empty()) << fine.crash;
+  EXPECT_EQ(fine.failed, (std::vector<std::string>{"a.b.c", "d.e"}));
+  const SeedOutcome segv = RunSeedIsolated([]() -> std::vector<std::string> {
+    raise(SIGSEGV);
+    return {};
+  });
+  EXPECT_NE(segv.crash.find("killed by SIGSEGV"), std::string::npos) << segv.crash;
+  const SeedOutcome aborted = RunSeedIsolated([]() -> std::vector<std::string> { abort(); });
+  EXPECT_NE(aborted.crash.find("killed by SIGABRT"), std::string::npos) << aborted.crash;
+  const SeedOutcome threw = RunSeedIsolated(
+      []() -> std::vector<std::string> { throw std::length_error("basic_string::_M_create"); });
+  EXPECT_EQ(threw.crash, "threw a C++ exception: basic_string::_M_create");
+  EXPECT_TRUE(threw.failed.empty());
+  const SeedOutcome exited = RunSeedIsolated([]() -> std::vector<std::string> { _exit(3); });
+  EXPECT_NE(exited.crash.find("exited with status 3"), std::string::npos) << exited.crash;
 }
 
 // A selection of properties that cannot see the bug: the mutant survives, the

@@ -309,6 +309,66 @@ uint8_t* g_worker_reservation = nullptr;  // the arena with its head and tail gu
 uint64_t g_worker_reservation_bytes = 0;
 uint64_t g_worker_arena_generation = 0;  // changes with every (re)mapping
 
+// The worker's memory limit (IsolatedPort::Start): RLIMIT_DATA is what the
+// worker held at its start plus g_worker_memory_limit, 0 for none.
+uint64_t g_worker_memory_limit = 0;
+uint64_t g_worker_data_at_start = 0;
+
+// The worker's private data (statm's data field: heap, private anonymous
+// mappings, stack; the shared arena is not in it), in bytes; 0 when unknown.
+// Only system calls: it runs in the fatal-signal handler too.
+uint64_t WorkerDataBytes() {
+  const int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  char text[256];
+  const ssize_t n = read(fd, text, sizeof(text) - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  // size resident shared text lib data dt, in pages: the 6th.
+  int field = 0;
+  uint64_t value = 0;
+  for (ssize_t i = 0; i < n; ++i) {
+    if (text[i] == ' ') {
+      if (++field == 6) break;
+      value = 0;
+    } else if (text[i] >= '0' && text[i] <= '9') {
+      value = value * 10 + static_cast<uint64_t>(text[i] - '0');
+    }
+  }
+  return field >= 5 ? value * static_cast<uint64_t>(sysconf(_SC_PAGESIZE)) : 0;
+}
+
+// Whether a call that failed did so at the memory limit: the worker's data grew
+// to within a quarter of the limit (at least 65 MiB: the allocation that failed
+// may be large) of it. Signal-safe.
+bool NearMemoryLimit() {
+  if (g_worker_memory_limit == 0) return false;
+  const uint64_t now = WorkerDataBytes();
+  if (now <= g_worker_data_at_start) return false;
+  const uint64_t grown = now - g_worker_data_at_start;
+  const uint64_t slack = std::max<uint64_t>(g_worker_memory_limit / 4, uint64_t{65} << 20);
+  return grown + slack >= g_worker_memory_limit;
+}
+
+// Sets RLIMIT_DATA to what the worker holds now plus `limit` bytes (0: none).
+// Not under AddressSanitizer: its shadow and allocator map terabytes, which the
+// kernel counts, and malloc failing inside ASan's allocator is its own abort.
+void LimitWorkerMemory(uint64_t limit) {
+#if defined(__SANITIZE_ADDRESS__)
+  limit = 0;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  limit = 0;
+#endif
+#endif
+  g_worker_memory_limit = limit;
+  if (limit == 0) return;
+  g_worker_data_at_start = WorkerDataBytes();
+  struct rlimit data {};
+  data.rlim_cur = data.rlim_max = g_worker_data_at_start + limit;
+  if (g_worker_data_at_start == 0 || setrlimit(RLIMIT_DATA, &data) != 0) g_worker_memory_limit = 0;
+}
+
 void SendAll(int fd, const void* data, size_t size) {
   // SOCK_SEQPACKET: one send is one message.
   while (send(fd, data, size, MSG_NOSIGNAL) < 0 && errno == EINTR) {
@@ -366,6 +426,10 @@ void OnWorkerFatalSignal(int signal_number, siginfo_t* info, void* context) {
     message.is_write = FaultWasWrite(context);
   }
   send(g_worker_socket, &message, sizeof(message), MSG_NOSIGNAL | MSG_DONTWAIT);
+  if (NearMemoryLimit()) {
+    const char note = 'M';
+    send(g_worker_socket, &note, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+  }
   // SA_RESETHAND restored the default action; the signal is blocked in the
   // handler, so it is delivered (and ends the worker) on return.
   raise(signal_number);
@@ -385,7 +449,9 @@ void InstallWorkerSignals() {
   stack.ss_sp = alternate_stack.data();
   stack.ss_size = alternate_stack.size();
   sigaltstack(&stack, nullptr);
-  for (int sig : {SIGSEGV, SIGBUS}) {
+  // SIGABRT: a port that aborts when malloc fails (std::terminate of a
+  // bad_alloc) is named at the memory limit too.
+  for (int sig : {SIGSEGV, SIGBUS, SIGABRT}) {
     struct sigaction action {};
     action.sa_sigaction = OnWorkerFatalSignal;
     action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
@@ -560,7 +626,7 @@ void ProtectGuards(const std::vector<std::pair<uint64_t, uint64_t>>& guards) {
   protected_generation = g_worker_arena_generation;
 }
 
-[[noreturn]] void WorkerMain(const std::string& path, pid_t runner) {
+[[noreturn]] void WorkerMain(const std::string& path, pid_t runner, uint64_t memory_limit) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != runner) _exit(0);
   setpgid(0, 0);
@@ -588,6 +654,7 @@ void ProtectGuards(const std::vector<std::pair<uint64_t, uint64_t>>& guards) {
     SendText(kSocketFd, 'E', MissingEntryMessage(path));
     _exit(0);
   }
+  LimitWorkerMemory(memory_limit);
   const npuconf_port* table = entry(NPUCONF_PORT_ABI_VERSION);
   if (!table || table->abi_version != NPUCONF_PORT_ABI_VERSION || !table->call || !table->name) {
     SendText(kSocketFd, 'E',
@@ -640,6 +707,9 @@ void ProtectGuards(const std::vector<std::pair<uint64_t, uint64_t>>& guards) {
       std::memcpy(slot + 1, wc.output_dims[i].data(), sizeof(int64_t) * NPUCONF_MAX_RANK);
       std::memcpy(g_worker_arena + wc.result_slots[i], slot, sizeof(slot));
     }
+    // An exception at the memory limit (std::bad_alloc, say): the runner names
+    // the limit and restarts the worker, whose memory would fail every case after.
+    if (threw && NearMemoryLimit()) SendText(kSocketFd, 'M', "");
     if (threw) {
       SendText(kSocketFd, 'X', exception);
     } else {
@@ -723,8 +793,8 @@ int PidfdOpen(pid_t pid) {
 // One worker process and the arena it shares with this process.
 class IsolatedWorker {
  public:
-  IsolatedWorker(std::string path, int64_t timeout_ms)
-      : path_(std::move(path)), timeout_ms_(timeout_ms) {}
+  IsolatedWorker(std::string path, int64_t timeout_ms, uint64_t memory_limit_bytes)
+      : path_(std::move(path)), timeout_ms_(timeout_ms), memory_limit_bytes_(memory_limit_bytes) {}
   ~IsolatedWorker() {
     if (owner_ == getpid()) {
       Stop();
@@ -774,7 +844,7 @@ class IsolatedWorker {
       if (syscall(SYS_close_range, kArenaFd + 1, ~0u, 0) != 0)
 #endif
         for (int fd = kArenaFd + 1; fd < 4096; ++fd) close(fd);
-      WorkerMain(path_, runner);
+      WorkerMain(path_, runner, memory_limit_bytes_);
     }
     close(fds[1]);
     setpgid(pid, pid);  // also done by the worker; whichever runs first
@@ -932,6 +1002,7 @@ class IsolatedWorker {
       answer.fault = fault;
       answer.timed_out = timed_out_;
       if (!last_signal_.empty()) answer.fault += last_signal_;
+      if (at_memory_limit_) answer.fault = MemoryLimitFault(answer.fault);
       FillOutputs(inv, &layout, &answer);
       return answer;
     }
@@ -942,6 +1013,10 @@ class IsolatedWorker {
       answer.status = result.status;
     } else if (message[0] == 'X') {
       answer.fault = "threw a C++ exception through call: " + SanitizeUtf8(message.substr(1));
+      if (at_memory_limit_) {
+        answer.fault = MemoryLimitFault(answer.fault);
+        Stop();  // the next case gets a fresh worker
+      }
     } else {
       answer.fault =
           "the port worker answered garbage (" + SanitizeUtf8(message.substr(0, 64)) + ")";
@@ -958,6 +1033,13 @@ class IsolatedWorker {
     }
     FillOutputs(inv, &layout, &answer);
     return answer;
+  }
+
+  // A call that failed with the worker at its memory limit: the limit first,
+  // then how the port took the failing allocation.
+  std::string MemoryLimitFault(const std::string& how) const {
+    return "exceeded the memory limit of " + std::to_string(memory_limit_bytes_) +
+           " bytes (--max-case-bytes), then " + how;
   }
 
   // Inputs are read-only (include/npuconf/port.h): names the first input the
@@ -1115,6 +1197,7 @@ class IsolatedWorker {
   // when the worker died or did not answer in time; the worker is then gone.
   bool Receive(std::string* message, std::string* fault) {
     last_signal_.clear();
+    at_memory_limit_ = false;
     timed_out_ = false;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms_);
     std::array<char, kMaxControlMessage> buffer{};
@@ -1145,6 +1228,10 @@ class IsolatedWorker {
             NoteSignal(*message);
             continue;  // the worker is about to die of it
           }
+          if ((*message)[0] == 'M') {
+            at_memory_limit_ = true;
+            continue;  // the answer (or the worker's death) follows
+          }
           return true;
         }
         if (got < 0 && (errno == EAGAIN || errno == EINTR)) continue;
@@ -1157,6 +1244,7 @@ class IsolatedWorker {
           if (got <= 0) break;
           const std::string late(buffer.data(), static_cast<size_t>(got));
           if (late[0] == 'S') NoteSignal(late);
+          if (late[0] == 'M') at_memory_limit_ = true;
         }
         *fault = Reap();
         return false;
@@ -1285,6 +1373,7 @@ class IsolatedWorker {
  private:
   std::string path_;
   int64_t timeout_ms_;
+  uint64_t memory_limit_bytes_ = 0;  // of the worker's own data; 0: none
   pid_t owner_ = getpid();
   pid_t pid_ = -1;
   int socket_ = -1;
@@ -1297,7 +1386,8 @@ class IsolatedWorker {
   bool loading_ = false;  // waiting for the hello
   std::string restart_error_;
   std::string last_signal_;
-  bool timed_out_ = false;  // the last Receive gave up waiting
+  bool timed_out_ = false;        // the last Receive gave up waiting
+  bool at_memory_limit_ = false;  // the last Receive heard the worker was at its memory limit
   std::vector<Region> last_layout_regions_;
 };
 
@@ -1309,7 +1399,12 @@ IsolatedPort::~IsolatedPort() = default;
 
 std::unique_ptr<IsolatedPort> IsolatedPort::Start(const std::string& path, int64_t timeout_ms,
                                                   std::string* error) {
-  auto worker = std::make_unique<IsolatedWorker>(path, timeout_ms);
+  return Start(path, timeout_ms, 0, error);
+}
+
+std::unique_ptr<IsolatedPort> IsolatedPort::Start(const std::string& path, int64_t timeout_ms,
+                                                  uint64_t memory_limit_bytes, std::string* error) {
+  auto worker = std::make_unique<IsolatedWorker>(path, timeout_ms, memory_limit_bytes);
   IsolatedWorker::Hello hello;
   if (!worker->Start(&hello, error)) return nullptr;
   return std::unique_ptr<IsolatedPort>(new IsolatedPort(

@@ -52,6 +52,16 @@ class IsolatedPort : public Port {
   // loading it.
   static std::unique_ptr<IsolatedPort> Start(const std::string& path, int64_t timeout_ms,
                                              std::string* error);
+  // The same, the worker bounded: its own data (heap, private mappings; not the
+  // shared arena) may grow by `memory_limit_bytes` past what it held when it
+  // started (RLIMIT_DATA; 0: unbounded, as under AddressSanitizer, whose shadow
+  // memory the kernel counts). A call that fails (a signal, an abort, an
+  // exception) with the worker within a quarter of the limit (at least 65 MiB)
+  // of it is "exceeded the memory limit of N bytes (...)", and the worker is
+  // restarted. A call that returns is judged by its answer, wherever the
+  // worker's memory stands: a port that leaks fails the call that hits the limit.
+  static std::unique_ptr<IsolatedPort> Start(const std::string& path, int64_t timeout_ms,
+                                             uint64_t memory_limit_bytes, std::string* error);
   ~IsolatedPort() override;
 
   Answer Call(const Invocation& invocation) const override;

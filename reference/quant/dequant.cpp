@@ -9,6 +9,9 @@
 #include "core/shape.h"
 #include "reference/quant/half_lanes.h"
 #include "reference/simd/isa.h"
+#if NPUCONF_HAVE_AVX2_KERNELS
+#include <cpuid.h>
+#endif
 
 #if NPUCONF_HAVE_AVX512_KERNELS
 #include "reference/simd/avx512.h"
@@ -396,8 +399,13 @@ NPUCONF_AVX2 void DecodeAvx2(const uint8_t* q, QType qtype, NibbleOrder nibbles,
 }
 
 // Every AVX2 CPU has F16C, but the AVX2 path asks only for AVX2 and BMI2.
+// CPUID.1:ECX bit 29 read directly: clang 14 (the fuzz build) knows no "f16c"
+// for __builtin_cpu_supports.
 bool HasF16c() {
-  static const bool f16c = __builtin_cpu_supports("f16c");
+  static const bool f16c = [] {
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    return __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_F16C) != 0;
+  }();
   return f16c;
 }
 

@@ -23,6 +23,9 @@
 //   stale (from the 4th call of its process on, every size answer is 32 too
 //   large: a port that keeps state between calls, or reads memory it never
 //   initialised, fails in a long-lived worker and passes in a fresh one)
+//   leak64 (every call mallocs 64 MiB, writes it and never frees it; a failed
+//   malloc is written through: the SIGSEGV of a C port that does not check) |
+//   leak64_new (the same with new[]: std::bad_alloc thrown through call)
 //   (unset: no fault).
 // NPUCONF_FAULT_LOG = a file the port appends a line to each time it faults
 // (hangs included), so a test can count the faults a run cost.
@@ -265,8 +268,17 @@ void FaultNow() {
   }
 }
 
+constexpr size_t kLeakBytes = size_t{64} << 20;
+
 int32_t Call(const npuconf_case* c, int64_t* vendor_status, char* message, uint64_t message_bytes) {
   if (strcmp(c->profile, "ascend910b") != 0) return NPUCONF_CALL_UNCLAIMED;
+  if (Is("leak64")) {
+    void* volatile leaked = malloc(kLeakBytes);
+    memset(leaked, 1, kLeakBytes);
+  } else if (Is("leak64_new")) {
+    char* volatile leaked = new char[kLeakBytes];
+    memset(leaked, 1, kLeakBytes);
+  }
   const npuconf_param* dtype = FindParam(c, "dtype");
   const npuconf_param* shape = FindParam(c, "shape");
   if (dtype == nullptr || dtype->kind != NPUCONF_PARAM_STRING) return NPUCONF_CALL_BAD_CASE;
