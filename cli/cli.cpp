@@ -11,6 +11,7 @@
 
 #include "cli/case_output.h"
 #include "cli/families.h"
+#include "cli/fingerprint.h"
 #include "cli/open_port.h"
 #include "cli/options.h"
 #include "cli/report_cmd.h"
@@ -721,11 +722,28 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
                        " hold the results so far (report.json \"complete\": false)\n");
     // Reports are rewritten after every result, so a runner that dies leaves
     // the results so far, marked incomplete.
+    std::string fingerprint_error;
+    const report::Fingerprint fingerprint = RunFingerprint({.port_arg = port_arg,
+                                                            .seed = options.seed,
+                                                            .cases = options.cases,
+                                                            .real_shapes = options.real_shapes,
+                                                            .real_shapes_file = real_shapes_file,
+                                                            .max_case_bytes = MaxCaseBytes(),
+                                                            .timeout_ms = port_options.timeout_ms,
+                                                            .determinism_every = determinism_every,
+                                                            .in_process = port_options.in_process,
+                                                            .waivers_file = waivers_path},
+                                                           port, &fingerprint_error);
+    if (!fingerprint_error.empty()) {
+      err << "npuconf: " << fingerprint_error << "\n";
+      return kExitBadUsage;
+    }
     std::string partial_error;
     options.on_result = [&](const report::RunReport& so_far) {
       report::RunReport partial = so_far;
       partial.command = command;
       partial.isa = simd::IsaName(simd::ActiveIsa());
+      partial.fingerprint = fingerprint;
       if (std::string error = report::WriteReportsAtomically(partial, out_dir, false);
           !error.empty() && partial_error.empty()) {
         partial_error = error;
@@ -744,6 +762,7 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       empty.cases = options.cases;
       empty.max_case_bytes = MaxCaseBytes();
       empty.command = command;
+      empty.fingerprint = fingerprint;
       if (std::string error = report::WriteReportsAtomically(empty, out_dir, false);
           !error.empty()) {
         err << "npuconf: " << error << "\n";
@@ -758,19 +777,24 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     report::RunReport result = RunSuite(BuiltinSuite(), port, options);
     result.command = command;
     result.isa = simd::IsaName(simd::ActiveIsa());
+    result.fingerprint = fingerprint;
     if (!selftest_path.empty()) result.kill_rate = QuoteKillRate(selftest, result);
+    WriteFailureVectors(result, out_dir);
+    // The reports first: a verdict is printed only once every file says it.
+    const std::string write_error = report::WriteReportsAtomically(result, out_dir, true);
+    if (!write_error.empty()) {
+      err << "npuconf: " << write_error << "\n";
+      err << "npuconf: the reports in " << out_dir
+          << " are those of the run so far (INCOMPLETE); no verdict (exit " << kExitBadUsage
+          << ")\n";
+      return kExitBadUsage;
+    }
     // --quiet leaves out the progress line and the table, never the verdict.
     if (!quiet) {
       out << report::SummaryTable(result);
     } else {
       out << "verdict: " << report::ToString(report::VerdictOf(result)) << " ("
           << report::CountsLine(result) << ")\n";
-    }
-    WriteFailureVectors(result, out_dir);
-    const std::string write_error = report::WriteReportsAtomically(result, out_dir, true);
-    if (!write_error.empty()) {
-      err << "npuconf: " << write_error << "\n";
-      return kExitBadUsage;
     }
     if (!quiet)
       out << "reports: " << out_dir << "/report.json, junit.xml, report.md, report.html\n";

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "cli/families.h"
+#include "cli/fingerprint.h"
 #include "cli/open_port.h"
 #include "cli/options.h"
 #include "conformance/harness/call.h"
@@ -22,6 +23,7 @@
 #include "core/npy.h"
 #include "core/status.h"
 #include "reference/simd/isa.h"
+#include "reports/report_writer.h"
 #include "vectors/vector_file.h"
 #include "verify/compare.h"
 
@@ -650,6 +652,21 @@ int Check(const std::string& dir, const std::string& port_arg, const std::string
   run.port_version = port.version();
   run.port_claims = port.claims();
   run.command = command;
+  // What decides what a replay checks: the port and the suite (the vectors are the command's).
+  {
+    std::string error;
+    run.fingerprint = {{"suite_version", NPUCONF_SUITE_VERSION},
+                       {"port", PortIdentity(port_arg, &error)},
+                       {"claims", ""},
+                       {"isa", run.isa},
+                       {"vectors", dir}};
+    for (const std::string& c : port.claims())
+      run.fingerprint["claims"] += (run.fingerprint["claims"].empty() ? "" : "; ") + c;
+    if (!error.empty()) {
+      err << "npuconf: " << error << "\n";
+      return kExitBadUsage;
+    }
+  }
   std::map<std::pair<std::string, std::string>, size_t> slot;
   // routine × profile -> the readings its skipped vectors were derived under.
   std::map<std::pair<std::string, std::string>, std::set<std::string>> other_readings;
@@ -657,6 +674,7 @@ int Check(const std::string& dir, const std::string& port_arg, const std::string
   // and the others still checked and reported.
   std::vector<std::string> bad_vectors;
   std::map<std::string, Profile> as_claimed;
+  std::map<std::pair<std::string, std::string>, int> bad_in;  // routine × profile -> bad vectors
   try {
     for (const LoadedFile& lf : loaded) {
       const Routine& routine = *suite.FindRoutine(lf.file.routine);
@@ -712,6 +730,7 @@ int Check(const std::string& dir, const std::string& port_arg, const std::string
         if (routine.expected) {
           if (auto stale = Rederive(suite, v, routine); !stale.empty()) {
             bad_vectors.push_back(where + ": " + stale);
+            ++bad_in[key];
             continue;
           }
         }
@@ -745,6 +764,7 @@ int Check(const std::string& dir, const std::string& port_arg, const std::string
           inv = suite.Materialize(v.c, UnderReadings(profile, port_readings));
         } catch (const CaseError& e) {
           bad_vectors.push_back(where + ": " + e.what());
+          ++bad_in[key];
           continue;
         }
         const Answer answer = port.Call(inv);
@@ -781,7 +801,13 @@ int Check(const std::string& dir, const std::string& port_arg, const std::string
                   "conversion was never run";
     }
     if (r.outcome == report::Outcome::kPass && r.explicit_cases == 0) {
-      if (r.explicit_skipped == 0 && r.outside_claims > 0) {
+      if (const int bad = bad_in[{r.routine, r.profile}]; bad > 0) {
+        // Not one vector replayed: no pass (a "pass 0+0" made the reports CONFORMANT).
+        r.outcome = report::Outcome::kNotApplicable;
+        r.message = "nothing checked: its " + std::to_string(bad) +
+                    " vector(s) inside the port's claims are bad input (no valid case of this "
+                    "suite, malformed or stale; npuconf vectors verify names each)";
+      } else if (r.explicit_skipped == 0 && r.outside_claims > 0) {
         r.outcome = report::Outcome::kNotClaimed;
         r.message = "every vector (" + std::to_string(r.outside_claims) +
                     ") lies outside the port's claims";
@@ -798,19 +824,29 @@ int Check(const std::string& dir, const std::string& port_arg, const std::string
     }
     checked |= r.explicit_cases > 0 && r.outcome != report::Outcome::kNotClaimed;
   }
-  out << report::SummaryTable(run);
-  if (auto error = report::WriteReports(run, out_dir); !error.empty()) {
+  // The verdict is decided before a file is written: bad input makes the
+  // reports incomplete (exit 2), never a pass.
+  const std::string bad_input =
+      bad_vectors.empty() ? ""
+                          : "bad input: " + std::to_string(bad_vectors.size()) +
+                                " vector(s) are no valid case of this suite, malformed or stale "
+                                "and were not checked (npuconf vectors verify names each)";
+  if (auto error = report::WriteReportsAtomically(run, out_dir, bad_input.empty(), bad_input);
+      !error.empty()) {
     err << "npuconf: " << error << "\n";
     return kExitBadUsage;
   }
-  out << "reports: " << out_dir << "/report.json, junit.xml, report.md\n";
   if (!bad_vectors.empty()) {
     for (const auto& b : bad_vectors) err << "npuconf: " << b << "\n";
     err << "npuconf: " << bad_vectors.size()
         << " vectors are no valid case of this suite, malformed or stale (npuconf vectors verify "
-           "names each; the reports hold every other one)\n";
+           "names each; the reports in "
+        << out_dir << " hold every other one, INCOMPLETE); no verdict (exit " << kExitBadUsage
+        << ")\n";
     return kExitBadUsage;
   }
+  out << report::SummaryTable(run);
+  out << "reports: " << out_dir << "/report.json, junit.xml, report.md, report.html\n";
   if (report::AnyFailure(run)) return kExitNonConformant;
   return checked ? kExitConformant : kExitNothingChecked;
 }

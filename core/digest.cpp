@@ -3,6 +3,7 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <cstdio>
 
 namespace npuconf {
 namespace {
@@ -42,6 +43,13 @@ std::string ChunkRangeText(const ChunkDigests& digests, uint64_t start) {
       .append(", ")
       .append(std::to_string(end))
       .append(")");
+}
+
+std::string DigestText(std::span<const uint8_t> bytes) {
+  char hex[17];
+  std::snprintf(hex, sizeof(hex), "%016llx",
+                static_cast<unsigned long long>(XXH3_64bits(bytes.data(), bytes.size())));
+  return std::string("xxh3-64:") + hex;
 }
 
 }  // namespace npuconf

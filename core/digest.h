@@ -26,6 +26,10 @@ ChunkDigests DigestChunks(std::span<const uint8_t> bytes, uint64_t chunk_bytes =
 std::optional<uint64_t> FirstChangedChunk(const ChunkDigests& before,
                                           std::span<const uint8_t> after);
 
+// The digest of a whole buffer as text, "xxh3-64:" and 16 hex digits: what
+// report.json writes of itself and of the files a run read (reports/result_json.h).
+std::string DigestText(std::span<const uint8_t> bytes);
+
 // "[a, b)": the bytes of the chunk of `digests` that starts at byte `start`.
 std::string ChunkRangeText(const ChunkDigests& digests, uint64_t start);
 

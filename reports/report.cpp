@@ -124,6 +124,10 @@ nlohmann::json ToJson(const RunReport& report) {
     if (!r.coverage_unchecked.empty()) item["coverage_unchecked"] = r.coverage_unchecked;
     if (r.coverage_witnesses > 0) item["coverage_witnesses"] = r.coverage_witnesses;
     if (!r.waiver.reason.empty()) item["waiver"] = WaiverNoteToJson(r.waiver);
+    if (r.unwaived) {
+      item["unwaived"] = {{"result", ToString(r.unwaived->outcome)},
+                          {"message", r.unwaived->message}};
+    }
     if (r.unit >= 0) item["unit"] = r.unit;
     if (!r.basis.empty()) item["basis"] = r.basis;
     if (r.non_deterministic) item["non_deterministic"] = true;
@@ -158,6 +162,7 @@ nlohmann::json ToJson(const RunReport& report) {
     for (const auto& w : report.stale_waivers) stale.push_back(WaiverNoteToJson(w));
     doc["waivers"] = {{"file", report.waivers_file}, {"stale", stale}};
   }
+  if (!report.fingerprint.empty()) doc["fingerprint"] = report.fingerprint;
   const KillRate& k = report.kill_rate;
   doc["kill_rate"] = {{"measured", k.measured}, {"text", KillRateText(k)}};
   if (k.measured) {
@@ -185,7 +190,8 @@ std::string KillRateText(const KillRate& rate) {
   return text + " (" + rate.basis + ")";
 }
 
-std::string ToJunitXml(const RunReport& report, bool complete) {
+std::string ToJunitXml(const RunReport& report, bool complete,
+                       const std::string& incomplete_reason) {
   // A routine the port does not claim is not a test of it: those results stay
   // out of the test cases (a two-routine port would otherwise show 70 skips
   // in 88), counted in the suite's properties instead.
@@ -206,7 +212,9 @@ std::string ToJunitXml(const RunReport& report, bool complete) {
   // A run that has not finished, or that checked nothing, is no pass for a CI
   // reading only junit.xml: one failing test case of the run itself says so.
   std::string run_failure;
-  if (!complete) {
+  if (!complete && !incomplete_reason.empty()) {
+    run_failure = "the run is incomplete: " + incomplete_reason;
+  } else if (!complete) {
     run_failure = "the run has not finished (or the runner died): these are the results so far";
   } else if (VerdictOf(report) == Verdict::kNothingChecked) {
     run_failure = "nothing was checked: no claimed, applicable case on the selected profiles";

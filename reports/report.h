@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -38,6 +39,15 @@ bool IsFailure(Outcome outcome);
 struct WaiverNote {
   std::string property, profile, when, reason, tracking, expires;
   bool operator==(const WaiverNote&) const = default;
+};
+
+// A result as the port's answers made it, before --waivers judged it: kept
+// when a waiver changed the result, so that `report merge` judges the raw
+// result again with its own waivers (the shards' never govern).
+struct Unwaived {
+  Outcome outcome = Outcome::kPass;
+  std::string message;
+  bool operator==(const Unwaived&) const = default;
 };
 
 struct ChoiceUsed {
@@ -114,6 +124,9 @@ struct PropertyResult {
   // The entry that waives this failure (outcome kWaived), or that expired
   // (outcome kFail, `message` says so); empty reason: none.
   WaiverNote waiver;
+  // The outcome and message before the waivers, when they changed either
+  // (report.json "unwaived"); none: the result is its raw outcome.
+  std::optional<Unwaived> unwaived;
 };
 
 // One row of the coverage table: how many checked cases of `routine` on
@@ -146,6 +159,12 @@ struct KillRate {
 // The sentence every report states about `rate` (plain text).
 std::string KillRateText(const KillRate& rate);
 
+// Every option that decides what a run checked, and the waivers that judged
+// it, as option -> canonical text (report.json "fingerprint"; docs/reports.md):
+// `report merge` refuses shards that differ in any but "waivers", and `report
+// diff` names each difference.
+using Fingerprint = std::map<std::string, std::string>;
+
 struct RunReport {
   std::string suite_version;
   // The kernel path (simd::IsaName) of npuconf's built-in reference port in
@@ -176,12 +195,16 @@ struct RunReport {
   std::string waivers_file;
   std::vector<WaiverNote> stale_waivers;
   KillRate kill_rate;
+  Fingerprint fingerprint;  // empty: written by an npuconf without one
 };
 
 nlohmann::json ToJson(const RunReport& report);
 // `complete` false: the run has not finished; a failing test case "run" says so
 // (as it does when nothing was checked).
-std::string ToJunitXml(const RunReport& report, bool complete = true);
+// `incomplete_reason` says why, for a run that ended without checking all
+// it was given (bad input); "" for one that has not finished.
+std::string ToJunitXml(const RunReport& report, bool complete = true,
+                       const std::string& incomplete_reason = "");
 std::string ToMarkdown(const RunReport& report);
 // One self-contained page (reports/html.cpp): the matrix, filterable; failures
 // with their cases, reproducers, mismatches and block pictures.

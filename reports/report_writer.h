@@ -27,10 +27,22 @@ std::string LockReportDir(const std::string& dir);
 // success.
 std::string WriteFileAtomically(const std::string& path, const std::string& text);
 
-// report.json (with "complete": `complete`), junit.xml and report.md, each
-// written atomically into `dir` (created if needed). Returns the error, empty
-// on success.
-std::string WriteReportsAtomically(const RunReport& report, const std::string& dir, bool complete);
+// report.json (with "complete": `complete` and its "digest"), junit.xml,
+// report.md and, when complete, report.html into `dir` (created if needed),
+// as one set: the verdict is decided once, every file is written to a
+// temporary name first and only when all are written are they renamed over
+// the old ones, report.json last. A failed write renames nothing (the set
+// before stays, which a run writes incomplete) and a failed rename removes
+// the files renamed before it, so no report.md or junit.xml reads CONFORMANT
+// beside a report.json that does not. `incomplete_reason`: why a run that
+// ended is incomplete (bad input), shown in every file; "" for a run that has
+// not finished. Returns the error, empty on success.
+std::string WriteReportsAtomically(const RunReport& report, const std::string& dir, bool complete,
+                                   const std::string& incomplete_reason = "");
+
+// A test seam (tests/report_test.cpp): the next write of the report file
+// named `name` ("report.json", …) fails as on a full disk (ENOSPC); "" clears it.
+void FailNextReportWriteForTesting(const std::string& name);
 
 // The exit code of a run (core/status.h ExitCode): 1 when any result is a
 // failure, 4 when no result checked a case (all not claimed, not applicable

@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/digest.h"
 #include "core/json_text.h"
 
 namespace npuconf::report {
@@ -149,6 +150,12 @@ PropertyResult ResultFromJson(const nlohmann::json& item) {
   Read(item, "coverage_unchecked", &r.coverage_unchecked, true);
   Read(item, "coverage_witnesses", &r.coverage_witnesses, true);
   if (auto it = item.find("waiver"); it != item.end()) r.waiver = WaiverNoteFromJson(*it);
+  if (auto it = item.find("unwaived"); it != item.end()) {
+    std::string raw;
+    Read(*it, "result", &raw);
+    r.unwaived = Unwaived{.outcome = OutcomeFromString(raw)};
+    Read(*it, "message", &r.unwaived->message);
+  }
   Read(item, "unit", &r.unit, true);
   Read(item, "basis", &r.basis, true);
   Read(item, "non_deterministic", &r.non_deterministic, true);
@@ -229,6 +236,7 @@ RunReport RunReportFromJson(const nlohmann::json& doc) {
     Read(*it, "stale", &stale, true);
     for (const auto& w : stale) run.stale_waivers.push_back(WaiverNoteFromJson(w));
   }
+  Read(doc, "fingerprint", &run.fingerprint, true);
   if (auto it = doc.find("kill_rate"); it != doc.end() && it->value("measured", false)) {
     run.kill_rate.measured = true;
     Read(*it, "killed", &run.kill_rate.killed);
@@ -259,6 +267,26 @@ RunReport RunReportFromText(std::string_view text, bool* complete) {
     *complete = it == doc->end() || it->get<bool>();
   }
   return RunReportFromJson(*doc);
+}
+
+std::string ReportDigest(const nlohmann::json& doc) {
+  nlohmann::json rest = doc;
+  if (rest.is_object()) rest.erase("digest");
+  // The writer's replacement of invalid UTF-8, so that a file read back digests as written.
+  const std::string text = rest.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return DigestText({reinterpret_cast<const uint8_t*>(text.data()), text.size()});
+}
+
+std::string CheckReportDigest(const nlohmann::json& doc) {
+  const auto it = doc.find("digest");
+  if (it == doc.end() || !it->is_string())
+    return "has no \"digest\" (not written by this npuconf's report writer)";
+  const std::string want = ReportDigest(doc);
+  if (it->get<std::string>() != want) {
+    return "was changed after npuconf wrote it: its \"digest\" is " + it->get<std::string>() +
+           ", its content digests to " + want + " (a corrupted or edited report.json)";
+  }
+  return {};
 }
 
 }  // namespace npuconf::report

@@ -31,6 +31,14 @@ RunReport RunReportFromJson(const nlohmann::json& doc);
 // "complete" field. Throws std::runtime_error naming what is wrong.
 RunReport RunReportFromText(std::string_view text, bool* complete = nullptr);
 
+// The digest a report.json carries of itself ("digest": "xxh3-64:HEX"): of
+// the document without that key, as compact JSON. It catches a corrupted or
+// naively edited file; it is no signature (anyone can compute it again).
+std::string ReportDigest(const nlohmann::json& doc);
+// "" when `doc`'s "digest" is its ReportDigest, else why not (missing, or
+// the file was changed after it was written).
+std::string CheckReportDigest(const nlohmann::json& doc);
+
 nlohmann::json WaiverNoteToJson(const WaiverNote& waiver);
 WaiverNote WaiverNoteFromJson(const nlohmann::json& waiver);
 

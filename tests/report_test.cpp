@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -13,6 +14,7 @@
 #include "reports/blocks.h"
 #include "reports/matrix.h"
 #include "reports/report_writer.h"
+#include "reports/result_json.h"
 #include "reports/text.h"
 #include "verify/compare.h"
 
@@ -278,6 +280,97 @@ TEST(Report, AnUnfinishedRunIsIncompleteNotNothingChecked) {
   ASSERT_EQ(WriteReportsAtomically(empty, dir, true), "");
   std::ifstream done(dir + "/report.json");
   EXPECT_EQ(nlohmann::json::parse(done)["verdict"], "NOTHING CHECKED");
+  std::filesystem::remove_all(dir);
+}
+
+std::string FileText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), {});
+}
+
+RunReport OnePass() {
+  RunReport run;
+  run.port_name = "p";
+  PropertyResult r;
+  r.property = "cann.nd_to_nz.round_trip";
+  r.routine = "cann.nd_to_nz";
+  r.profile = "ascend910b";
+  r.random_cases = 3;
+  run.results = {r};
+  return run;
+}
+
+// Issue 42 item 4: a full disk at the last write of the final set left
+// report.json INCOMPLETE beside a report.md, junit.xml and report.html of the
+// CONFORMANT run. Every file is written before any is renamed: a failed write
+// leaves the set of the run so far, which says INCOMPLETE everywhere.
+TEST(Report, AFailedLastWriteLeavesNoFileSayingConformant) {
+  const std::string dir =
+      (std::filesystem::temp_directory_path() / "npuconf-report-full-disk").string();
+  std::filesystem::remove_all(dir);
+  const RunReport run = OnePass();
+  ASSERT_EQ(WriteReportsAtomically(run, dir, false), "");  // the run so far
+  FailNextReportWriteForTesting("report.json");
+  const std::string error = WriteReportsAtomically(run, dir, true);
+  EXPECT_NE(error.find("report.json.tmp"), std::string::npos) << error;
+  EXPECT_NE(error.find(std::strerror(ENOSPC)), std::string::npos) << error;
+  const auto doc = nlohmann::json::parse(FileText(dir + "/report.json"));
+  EXPECT_EQ(doc["verdict"], "INCOMPLETE");
+  EXPECT_EQ(doc["complete"], false);
+  const std::string md = FileText(dir + "/report.md");
+  EXPECT_EQ(md.find("✅ CONFORMANT"), std::string::npos) << md;
+  EXPECT_EQ(md.rfind("> **INCOMPLETE**", 0), 0u) << md;
+  const std::string junit = FileText(dir + "/junit.xml");
+  EXPECT_NE(junit.find("has not finished"), std::string::npos) << junit;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/report.html"));
+  // No temporary is left behind, and the seam fired once: the next set is written whole.
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    EXPECT_NE(e.path().extension(), ".tmp") << e.path();
+  ASSERT_EQ(WriteReportsAtomically(run, dir, true), "");
+  EXPECT_EQ(nlohmann::json::parse(FileText(dir + "/report.json"))["verdict"], "CONFORMANT");
+  EXPECT_NE(FileText(dir + "/report.md").find("✅ CONFORMANT"), std::string::npos);
+  EXPECT_TRUE(std::filesystem::exists(dir + "/report.html"));
+  std::filesystem::remove_all(dir);
+}
+
+// Issue 42 item 3: report.json carries a digest of itself; an edit shows.
+TEST(Report, TheDigestCatchesAnEditedResult) {
+  const std::string dir =
+      (std::filesystem::temp_directory_path() / "npuconf-report-digest").string();
+  RunReport run = OnePass();
+  run.results[0].outcome = Outcome::kFail;
+  run.results[0].message = "padding not zero";
+  ASSERT_EQ(WriteReportsAtomically(run, dir, true), "");
+  auto doc = nlohmann::json::parse(FileText(dir + "/report.json"));
+  EXPECT_EQ(CheckReportDigest(doc), "");
+  EXPECT_EQ(doc["digest"].get<std::string>().rfind("xxh3-64:", 0), 0u);
+  doc["results"][0]["result"] = "pass";
+  EXPECT_NE(CheckReportDigest(doc).find("was changed after npuconf wrote it"), std::string::npos);
+  doc.erase("digest");
+  EXPECT_NE(CheckReportDigest(doc).find("has no \"digest\""), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+// A run that ended on bad input is incomplete, and says why in every file.
+TEST(Report, BadInputMakesEveryFileIncompleteWithItsReason) {
+  const std::string dir =
+      (std::filesystem::temp_directory_path() / "npuconf-report-bad-input").string();
+  std::filesystem::remove_all(dir);
+  ASSERT_EQ(WriteReportsAtomically(OnePass(), dir, true), "");  // an older, conformant set
+  ASSERT_TRUE(std::filesystem::exists(dir + "/report.html"));
+  RunReport nothing = OnePass();
+  nothing.results[0].outcome = Outcome::kNotApplicable;
+  ASSERT_EQ(WriteReportsAtomically(nothing, dir, false, "bad input: 2 vector(s) are stale"), "");
+  const auto doc = nlohmann::json::parse(FileText(dir + "/report.json"));
+  EXPECT_EQ(doc["verdict"], "NOTHING CHECKED");
+  EXPECT_EQ(doc["conformant"], false);
+  EXPECT_EQ(doc["complete"], false);
+  EXPECT_EQ(doc["incomplete_reason"], "bad input: 2 vector(s) are stale");
+  EXPECT_NE(FileText(dir + "/junit.xml").find("bad input: 2 vector(s) are stale"),
+            std::string::npos);
+  EXPECT_NE(FileText(dir + "/report.md").find("bad input: 2 vector(s) are stale"),
+            std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/report.html"));  // the older page is gone
   std::filesystem::remove_all(dir);
 }
 

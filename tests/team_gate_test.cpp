@@ -3,8 +3,10 @@
 // shards of one run merge into the unsharded report, and two runs compare.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 
+#include "reports/result_json.h"
 #include "test_util.h"
 
 namespace npuconf {
@@ -260,11 +262,264 @@ TEST(Diff, ListsTheNewFailuresOfAMutantAndExitsOne) {
   auto cut = testing::ReadJson(dir.path() + "/good/report.json");
   cut["complete"] = false;
   cut["results"] = nlohmann::json::array({cut["results"][0]});
+  cut["digest"] = report::ReportDigest(cut);  // not a signature: a tool may write one
   std::ofstream(dir.path() + "/cut/report.json") << cut.dump();
   const auto unfinished = RunNpuconf("report diff " + dir.path() + "/good " + dir.path() + "/cut");
   EXPECT_EQ(unfinished.exit_code, 1) << unfinished.output;
   EXPECT_NE(unfinished.output.find("The new run did not finish"), std::string::npos)
       << unfinished.output;
+}
+
+// Issue 42 items 2-5, as an attacker tries them.
+
+// A cheap unit set: the nz-padding mutant fails padding_is_zero on ascend910b,
+// round_trip passes; two shards of one unit each.
+const std::string kShardRun =
+    "run --port mutant:nz-padding-unwritten --profile ascend910b --property "
+    "'cann.nd_to_nz.padding_is_zero,cann.nd_to_nz.round_trip' --cases 5 --jobs 1 --quiet ";
+
+bool MentionsAVerdict(const std::string& output) {
+  return output.find("verdict:") != std::string::npos ||
+         output.find("CONFORMANT") != std::string::npos;
+}
+
+// The false green of issue 42: shard 1/2 without the real shapes, shard 2/2
+// with them, merged CONFORMANT. Every option that decides what is checked is
+// in the fingerprint, and a merge of shards that differ in one is refused,
+// naming it, with no verdict and no report.
+TEST(Shards, AMergeOfShardsRunWithOtherOptionsIsRefusedNamingTheOption) {
+  TempDir dir("fingerprint");
+  const std::string base = "run --profile rk3588 --routine rknn.int4_pack --cases 2 --quiet ";
+  ASSERT_EQ(RunNpuconf(base + "--no-real-shapes --shard 1/2 --out " + dir.path() + "/1").exit_code,
+            0);
+  ASSERT_EQ(RunNpuconf(base + "--no-real-shapes --shard 2/2 --out " + dir.path() + "/2").exit_code,
+            0);
+  const auto same = RunNpuconf("report merge --out " + dir.path() + "/m " + dir.path() + "/1 " +
+                               dir.path() + "/2");
+  ASSERT_EQ(same.exit_code, 0) << same.output;
+  // A merge clears its --out first, so --out may not be a shard's directory.
+  const auto into_shard = RunNpuconf("report merge --out " + dir.path() + "/1 " + dir.path() +
+                                     "/1 " + dir.path() + "/2");
+  EXPECT_EQ(into_shard.exit_code, 2) << into_shard.output;
+  EXPECT_NE(into_shard.output.find("holds the shard"), std::string::npos) << into_shard.output;
+  ASSERT_TRUE(std::filesystem::exists(dir.path() + "/1/report.json"));
+  const auto fingerprint = ReadJson(dir.path() + "/1/report.json")["fingerprint"];
+  for (const char* option :
+       {"suite_version", "port", "claims", "isa", "seed", "cases", "real_shapes", "max_case_bytes",
+        "timeout_ms", "determinism_every", "in_process", "waivers"})
+    EXPECT_TRUE(fingerprint.contains(option)) << option << " " << fingerprint.dump();
+  EXPECT_EQ(fingerprint["real_shapes"], "off");
+  const std::string shapes = dir.path() + "/shapes.json";
+  std::ofstream(shapes) << testing::ReadFile(std::string(NPUCONF_SOURCE_DIR) +
+                                             "/vectors/real/model_shapes.json");
+  for (const auto& [options, option] : std::vector<std::pair<std::string, std::string>>{
+           {"", "real_shapes"},
+           {"--real-shapes " + shapes, "real_shapes"},
+           {"--no-real-shapes --timeout-ms 999", "timeout_ms"},
+           {"--no-real-shapes --determinism-every 3", "determinism_every"},
+           {"--no-real-shapes --in-process", "in_process"},
+           {"--no-real-shapes --max-case-bytes 100000000", "max_case_bytes"},
+           {"--no-real-shapes --port mutant:rknn-int4-nibble-swapped", "port"}}) {
+    const std::string other = dir.path() + "/other";
+    ASSERT_LE(RunNpuconf(base + options + " --shard 2/2 --out " + other).exit_code, 1) << options;
+    const auto merge =
+        RunNpuconf("report merge --out " + dir.path() + "/m " + dir.path() + "/1 " + other);
+    EXPECT_EQ(merge.exit_code, 2) << options << "\n" << merge.output;
+    EXPECT_NE(merge.output.find("refused: " + other + " ran with other options than " + dir.path() +
+                                "/1: "),
+              std::string::npos)
+        << options << "\n"
+        << merge.output;
+    EXPECT_NE(merge.output.find(option + " '"), std::string::npos) << options << "\n"
+                                                                   << merge.output;
+    EXPECT_FALSE(MentionsAVerdict(merge.output)) << merge.output;
+    // The merged report of the matching pair, written before, is gone too.
+    EXPECT_FALSE(std::filesystem::exists(dir.path() + "/m/report.json")) << options;
+  }
+}
+
+// A shard's report.json edited fail -> pass merged as pass; a diff input so
+// edited diffed as fixed. The digest each report carries refuses both.
+TEST(Shards, AnEditedShardOrDiffInputIsRefused) {
+  TempDir dir("edited");
+  for (int k = 1; k <= 2; ++k)
+    ASSERT_LE(RunNpuconf(kShardRun + "--shard " + std::to_string(k) + "/2 --out " + dir.path() +
+                         "/" + std::to_string(k))
+                  .exit_code,
+              1);
+  const auto honest = RunNpuconf("report merge --out " + dir.path() + "/m " + dir.path() + "/1 " +
+                                 dir.path() + "/2");
+  ASSERT_EQ(honest.exit_code, 1) << honest.output;
+  int edited = 0;
+  for (int k = 1; k <= 2; ++k) {
+    const std::string path = dir.path() + "/" + std::to_string(k) + "/report.json";
+    auto doc = ReadJson(path);
+    for (auto& r : doc["results"]) {
+      if (r["result"] != "fail") continue;
+      r["result"] = "pass";
+      ++edited;
+    }
+    std::ofstream(path) << doc.dump(2);
+  }
+  ASSERT_EQ(edited, 1);
+  const auto merge = RunNpuconf("report merge --out " + dir.path() + "/m2 " + dir.path() + "/1 " +
+                                dir.path() + "/2");
+  EXPECT_EQ(merge.exit_code, 2) << merge.output;
+  EXPECT_NE(merge.output.find("was changed after npuconf wrote it"), std::string::npos)
+      << merge.output;
+  EXPECT_FALSE(MentionsAVerdict(merge.output)) << merge.output;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() + "/m2/report.json"));
+  const auto diff = RunNpuconf("report diff " + dir.path() + "/m " + dir.path() + "/1");
+  EXPECT_EQ(diff.exit_code, 2) << diff.output;
+  EXPECT_NE(diff.output.find("was changed after npuconf wrote it"), std::string::npos)
+      << diff.output;
+}
+
+// Shards waived with a `*` file, merged with no --waivers, an empty file or an
+// expired one, exited 0 with the failures waived. The merge judges the
+// shards' raw results with its own waivers only.
+TEST(Shards, TheMergeJudgesWithItsOwnWaiversOnly) {
+  TempDir dir("merge-waivers");
+  const std::string star = WriteWaivers(dir, Entry("*", "2999-12-31"));
+  for (int k = 1; k <= 2; ++k)
+    ASSERT_EQ(RunNpuconf(kShardRun + "--waivers " + star + " --shard " + std::to_string(k) +
+                         "/2 --out " + dir.path() + "/" + std::to_string(k))
+                  .exit_code,
+              0);
+  int waived = 0;
+  for (int k = 1; k <= 2; ++k) {
+    const auto doc = ReadJson(dir.path() + "/" + std::to_string(k) + "/report.json");
+    for (const auto& r : doc["results"]) {
+      if (r["result"] != "waived") continue;
+      ++waived;
+      EXPECT_EQ(r["unwaived"]["result"], "fail") << r.dump();
+    }
+  }
+  ASSERT_EQ(waived, 1);
+  const std::string shards = " " + dir.path() + "/1 " + dir.path() + "/2";
+  const std::string empty = dir.path() + "/empty.json";
+  std::ofstream(empty) << "{\"waivers\": []}";
+  const std::string expired = dir.path() + "/expired.json";
+  std::ofstream(expired) << "{\"waivers\": [" << Entry("*", "2001-01-01") << "]}";
+  for (const std::string& waivers :
+       {std::string(), " --waivers " + empty, " --waivers " + expired}) {
+    const auto merge = RunNpuconf("report merge --out " + dir.path() + "/m" + waivers + shards);
+    EXPECT_EQ(merge.exit_code, 1) << waivers << "\n" << merge.output;
+    const auto doc = ReadJson(dir.path() + "/m/report.json");
+    EXPECT_EQ(doc["verdict"], "NON-CONFORMANT") << waivers;
+    EXPECT_EQ(doc["summary"].value("waived", 0), 0) << waivers;
+    EXPECT_EQ(doc.contains("waivers"), !waivers.empty()) << waivers;
+  }
+  const auto same =
+      RunNpuconf("report merge --out " + dir.path() + "/m --waivers " + star + shards);
+  EXPECT_EQ(same.exit_code, 0) << same.output;
+  EXPECT_EQ(ReadJson(dir.path() + "/m/report.json")["summary"]["waived"], 1);
+}
+
+// report diff exited 0 for pass -> waived, for a result no longer claimed, and
+// when the new side is one shard of a regressed run.
+TEST(Diff, ExitsOneForANewlyWaivedFailureALostClaimOrAShard) {
+  TempDir dir("diff-42");
+  const std::string run =
+      "run --profile ascend910b --property "
+      "'cann.nd_to_nz.padding_is_zero,cann.nd_to_nz.round_trip' "
+      "--cases 5 --jobs 1 --quiet ";
+  ASSERT_EQ(RunNpuconf(run + "--out " + dir.path() + "/good").exit_code, 0);
+  const std::string star = WriteWaivers(dir, Entry("*", "2999-12-31"));
+  ASSERT_EQ(RunNpuconf(run + "--port mutant:nz-padding-unwritten --waivers " + star + " --out " +
+                       dir.path() + "/waived")
+                .exit_code,
+            0);
+  const auto waived = RunNpuconf("report diff " + dir.path() + "/good " + dir.path() + "/waived");
+  EXPECT_EQ(waived.exit_code, 1) << waived.output;
+  EXPECT_NE(waived.output.find("### Newly waived"), std::string::npos) << waived.output;
+  EXPECT_NE(waived.output.find("cann.nd_to_nz.padding_is_zero"), std::string::npos)
+      << waived.output;
+  // The two runs differ in port and waivers: the fingerprint section names both.
+  EXPECT_NE(waived.output.find("### Run fingerprints differ"), std::string::npos) << waived.output;
+  EXPECT_NE(waived.output.find("`port`: `reference"), std::string::npos) << waived.output;
+  EXPECT_NE(waived.output.find("`waivers`: `none` → `xxh3-64:"), std::string::npos)
+      << waived.output;
+  // A result claimed before and not claimed now (the narrow port claims
+  // cann.nd_to_nz and cann.nz_to_nd only) fails the diff.
+  const std::string two =
+      "run --profile ascend910b --profile rk3588 --routine 'cann.nd_to_nz,rknn.int4_pack' "
+      "--no-real-shapes --cases 5 --jobs 1 --quiet --out " +
+      dir.path();
+  ASSERT_EQ(RunNpuconf(two + "/all").exit_code, 0);
+  ASSERT_EQ(RunNpuconf(two + "/narrow --port " + std::string(NPUCONF_NARROW_PORT)).exit_code, 0);
+  const auto lost = RunNpuconf("report diff " + dir.path() + "/all " + dir.path() + "/narrow");
+  EXPECT_EQ(lost.exit_code, 1) << lost.output;
+  EXPECT_NE(lost.output.find("### Claimed before, not claimed now"), std::string::npos)
+      << lost.output;
+  EXPECT_NE(lost.output.find("`rknn.int4_pack."), std::string::npos) << lost.output;
+  // One shard of the regressed run is no "0 new failures".
+  for (int k = 1; k <= 2; ++k)
+    ASSERT_LE(RunNpuconf(run + "--port mutant:nz-padding-unwritten --shard " + std::to_string(k) +
+                         "/2 --out " + dir.path() + "/s" + std::to_string(k))
+                  .exit_code,
+              1);
+  for (int k = 1; k <= 2; ++k) {
+    const auto shard =
+        RunNpuconf("report diff " + dir.path() + "/good " + dir.path() + "/s" + std::to_string(k));
+    EXPECT_EQ(shard.exit_code, 1) << shard.output;
+    EXPECT_NE(shard.output.find("The new report is one shard"), std::string::npos) << shard.output;
+  }
+}
+
+// A full disk at the final write left report.md and junit.xml CONFORMANT
+// beside an INCOMPLETE report.json (exit 2), and the verdict was printed
+// first. report.html is only written with the final set: its temporary on
+// /dev/full is a disk that fills at the last write.
+TEST(Reports, AFullDiskAtTheLastWriteLeavesNoConformantFileAndNoVerdict) {
+  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  TempDir dir("full-disk");
+  const std::string out = dir.path() + "/out";
+  std::filesystem::create_directories(out);
+  std::filesystem::create_symlink("/dev/full", out + "/report.html.tmp");
+  const auto run = RunNpuconf(
+      "run --profile rk3588 --routine rknn.int4_pack --no-real-shapes --cases 2 --jobs 1 --out " +
+      out);
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("report.html.tmp"), std::string::npos) << run.output;
+  EXPECT_FALSE(MentionsAVerdict(run.output)) << run.output;
+  EXPECT_EQ(ReadJson(out + "/report.json")["verdict"], "INCOMPLETE");
+  const std::string md = testing::ReadFile(out + "/report.md");
+  EXPECT_EQ(md.find("✅ CONFORMANT"), std::string::npos) << md;
+  EXPECT_NE(md.find("INCOMPLETE"), std::string::npos) << md;
+  EXPECT_NE(testing::ReadFile(out + "/junit.xml").find("has not finished"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(out + "/report.html"));
+}
+
+// `vectors check` with every vector rejected exited 2 while report.json said
+// "conformant": true and report.md CONFORMANT (result pass 0+0).
+TEST(Reports, VectorsCheckWithEveryVectorRejectedWritesNothingChecked) {
+  TempDir dir("rejected-vectors");
+  const std::string v = dir.path() + "/v";
+  ASSERT_EQ(RunNpuconf("vectors generate --routine cann.nd_to_nz --profile ascend910b --count 3 "
+                       "--out " +
+                       v)
+                .exit_code,
+            0);
+  auto doc = ReadJson(v + "/cann.nd_to_nz.json");
+  int stale = 0;
+  for (auto& c : doc["cases"]) {
+    // Stale: the file is well formed, the oracle disagrees (check rejects it).
+    c["expected"]["status"] = c["expected"]["status"] == 0 ? 161002 : 0;
+    ++stale;
+  }
+  ASSERT_GT(stale, 0);
+  std::ofstream(v + "/cann.nd_to_nz.json") << doc.dump(2);
+  const auto check = RunNpuconf("vectors check " + v + " --out " + dir.path() + "/r");
+  EXPECT_EQ(check.exit_code, 2) << check.output;
+  EXPECT_FALSE(MentionsAVerdict(check.output)) << check.output;
+  const auto report = ReadJson(dir.path() + "/r/report.json");
+  EXPECT_EQ(report["conformant"], false);
+  EXPECT_EQ(report["complete"], false);
+  EXPECT_EQ(report["verdict"], "NOTHING CHECKED") << report.dump(1);
+  EXPECT_NE(report["incomplete_reason"].get<std::string>().find("bad input"), std::string::npos);
+  EXPECT_EQ(testing::ReadFile(dir.path() + "/r/report.md").find("✅ CONFORMANT"), std::string::npos);
+  EXPECT_NE(testing::ReadFile(dir.path() + "/r/junit.xml").find("bad input"), std::string::npos);
 }
 
 }  // namespace

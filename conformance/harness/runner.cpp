@@ -719,7 +719,8 @@ report::RunReport RunSuite(const Suite& suite, const Port& port, const RunOption
   std::vector<size_t> placed;  // the unit index of each of run.results, ascending
   auto add = [&](size_t i, report::PropertyResult result) {
     if (options.shard_count > 0) result.unit = unit_of[i];
-    if (options.waivers) ApplyWaivers(*options.waivers, today, suite, &result, &waiver_used);
+    if (options.waivers)
+      ApplyWaiversKeepingRaw(*options.waivers, today, suite, &result, &waiver_used);
     const auto at = std::upper_bound(placed.begin(), placed.end(), i);
     run.results.insert(run.results.begin() + (at - placed.begin()), std::move(result));
     placed.insert(at, i);
@@ -761,7 +762,7 @@ report::RunReport RunSuite(const Suite& suite, const Port& port, const RunOption
     const size_t before = run.results.size();
     ApplyCoverageGate(suite, run.coverage_filter, profiles, &run);
     for (size_t i = before; i < run.results.size() && options.waivers; ++i)
-      ApplyWaivers(*options.waivers, today, suite, &run.results[i], &waiver_used);
+      ApplyWaiversKeepingRaw(*options.waivers, today, suite, &run.results[i], &waiver_used);
   }
   if (options.waivers) FinishWaivers(*options.waivers, waiver_used, options.shard_count > 0, &run);
   // The reports again when the gate, the waivers or the shard added to them.

@@ -164,4 +164,22 @@ void FinishWaivers(const WaiverSet& waivers, const std::vector<bool>& used, bool
   run->results.push_back(std::move(fail));
 }
 
+void ApplyWaiversKeepingRaw(const WaiverSet& waivers, const std::string& today, const Suite& suite,
+                            report::PropertyResult* result, std::vector<bool>* used) {
+  report::Unwaived raw{.outcome = result->outcome, .message = result->message};
+  if (result->unwaived) raw = *result->unwaived;
+  ApplyWaivers(waivers, today, suite, result, used);
+  if (result->outcome != raw.outcome || result->message != raw.message)
+    result->unwaived = std::move(raw);
+}
+
+void Unwaive(report::PropertyResult* result) {
+  if (result->unwaived) {
+    result->outcome = result->unwaived->outcome;
+    result->message = std::move(result->unwaived->message);
+    result->unwaived.reset();
+  }
+  result->waiver = {};
+}
+
 }  // namespace npuconf

@@ -60,4 +60,14 @@ void ApplyWaivers(const WaiverSet& waivers, const std::string& today, const Suit
 void FinishWaivers(const WaiverSet& waivers, const std::vector<bool>& used, bool shard,
                    report::RunReport* run);
 
+// ApplyWaivers, keeping the result's outcome and message from before it in
+// result->unwaived when a waiver changed them, so that the raw result travels
+// in report.json and `report merge` judges it again (Unwaive).
+void ApplyWaiversKeepingRaw(const WaiverSet& waivers, const std::string& today, const Suite& suite,
+                            report::PropertyResult* result, std::vector<bool>* used);
+
+// The result as it was before any waiver judged it: outcome and message of
+// result->unwaived restored, no waiver note.
+void Unwaive(report::PropertyResult* result);
+
 }  // namespace npuconf
