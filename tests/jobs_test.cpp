@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <csignal>
+#include <iostream>
+#include <sstream>
 
 #include "conformance/harness/parallel.h"
 #include "conformance/harness/runner.h"
@@ -334,6 +336,34 @@ TEST(Progress, TheEtaCountsWhatALongRunningUnitHasLeft) {
   EXPECT_DOUBLE_EQ(EtaSeconds(10, {}, 2, 2.0), 10);
   // The longest running unit bounds it from below.
   EXPECT_DOUBLE_EQ(EtaSeconds(2, {{100, 10}, {1, 0}}, 2, 1.0), 90);
+}
+
+// The pool's progress line estimates from the seconds its finished units
+// took (issue 42: every line of `make run` said ETA 0:00, the finished
+// units' seconds being looked up on workers that had already let them go).
+TEST(Progress, ThePoolsEtaEstimatesFromTheUnitsDone) {
+  std::vector<PoolUnit> units;
+  for (int i = 0; i < 6; ++i) units.push_back({.name = "u" + std::to_string(i) + "@p", .cost = 1});
+  auto run = [&](size_t i) {
+    usleep(1000000);  // 1 s a unit: 6 units on 2 workers take 3 s
+    report::PropertyResult r;
+    r.property = "u" + std::to_string(i);
+    r.profile = "p";
+    return r;
+  };
+  auto died = [](size_t, const std::string&, const std::string&) {
+    return report::PropertyResult{};
+  };
+  std::stringstream captured;
+  std::streambuf* old = std::cerr.rdbuf(captured.rdbuf());
+  RunUnitsInWorkers(units, {.jobs = 2, .progress = true}, run, died,
+                    [](size_t, report::PropertyResult) {});
+  std::cerr.rdbuf(old);
+  // The first line, two units done and four to go at 1 s each on two workers.
+  const std::string text = captured.str();
+  const std::string first = text.substr(0, text.find('\n'));
+  EXPECT_NE(first.find("] 0 failing, ETA 0:0"), std::string::npos) << text;
+  EXPECT_EQ(first.find("ETA 0:00"), std::string::npos) << text;
 }
 
 }  // namespace
