@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -352,9 +353,14 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
                   "faults in the claimed routines this run's properties kill");
   run->add_option("--waivers", waivers_path,
                   "Known failures that do not fail the run, each with a reason and an expiry "
-                  "date (JSON, docs/waivers.md)");
+                  "date (JSON, docs/waivers.md); a property is waived only when every failing "
+                  "case it met meets a waiver");
   run->add_flag("--strict-waivers", strict_waivers,
                 "A waiver that matched no failure fails the run");
+  std::string today_text;
+  run->add_option("--today", today_text,
+                  "YYYY-MM-DD: judge waiver expiry by this date instead of the clock's (UTC), "
+                  "for tests of expiry; every report says the date and that it was set");
   run->add_option("--shard", shard_text,
                   "K/N: run shard K of N of the property x profile units, balanced by cost "
                   "(npuconf report merge joins the N reports)");
@@ -660,6 +666,17 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     } else if (strict_waivers) {
       err << "npuconf: --strict-waivers needs --waivers FILE\n";
       return kExitBadUsage;
+    }
+    if (std::getenv("NPUCONF_TODAY")) {
+      err << "npuconf: NPUCONF_TODAY is not read: waivers expire by the clock's date, or by "
+             "--today DATE (which every report shows)\n";
+    }
+    if (!today_text.empty()) {
+      if (std::string error = ParseToday(today_text, &options.today); !error.empty()) {
+        err << "npuconf: " << error << "\n";
+        return kExitBadUsage;
+      }
+      options.today_forced = true;
     }
     Selftest selftest;
     if (!selftest_path.empty()) {

@@ -124,6 +124,13 @@ nlohmann::json ToJson(const RunReport& report) {
     if (!r.coverage_unchecked.empty()) item["coverage_unchecked"] = r.coverage_unchecked;
     if (r.coverage_witnesses > 0) item["coverage_witnesses"] = r.coverage_witnesses;
     if (!r.waiver.reason.empty()) item["waiver"] = WaiverNoteToJson(r.waiver);
+    if (!r.failing_cases.empty()) {
+      nlohmann::json cases = nlohmann::json::array();
+      for (const auto& f : r.failing_cases)
+        cases.push_back({{"kind", f.kind}, {"case", f.text}, {"case_json", f.case_json}});
+      item["failing_cases"] = cases;
+    }
+    if (!r.unwaived_case.empty()) item["unwaived_case"] = r.unwaived_case;
     if (r.unit >= 0) item["unit"] = r.unit;
     if (!r.basis.empty()) item["basis"] = r.basis;
     if (r.non_deterministic) item["non_deterministic"] = true;
@@ -158,6 +165,11 @@ nlohmann::json ToJson(const RunReport& report) {
     for (const auto& w : report.stale_waivers) stale.push_back(WaiverNoteToJson(w));
     doc["waivers"] = {{"file", report.waivers_file}, {"stale", stale}};
   }
+  if (!report.today.empty()) {
+    doc["today"] = {{"date", report.today},
+                    {"set_by", report.today_forced ? "--today" : "clock"},
+                    {"text", TodayText(report)}};
+  }
   const KillRate& k = report.kill_rate;
   doc["kill_rate"] = {{"measured", k.measured}, {"text", KillRateText(k)}};
   if (k.measured) {
@@ -168,6 +180,12 @@ nlohmann::json ToJson(const RunReport& report) {
                              {"file", k.file}});
   }
   return doc;
+}
+
+std::string TodayText(const RunReport& report) {
+  if (report.today.empty()) return "";
+  return "waivers judged on " + report.today +
+         (report.today_forced ? " (set by --today, not the clock)" : " (UTC, the clock)");
 }
 
 std::string KillRateText(const KillRate& rate) {
@@ -221,9 +239,12 @@ std::string ToJunitXml(const RunReport& report, bool complete) {
       << "\" failures=\"" << failures << "\" skipped=\"" << skipped << "\">\n";
   out << "    <properties>\n      <property name=\"verdict\" value=\""
       << ToString(VerdictOf(report)) << "\"/>\n      <property name=\"not_claimed\" value=\""
-      << not_claimed << "\"/>\n    </properties>\n";
+      << not_claimed << "\"/>\n";
+  if (const std::string today = TodayText(report);
+      !today.empty() && (report.today_forced || !report.waivers_file.empty()))
+    out << "      <property name=\"today\" value=\"" << XmlEscape(today) << "\"/>\n";
+  out << "    </properties>\n";
   for (const auto& r : report.results) {
-    if (r.outcome == Outcome::kNotClaimed) continue;
     out << "    <testcase classname=\"" << XmlEscape(r.profile) << "\" name=\""
         << XmlEscape(r.property) << "\" time=\"" << std::fixed << std::setprecision(3) << r.seconds
         << "\">\n";
@@ -232,6 +253,7 @@ std::string ToJunitXml(const RunReport& report, bool complete) {
           << XmlEscape(r.counterexample.empty()
                            ? r.message
                            : "counterexample: " + r.counterexample + "\nreproduce: " + r.reproduce)
+          << XmlEscape(r.unwaived_case.empty() ? "" : "\nnot waived: " + r.unwaived_case)
           << "</failure>\n";
     } else if (r.outcome == Outcome::kWaived) {
       out << "      <skipped message=\""
@@ -277,6 +299,7 @@ std::string SummaryTable(const RunReport& report) {
       out << "    " << r.message << "\n";
       if (!r.counterexample.empty()) out << "    counterexample: " << r.counterexample << "\n";
       if (!r.reproduce.empty()) out << "    reproduce: " << r.reproduce << "\n";
+      if (!r.unwaived_case.empty()) out << "    not waived: " << r.unwaived_case << "\n";
     }
     if (r.outcome == Outcome::kWaived) {
       out << "    waived: " << r.waiver.reason << " (expires " << r.waiver.expires
@@ -292,6 +315,7 @@ std::string SummaryTable(const RunReport& report) {
       << " skipped too large";
   if (counts[Outcome::kWaived] > 0) out << ", " << counts[Outcome::kWaived] << " waived";
   out << "\n";
+  if (report.today_forced || !report.waivers_file.empty()) out << TodayText(report) << "\n";
   for (const auto& w : report.stale_waivers) {
     out << "stale waiver (matched no failure): " << w.property << " @ " << w.profile
         << (w.when.empty() ? "" : " when " + w.when) << ": " << w.reason << "\n";

@@ -149,6 +149,17 @@ PropertyResult ResultFromJson(const nlohmann::json& item) {
   Read(item, "coverage_unchecked", &r.coverage_unchecked, true);
   Read(item, "coverage_witnesses", &r.coverage_witnesses, true);
   if (auto it = item.find("waiver"); it != item.end()) r.waiver = WaiverNoteFromJson(*it);
+  if (auto it = item.find("failing_cases"); it != item.end()) {
+    if (!it->is_array()) throw std::runtime_error("\"failing_cases\" must be an array");
+    for (const auto& f : *it) {
+      FailingCase one;
+      Read(f, "kind", &one.kind);
+      Read(f, "case", &one.text);
+      if (auto c = f.find("case_json"); c != f.end()) one.case_json = *c;
+      r.failing_cases.push_back(std::move(one));
+    }
+  }
+  Read(item, "unwaived_case", &r.unwaived_case, true);
   Read(item, "unit", &r.unit, true);
   Read(item, "basis", &r.basis, true);
   Read(item, "non_deterministic", &r.non_deterministic, true);
@@ -228,6 +239,12 @@ RunReport RunReportFromJson(const nlohmann::json& doc) {
     nlohmann::json stale = nlohmann::json::array();
     Read(*it, "stale", &stale, true);
     for (const auto& w : stale) run.stale_waivers.push_back(WaiverNoteFromJson(w));
+  }
+  if (auto it = doc.find("today"); it != doc.end()) {
+    Read(*it, "date", &run.today);
+    std::string set_by;
+    Read(*it, "set_by", &set_by, true);
+    run.today_forced = set_by == "--today";
   }
   if (auto it = doc.find("kill_rate"); it != doc.end() && it->value("measured", false)) {
     run.kill_rate.measured = true;

@@ -76,6 +76,11 @@ report::PropertyResult EveryFieldSet() {
               .reason = "r",
               .tracking = "t",
               .expires = "2999-01-01"};
+  r.failing_cases = {{.kind = "explicit",
+                      .text = "cann.nd_to_nz profile=ascend910b dtype=INT8",
+                      .case_json = {{"routine", "cann.nd_to_nz"}}},
+                     {.kind = "crash", .text = "cann.nd_to_nz profile=ascend910b dtype=FLOAT16"}};
+  r.unwaived_case = "crash: cann.nd_to_nz profile=ascend910b dtype=FLOAT16";
   r.seconds = 0.1 + 0.2;  // not exactly representable in decimal: must survive unchanged
   return r;
 }
@@ -84,7 +89,7 @@ TEST(ResultJson, RoundTripsEveryField) {
   // A field added to PropertyResult must be carried by ResultFromJson (and set
   // above and compared below); this count makes the test fail until it is.
   static_assert(FieldCount<report::ChoiceUsed>() == 6);
-  EXPECT_EQ(FieldCount<report::PropertyResult>(), 31u)
+  EXPECT_EQ(FieldCount<report::PropertyResult>(), 33u)
       << "PropertyResult gained or lost a field: carry it in reports/result_json.cpp and "
          "set and compare it here";
   const report::PropertyResult a = EveryFieldSet();
@@ -116,6 +121,8 @@ TEST(ResultJson, RoundTripsEveryField) {
   EXPECT_EQ(b.timed_out, a.timed_out);
   EXPECT_EQ(b.successful_calls, a.successful_calls);
   EXPECT_EQ(b.waiver, a.waiver);
+  EXPECT_EQ(b.failing_cases, a.failing_cases);
+  EXPECT_EQ(b.unwaived_case, a.unwaived_case);
   EXPECT_EQ(b.outside_claims, a.outside_claims);
   EXPECT_EQ(b.too_large, a.too_large);
   EXPECT_EQ(b.too_large_cases, a.too_large_cases);
