@@ -293,7 +293,8 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       "     run, a case over --max-case-bytes)\n"
       "  3  the port could not be loaded\n"
       "  4  nothing was checked: no claimed, applicable case on the selected profiles and\n"
-      "     routines (check: the case lies outside the port's claims or the profile)\n"
+      "     routines (check: the case lies outside the port's claims or the profile); a shard\n"
+      "     (--shard K/N) holding no claimed unit exits 0 instead: its merge gives the verdict\n"
       "  130, 143, 129  run stopped by SIGINT, SIGTERM, SIGHUP: workers and ports ended, the\n"
       "     reports so far kept (\"complete\": false)\n"
       "Also: npuconf vectors generate|check|verify (test vectors, docs/vector-format.md);\n"
@@ -788,6 +789,13 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     if (!quiet)
       out << "reports: " << out_dir << "/report.json, junit.xml, report.md, report.html\n";
     const int exit_code = report::RunExitCode(result);
+    if (report::EmptyShard(result)) {
+      err << "npuconf: this shard holds no claimed unit (shard " << result.shard_index << "/"
+          << result.shard_count << "; the selection holds " << result.units_total
+          << " units in all: more shards than units the port claims); npuconf report merge gives "
+             "the "
+             "run's verdict (exit 0)\n";
+    }
     if (exit_code == kExitNothingChecked) {
       int too_large = 0;
       for (const auto& r : result.results) too_large += r.too_large;

@@ -100,6 +100,11 @@ std::string ToMarkdown(const RunReport& report) {
   out << "\n";
   if (const std::string line = TooLargeOf(report).Text(MdCode, MdEscape); !line.empty())
     out << "\nNot run: " << line << "\n";
+  if (EmptyShard(report)) {
+    out << "\nThis shard (" << report.shard_index << "/" << report.shard_count
+        << ") holds no claimed unit: `npuconf report merge` of every shard gives the run's "
+           "verdict.\n";
+  }
   out << "\n" << MdEscape(KillRateText(report.kill_rate)) << "\n";
   if (const std::string today = TodayText(report);
       !today.empty() && (report.today_forced || !report.waivers_file.empty()))

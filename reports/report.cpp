@@ -1,5 +1,6 @@
 #include "reports/report.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -63,6 +64,14 @@ bool AnyFailure(const RunReport& report) {
     if (IsFailure(r.outcome)) return true;
   }
   return false;
+}
+
+bool EmptyShard(const RunReport& report) {
+  if (report.shard_count == 0) return false;
+  return std::none_of(report.results.begin(), report.results.end(), [](const PropertyResult& r) {
+    return r.outcome != Outcome::kNotClaimed && r.outcome != Outcome::kNotApplicable &&
+           r.outcome != Outcome::kNotCovered;
+  });
 }
 
 nlohmann::json ToJson(const RunReport& report) {
@@ -224,7 +233,7 @@ std::string ToJunitXml(const RunReport& report, bool complete) {
   std::string run_failure;
   if (!complete) {
     run_failure = "the run has not finished (or the runner died): these are the results so far";
-  } else if (VerdictOf(report) == Verdict::kNothingChecked) {
+  } else if (VerdictOf(report) == Verdict::kNothingChecked && !EmptyShard(report)) {
     run_failure = "nothing was checked: no claimed, applicable case on the selected profiles";
   }
   const size_t tests = listed + (run_failure.empty() ? 0 : 1);

@@ -221,6 +221,11 @@ std::string SummaryTable(const RunReport& report);
 
 bool AnyFailure(const RunReport& report);
 
+// A shard (--shard K/N) none of whose units the port claims and the profile
+// admits (more shards than claimed units): it exits 0, "this shard holds no
+// claimed unit", and `report merge` gives the run's verdict.
+bool EmptyShard(const RunReport& report);
+
 // Writes report.json, junit.xml, report.md and report.html into `dir` (created if needed).
 // Returns an error message, empty on success.
 std::string WriteReports(const RunReport& report, const std::string& dir);

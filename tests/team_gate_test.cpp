@@ -388,6 +388,47 @@ TEST(Shards, ThreeShardsMergeIntoTheUnshardedReport) {
   EXPECT_NE(foreign.output.find("is not a shard"), std::string::npos) << foreign.output;
 }
 
+// More shards than claimed units (issue 42 item 9): the empty shards exit 0,
+// saying so, and their merge is the unsharded run's verdict.
+TEST(Shards, AnEmptyShardExitsZeroSayingItHoldsNoClaimedUnit) {
+  TempDir dir("empty-shard");
+  const std::string base =
+      "run --profile ascend910b --property cann.nd_to_nz.round_trip --no-real-shapes --quiet "
+      "--cases 5 --out " +
+      dir.path();
+  for (int k = 1; k <= 3; ++k) {
+    const auto run =
+        RunNpuconf(base + "/" + std::to_string(k) + " --shard " + std::to_string(k) + "/3");
+    EXPECT_EQ(run.exit_code, 0) << k << "\n" << run.output;
+    const auto report = ReadJson(dir.path() + "/" + std::to_string(k) + "/report.json");
+    const bool empty = report["results"].empty();
+    EXPECT_EQ(run.output.find("this shard holds no claimed unit") != std::string::npos, empty)
+        << run.output;
+    if (empty) {
+      const std::string junit =
+          testing::ReadFile(dir.path() + "/" + std::to_string(k) + "/junit.xml");
+      EXPECT_EQ(junit.find("<failure"), std::string::npos) << junit;
+    }
+  }
+  const auto merge = RunNpuconf("report merge --out " + dir.path() + "/merged " + dir.path() +
+                                "/1 " + dir.path() + "/2 " + dir.path() + "/3");
+  EXPECT_EQ(merge.exit_code, 0) << merge.output;
+  EXPECT_EQ(ReadJson(dir.path() + "/merged/report.json")["verdict"], "CONFORMANT");
+  // A port that claims nothing of the selection: every shard is empty, the
+  // merge says nothing was checked (exit 4).
+  for (int k = 1; k <= 2; ++k) {
+    const auto run =
+        testing::RunShell("NPUCONF_TEST_CLAIMS='cann.antiquant:*' " + std::string(NPUCONF_BINARY) +
+                          " " + base + "/n" + std::to_string(k) + " --port " +
+                          NPUCONF_SCRIPTED_PORT + " --shard " + std::to_string(k) + "/2");
+    EXPECT_EQ(run.exit_code, 0) << run.output;
+  }
+  EXPECT_EQ(RunNpuconf("report merge --out " + dir.path() + "/nm " + dir.path() + "/n1 " +
+                       dir.path() + "/n2")
+                .exit_code,
+            4);
+}
+
 TEST(Shards, AMalformedShardIsBadUsage) {
   TempDir dir("bad-shard");
   for (const char* bad : {"0/3", "4/3", "3", "1/0", "a/b", "1/3x", "''"}) {
