@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -293,7 +294,8 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       "     run, a case over --max-case-bytes)\n"
       "  3  the port could not be loaded\n"
       "  4  nothing was checked: no claimed, applicable case on the selected profiles and\n"
-      "     routines (check: the case lies outside the port's claims or the profile)\n"
+      "     routines (check: the case lies outside the port's claims or the profile); a shard\n"
+      "     (--shard K/N) holding no claimed unit exits 0 instead: its merge gives the verdict\n"
       "  130, 143, 129  run stopped by SIGINT, SIGTERM, SIGHUP: workers and ports ended, the\n"
       "     reports so far kept (\"complete\": false)\n"
       "Also: npuconf vectors generate|check|verify (test vectors, docs/vector-format.md);\n"
@@ -353,9 +355,14 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
                   "faults in the claimed routines this run's properties kill");
   run->add_option("--waivers", waivers_path,
                   "Known failures that do not fail the run, each with a reason and an expiry "
-                  "date (JSON, docs/waivers.md)");
+                  "date (JSON, docs/waivers.md); a property is waived only when every failing "
+                  "case it met meets a waiver");
   run->add_flag("--strict-waivers", strict_waivers,
                 "A waiver that matched no failure fails the run");
+  std::string today_text;
+  run->add_option("--today", today_text,
+                  "YYYY-MM-DD: judge waiver expiry by this date instead of the clock's (UTC), "
+                  "for tests of expiry; every report says the date and that it was set");
   run->add_option("--shard", shard_text,
                   "K/N: run shard K of N of the property x profile units, balanced by cost "
                   "(npuconf report merge joins the N reports)");
@@ -666,6 +673,17 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
       err << "npuconf: --strict-waivers needs --waivers FILE\n";
       return kExitBadUsage;
     }
+    if (std::getenv("NPUCONF_TODAY")) {
+      err << "npuconf: NPUCONF_TODAY is not read: waivers expire by the clock's date, or by "
+             "--today DATE (which every report shows)\n";
+    }
+    if (!today_text.empty()) {
+      if (std::string error = ParseToday(today_text, &options.today); !error.empty()) {
+        err << "npuconf: " << error << "\n";
+        return kExitBadUsage;
+      }
+      options.today_forced = true;
+    }
     Selftest selftest;
     if (!selftest_path.empty()) {
       if (std::string error = ReadSelftest(selftest_path, &selftest); !error.empty()) {
@@ -799,6 +817,13 @@ int RunCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     if (!quiet)
       out << "reports: " << out_dir << "/report.json, junit.xml, report.md, report.html\n";
     const int exit_code = report::RunExitCode(result);
+    if (report::EmptyShard(result)) {
+      err << "npuconf: this shard holds no claimed unit (shard " << result.shard_index << "/"
+          << result.shard_count << "; the selection holds " << result.units_total
+          << " units in all: more shards than units the port claims); npuconf report merge gives "
+             "the "
+             "run's verdict (exit 0)\n";
+    }
     if (exit_code == kExitNothingChecked) {
       int too_large = 0;
       for (const auto& r : result.results) too_large += r.too_large;

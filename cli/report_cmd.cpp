@@ -312,6 +312,10 @@ int RunReportCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
                     "govern: without this option nothing is waived)");
   merge->add_flag("--strict-waivers", strict,
                   "A waiver no merged failure used fails the merged run");
+  std::string today_text;
+  merge->add_option("--today", today_text,
+                    "YYYY-MM-DD: judge waiver expiry by this date, not the clock's (for tests; "
+                    "every report says so)");
   std::string old_dir, new_dir;
   auto* diff = app.add_subcommand("diff", "What changed from one run's reports to another's");
   diff->add_option("old", old_dir, "The earlier run's --out directory (or report.json)")
@@ -419,7 +423,15 @@ int RunReportCli(int argc, char** argv, std::ostream& out, std::ostream& err) {
     merged.fingerprint["waivers"] = FileIdentity(waivers_path, &waivers_error);
     if (!waivers_path.empty()) {
       std::vector<bool> used(waivers.entries.size(), false);
-      const std::string today = TodayUtc();
+      std::string today = TodayUtc();
+      if (!today_text.empty()) {
+        if (std::string error = ParseToday(today_text, &today); !error.empty()) {
+          err << "npuconf report merge: " << error << "\n";
+          return kExitBadUsage;
+        }
+      }
+      merged.today = today;
+      merged.today_forced = !today_text.empty();
       for (auto& r : merged.results)
         ApplyWaiversKeepingRaw(waivers, today, BuiltinSuite(), &r, &used);
       FinishWaivers(waivers, used, false, &merged);

@@ -181,6 +181,10 @@ void WriteFailure(const PropertyResult& r, int index, std::ostream& out) {
     out << "<p>First explicit case that failed: <code>" << HtmlEscape(r.first_explicit_failure)
         << "</code></p>";
   }
+  if (!r.unwaived_case.empty()) {
+    out << "<p>Not waived: a waiver names this property, but not its failing case <code>"
+        << HtmlEscape(r.unwaived_case) << "</code></p>";
+  }
   if (!r.counterexample_case.is_null()) {
     out << "<details><summary>case JSON</summary><pre>"
         << HtmlEscape(
@@ -236,6 +240,9 @@ std::string ToHtml(const RunReport& report, const nlohmann::json& json) {
     out << "<p class=\"legend\">Not run: " << line << "</p>\n";
   out << "<p class=\"legend\" id=\"kill-rate\">" << HtmlEscape(KillRateText(report.kill_rate))
       << "</p>\n";
+  if (const std::string today = TodayText(report);
+      !today.empty() && (report.today_forced || !report.waivers_file.empty()))
+    out << "<p class=\"legend\" id=\"today\">" << HtmlEscape(today) << "</p>\n";
 
   // Filters.
   out << "<div class=\"filters\">Filter: <input id=\"filter-text\" type=\"search\" size=\"28\" "

@@ -62,6 +62,10 @@ void WriteFailure(const PropertyResult& r, std::ostream& out) {
   if (!r.first_explicit_failure.empty()) {
     out << "\nFirst explicit case that failed: " << MdCode(r.first_explicit_failure) << "\n";
   }
+  if (!r.unwaived_case.empty()) {
+    out << "\nNot waived: a waiver names this property, but not its failing case "
+        << MdCode(r.unwaived_case) << "\n";
+  }
   // Evidence read back from a report.json (report merge) is outside data: a
   // field of another type than the runner writes is noted, and the rest of
   // the report still renders.
@@ -96,7 +100,15 @@ std::string ToMarkdown(const RunReport& report) {
   out << "\n";
   if (const std::string line = TooLargeOf(report).Text(MdCode, MdEscape); !line.empty())
     out << "\nNot run: " << line << "\n";
+  if (EmptyShard(report)) {
+    out << "\nThis shard (" << report.shard_index << "/" << report.shard_count
+        << ") holds no claimed unit: `npuconf report merge` of every shard gives the run's "
+           "verdict.\n";
+  }
   out << "\n" << MdEscape(KillRateText(report.kill_rate)) << "\n";
+  if (const std::string today = TodayText(report);
+      !today.empty() && (report.today_forced || !report.waivers_file.empty()))
+    out << "\n" << MdEscape(today) << "\n";
   out << "\nClaims of the port:";
   for (const auto& claim : report.port_claims) out << " " << MdCode(claim);
   out << (report.port_claims.empty() ? " none\n" : "\n");

@@ -1,5 +1,6 @@
 #include "reports/report.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -65,6 +66,14 @@ bool AnyFailure(const RunReport& report) {
   return false;
 }
 
+bool EmptyShard(const RunReport& report) {
+  if (report.shard_count == 0) return false;
+  return std::none_of(report.results.begin(), report.results.end(), [](const PropertyResult& r) {
+    return r.outcome != Outcome::kNotClaimed && r.outcome != Outcome::kNotApplicable &&
+           r.outcome != Outcome::kNotCovered;
+  });
+}
+
 nlohmann::json ToJson(const RunReport& report) {
   nlohmann::json doc;
   doc["schema"] = "npuconf-report";
@@ -128,6 +137,13 @@ nlohmann::json ToJson(const RunReport& report) {
       item["unwaived"] = {{"result", ToString(r.unwaived->outcome)},
                           {"message", r.unwaived->message}};
     }
+    if (!r.failing_cases.empty()) {
+      nlohmann::json cases = nlohmann::json::array();
+      for (const auto& f : r.failing_cases)
+        cases.push_back({{"kind", f.kind}, {"case", f.text}, {"case_json", f.case_json}});
+      item["failing_cases"] = cases;
+    }
+    if (!r.unwaived_case.empty()) item["unwaived_case"] = r.unwaived_case;
     if (r.unit >= 0) item["unit"] = r.unit;
     if (!r.basis.empty()) item["basis"] = r.basis;
     if (r.non_deterministic) item["non_deterministic"] = true;
@@ -163,6 +179,11 @@ nlohmann::json ToJson(const RunReport& report) {
     doc["waivers"] = {{"file", report.waivers_file}, {"stale", stale}};
   }
   if (!report.fingerprint.empty()) doc["fingerprint"] = report.fingerprint;
+  if (!report.today.empty()) {
+    doc["today"] = {{"date", report.today},
+                    {"set_by", report.today_forced ? "--today" : "clock"},
+                    {"text", TodayText(report)}};
+  }
   const KillRate& k = report.kill_rate;
   doc["kill_rate"] = {{"measured", k.measured}, {"text", KillRateText(k)}};
   if (k.measured) {
@@ -173,6 +194,12 @@ nlohmann::json ToJson(const RunReport& report) {
                              {"file", k.file}});
   }
   return doc;
+}
+
+std::string TodayText(const RunReport& report) {
+  if (report.today.empty()) return "";
+  return "waivers judged on " + report.today +
+         (report.today_forced ? " (set by --today, not the clock)" : " (UTC, the clock)");
 }
 
 std::string KillRateText(const KillRate& rate) {
@@ -192,22 +219,20 @@ std::string KillRateText(const KillRate& rate) {
 
 std::string ToJunitXml(const RunReport& report, bool complete,
                        const std::string& incomplete_reason) {
-  // A routine the port does not claim is not a test of it: those results stay
-  // out of the test cases (a two-routine port would otherwise show 70 skips
-  // in 88), counted in the suite's properties instead.
+  // One test case per result of the run's selection: one the port does not
+  // claim is skipped with its reason, as one not applicable is (a CI counting
+  // test cases sees the same number for every port).
   int failures = 0;
   int skipped = 0;
   int not_claimed = 0;
   size_t listed = 0;
   for (const auto& r : report.results) {
-    if (r.outcome == Outcome::kNotClaimed) {
-      ++not_claimed;
-      continue;
-    }
+    not_claimed += r.outcome == Outcome::kNotClaimed;
     ++listed;
     failures += IsFailure(r.outcome);
     skipped += r.outcome == Outcome::kNotCovered || r.outcome == Outcome::kNotApplicable ||
-               r.outcome == Outcome::kTooLarge || r.outcome == Outcome::kWaived;
+               r.outcome == Outcome::kTooLarge || r.outcome == Outcome::kWaived ||
+               r.outcome == Outcome::kNotClaimed;
   }
   // A run that has not finished, or that checked nothing, is no pass for a CI
   // reading only junit.xml: one failing test case of the run itself says so.
@@ -216,7 +241,7 @@ std::string ToJunitXml(const RunReport& report, bool complete,
     run_failure = "the run is incomplete: " + incomplete_reason;
   } else if (!complete) {
     run_failure = "the run has not finished (or the runner died): these are the results so far";
-  } else if (VerdictOf(report) == Verdict::kNothingChecked) {
+  } else if (VerdictOf(report) == Verdict::kNothingChecked && !EmptyShard(report)) {
     run_failure = "nothing was checked: no claimed, applicable case on the selected profiles";
   }
   const size_t tests = listed + (run_failure.empty() ? 0 : 1);
@@ -229,9 +254,12 @@ std::string ToJunitXml(const RunReport& report, bool complete,
       << "\" failures=\"" << failures << "\" skipped=\"" << skipped << "\">\n";
   out << "    <properties>\n      <property name=\"verdict\" value=\""
       << ToString(VerdictOf(report)) << "\"/>\n      <property name=\"not_claimed\" value=\""
-      << not_claimed << "\"/>\n    </properties>\n";
+      << not_claimed << "\"/>\n";
+  if (const std::string today = TodayText(report);
+      !today.empty() && (report.today_forced || !report.waivers_file.empty()))
+    out << "      <property name=\"today\" value=\"" << XmlEscape(today) << "\"/>\n";
+  out << "    </properties>\n";
   for (const auto& r : report.results) {
-    if (r.outcome == Outcome::kNotClaimed) continue;
     out << "    <testcase classname=\"" << XmlEscape(r.profile) << "\" name=\""
         << XmlEscape(r.property) << "\" time=\"" << std::fixed << std::setprecision(3) << r.seconds
         << "\">\n";
@@ -240,6 +268,7 @@ std::string ToJunitXml(const RunReport& report, bool complete,
           << XmlEscape(r.counterexample.empty()
                            ? r.message
                            : "counterexample: " + r.counterexample + "\nreproduce: " + r.reproduce)
+          << XmlEscape(r.unwaived_case.empty() ? "" : "\nnot waived: " + r.unwaived_case)
           << "</failure>\n";
     } else if (r.outcome == Outcome::kWaived) {
       out << "      <skipped message=\""
@@ -285,6 +314,7 @@ std::string SummaryTable(const RunReport& report) {
       out << "    " << r.message << "\n";
       if (!r.counterexample.empty()) out << "    counterexample: " << r.counterexample << "\n";
       if (!r.reproduce.empty()) out << "    reproduce: " << r.reproduce << "\n";
+      if (!r.unwaived_case.empty()) out << "    not waived: " << r.unwaived_case << "\n";
     }
     if (r.outcome == Outcome::kWaived) {
       out << "    waived: " << r.waiver.reason << " (expires " << r.waiver.expires
@@ -300,6 +330,7 @@ std::string SummaryTable(const RunReport& report) {
       << " skipped too large";
   if (counts[Outcome::kWaived] > 0) out << ", " << counts[Outcome::kWaived] << " waived";
   out << "\n";
+  if (report.today_forced || !report.waivers_file.empty()) out << TodayText(report) << "\n";
   for (const auto& w : report.stale_waivers) {
     out << "stale waiver (matched no failure): " << w.property << " @ " << w.profile
         << (w.when.empty() ? "" : " when " + w.when) << ": " << w.reason << "\n";

@@ -62,6 +62,17 @@ struct ChoiceUsed {
 // How many of a result's too-large cases it names (PropertyResult::too_large_cases).
 inline constexpr size_t kTooLargeListed = 8;
 
+// One failing case a property met: "explicit", "witness" (a coverage witness),
+// "random" (RapidCheck's first failing draw), "shrunk" (its shrunk form),
+// "crash" (the case a worker died on) or "timeout"; the case as
+// `routine key=value …` and in its JSON form (core/case_json.h).
+struct FailingCase {
+  std::string kind;
+  std::string text;
+  nlohmann::json case_json;
+  bool operator==(const FailingCase&) const = default;
+};
+
 struct PropertyResult {
   std::string property;
   std::string routine;
@@ -124,9 +135,18 @@ struct PropertyResult {
   // The entry that waives this failure (outcome kWaived), or that expired
   // (outcome kFail, `message` says so); empty reason: none.
   WaiverNote waiver;
+<<<<<<< HEAD
   // The outcome and message before the waivers, when they changed either
   // (report.json "unwaived"); none: the result is its raw outcome.
   std::optional<Unwaived> unwaived;
+=======
+  // Every failing case the property met, in the order met: a waiver waives the
+  // result only when each meets an unexpired entry (waivers.h).
+  std::vector<FailingCase> failing_cases;
+  // A waiver matched the result but not this failing case (`kind: text`), so it
+  // stays failing; "" otherwise.
+  std::string unwaived_case;
+>>>>>>> h3
 };
 
 // One row of the coverage table: how many checked cases of `routine` on
@@ -194,9 +214,18 @@ struct RunReport {
   // --waivers: the file, and the entries that matched no failure.
   std::string waivers_file;
   std::vector<WaiverNote> stale_waivers;
+  // The date (YYYY-MM-DD, UTC) waiver expiry was judged by, and whether
+  // `--today` set it rather than the clock.
+  std::string today;
+  bool today_forced = false;
   KillRate kill_rate;
   Fingerprint fingerprint;  // empty: written by an npuconf without one
 };
+
+// The sentence every report states about the date waivers expire by ("" when
+// the run has none): "waivers judged on 2026-12-07 (UTC, the clock)", or
+// "… (set by --today, not the clock)".
+std::string TodayText(const RunReport& report);
 
 nlohmann::json ToJson(const RunReport& report);
 // `complete` false: the run has not finished; a failing test case "run" says so
@@ -217,6 +246,11 @@ std::string ToHtml(const RunReport& report, const nlohmann::json& report_json);
 std::string SummaryTable(const RunReport& report);
 
 bool AnyFailure(const RunReport& report);
+
+// A shard (--shard K/N) none of whose units the port claims and the profile
+// admits (more shards than claimed units): it exits 0, "this shard holds no
+// claimed unit", and `report merge` gives the run's verdict.
+bool EmptyShard(const RunReport& report);
 
 // Writes report.json, junit.xml, report.md and report.html into `dir` (created if needed).
 // Returns an error message, empty on success.

@@ -184,6 +184,7 @@ std::string WriteReportsAtomically(const RunReport& report, const std::string& d
 }
 
 int RunExitCode(const RunReport& report) {
+  if (EmptyShard(report)) return kExitConformant;
   switch (VerdictOf(report)) {
     case Verdict::kNonConformant:
       return kExitNonConformant;

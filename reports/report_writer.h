@@ -46,7 +46,8 @@ void FailNextReportWriteForTesting(const std::string& name);
 
 // The exit code of a run (core/status.h ExitCode): 1 when any result is a
 // failure, 4 when no result checked a case (all not claimed, not applicable
-// or not covered: a run that checked nothing is no pass), else 0.
+// or not covered: a run that checked nothing is no pass), else 0 — and 0 for
+// an empty shard (EmptyShard), whose merge gives the verdict.
 int RunExitCode(const RunReport& report);
 
 }  // namespace npuconf::report

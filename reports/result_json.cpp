@@ -156,6 +156,17 @@ PropertyResult ResultFromJson(const nlohmann::json& item) {
     r.unwaived = Unwaived{.outcome = OutcomeFromString(raw)};
     Read(*it, "message", &r.unwaived->message);
   }
+  if (auto it = item.find("failing_cases"); it != item.end()) {
+    if (!it->is_array()) throw std::runtime_error("\"failing_cases\" must be an array");
+    for (const auto& f : *it) {
+      FailingCase one;
+      Read(f, "kind", &one.kind);
+      Read(f, "case", &one.text);
+      if (auto c = f.find("case_json"); c != f.end()) one.case_json = *c;
+      r.failing_cases.push_back(std::move(one));
+    }
+  }
+  Read(item, "unwaived_case", &r.unwaived_case, true);
   Read(item, "unit", &r.unit, true);
   Read(item, "basis", &r.basis, true);
   Read(item, "non_deterministic", &r.non_deterministic, true);
@@ -237,6 +248,12 @@ RunReport RunReportFromJson(const nlohmann::json& doc) {
     for (const auto& w : stale) run.stale_waivers.push_back(WaiverNoteFromJson(w));
   }
   Read(doc, "fingerprint", &run.fingerprint, true);
+  if (auto it = doc.find("today"); it != doc.end()) {
+    Read(*it, "date", &run.today);
+    std::string set_by;
+    Read(*it, "set_by", &set_by, true);
+    run.today_forced = set_by == "--today";
+  }
   if (auto it = doc.find("kill_rate"); it != doc.end() && it->value("measured", false)) {
     run.kill_rate.measured = true;
     Read(*it, "killed", &run.kill_rate.killed);

@@ -249,6 +249,23 @@ TEST(CoverageGate, AClassOutsideTheClaimsIsReportedSoAndNeverFails) {
   EXPECT_EQ(report::SummaryTable(run).find("n.negative"), std::string::npos);
 }
 
+// --routine runs every property of the routines it names: the gate holds
+// within them (issue 42 item 9: npuconf_add_port_test's ROUTINES, the
+// README's own gate, made it "report only: filtered run").
+TEST(CoverageGate, ARunOfNamedRoutinesEnforcesTheGateWithinThem) {
+  const Suite suite = ToySuite();
+  const InProcessPort port = ToyPort();
+  RunOptions options;
+  options.profiles = {"ascend910b"};
+  options.routine_glob = "cann.toy";
+  const report::RunReport run = RunSuite(suite, port, options);
+  EXPECT_EQ(run.coverage_gate, "enforced");
+  const report::PropertyResult* gate = Find(run, "cann.toy.coverage");
+  ASSERT_NE(gate, nullptr);
+  EXPECT_EQ(gate->outcome, report::Outcome::kFail);
+  EXPECT_NE(gate->message.find("n.negative"), std::string::npos) << gate->message;
+}
+
 TEST(CoverageGate, AFilteredRunReportsMissingClassesWithoutFailing) {
   const Suite suite = ToySuite();
   const InProcessPort port = ToyPort();

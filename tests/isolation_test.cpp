@@ -120,6 +120,9 @@ TEST(Isolation, AHangingPortCostsAPropertyAtMostTwoTimeouts) {
   int failed = 0;
   for (const auto& result : report.at("results")) {
     if (result.at("result") != "fail") continue;
+    // A --routine run enforces the coverage gate: a port that hangs on every
+    // case hits no class, and ROUTINE.coverage fails, with no call of its own.
+    if (result.at("property").get<std::string>().ends_with(".coverage")) continue;
     ++failed;
     EXPECT_EQ(result.value("timed_out", false), true) << result.dump(2);
     EXPECT_NE(result.at("message").get<std::string>().find("timed out after 300 ms"),

@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <csignal>
+#include <iostream>
+#include <sstream>
 
 #include "conformance/harness/parallel.h"
 #include "conformance/harness/runner.h"
@@ -74,6 +76,12 @@ report::PropertyResult EveryFieldSet() {
               .reason = "r",
               .tracking = "t",
               .expires = "2999-01-01"};
+  r.failing_cases = {{.kind = "explicit",
+                      .text = "cann.nd_to_nz profile=ascend910b dtype=INT8",
+                      .case_json = {{"routine", "cann.nd_to_nz"}}},
+                     {.kind = "crash", .text = "cann.nd_to_nz profile=ascend910b dtype=FLOAT16"}};
+  r.unwaived_case = "crash: cann.nd_to_nz profile=ascend910b dtype=FLOAT16";
+  r.unwaived = report::Unwaived{.outcome = report::Outcome::kFail, .message = "the raw message"};
   r.seconds = 0.1 + 0.2;  // not exactly representable in decimal: must survive unchanged
   return r;
 }
@@ -82,7 +90,7 @@ TEST(ResultJson, RoundTripsEveryField) {
   // A field added to PropertyResult must be carried by ResultFromJson (and set
   // above and compared below); this count makes the test fail until it is.
   static_assert(FieldCount<report::ChoiceUsed>() == 6);
-  EXPECT_EQ(FieldCount<report::PropertyResult>(), 31u)
+  EXPECT_EQ(FieldCount<report::PropertyResult>(), 34u)
       << "PropertyResult gained or lost a field: carry it in reports/result_json.cpp and "
          "set and compare it here";
   const report::PropertyResult a = EveryFieldSet();
@@ -114,6 +122,11 @@ TEST(ResultJson, RoundTripsEveryField) {
   EXPECT_EQ(b.timed_out, a.timed_out);
   EXPECT_EQ(b.successful_calls, a.successful_calls);
   EXPECT_EQ(b.waiver, a.waiver);
+  EXPECT_EQ(b.failing_cases, a.failing_cases);
+  EXPECT_EQ(b.unwaived_case, a.unwaived_case);
+  ASSERT_TRUE(b.unwaived.has_value());
+  EXPECT_EQ(b.unwaived->outcome, a.unwaived->outcome);
+  EXPECT_EQ(b.unwaived->message, a.unwaived->message);
   EXPECT_EQ(b.outside_claims, a.outside_claims);
   EXPECT_EQ(b.too_large, a.too_large);
   EXPECT_EQ(b.too_large_cases, a.too_large_cases);
@@ -334,6 +347,34 @@ TEST(Progress, TheEtaCountsWhatALongRunningUnitHasLeft) {
   EXPECT_DOUBLE_EQ(EtaSeconds(10, {}, 2, 2.0), 10);
   // The longest running unit bounds it from below.
   EXPECT_DOUBLE_EQ(EtaSeconds(2, {{100, 10}, {1, 0}}, 2, 1.0), 90);
+}
+
+// The pool's progress line estimates from the seconds its finished units
+// took (issue 42: every line of `make run` said ETA 0:00, the finished
+// units' seconds being looked up on workers that had already let them go).
+TEST(Progress, ThePoolsEtaEstimatesFromTheUnitsDone) {
+  std::vector<PoolUnit> units;
+  for (int i = 0; i < 6; ++i) units.push_back({.name = "u" + std::to_string(i) + "@p", .cost = 1});
+  auto run = [&](size_t i) {
+    usleep(1000000);  // 1 s a unit: 6 units on 2 workers take 3 s
+    report::PropertyResult r;
+    r.property = "u" + std::to_string(i);
+    r.profile = "p";
+    return r;
+  };
+  auto died = [](size_t, const std::string&, const std::string&) {
+    return report::PropertyResult{};
+  };
+  std::stringstream captured;
+  std::streambuf* old = std::cerr.rdbuf(captured.rdbuf());
+  RunUnitsInWorkers(units, {.jobs = 2, .progress = true}, run, died,
+                    [](size_t, report::PropertyResult) {});
+  std::cerr.rdbuf(old);
+  // The first line, two units done and four to go at 1 s each on two workers.
+  const std::string text = captured.str();
+  const std::string first = text.substr(0, text.find('\n'));
+  EXPECT_NE(first.find("] 0 failing, ETA 0:0"), std::string::npos) << text;
+  EXPECT_EQ(first.find("ETA 0:00"), std::string::npos) << text;
 }
 
 }  // namespace

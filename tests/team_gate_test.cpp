@@ -7,6 +7,9 @@
 #include <fstream>
 
 #include "reports/result_json.h"
+#include "cli/families.h"
+#include "conformance/harness/waivers.h"
+#include "core/case_json.h"
 #include "test_util.h"
 
 namespace npuconf {
@@ -64,20 +67,207 @@ TEST(Waivers, AnExpiredWaiverNoLongerWaivesAndTheFailureSaysSo) {
   EXPECT_NE(run.output.find("expired on 2001-01-01"), std::string::npos) << run.output;
 }
 
-TEST(Waivers, WhenConditionsNarrowAWaiverToTheFailingCase) {
+// ApplyWaivers judges every failing case a result met, and a give-up beside
+// waived cases is a failure with no case, which meets no `when`.
+TEST(Waivers, EveryFailingCaseMustMeetAnUnexpiredEntry) {
+  WaiverSet waivers;
+  waivers.path = "w.json";
+  ASSERT_EQ(
+      ParseWaivers(
+          "{\"waivers\": [" + Entry("cann.nd_to_nz.*", "2999-12-31", ", \"when\": \"dtype=INT8\"") +
+              ", " + Entry("cann.nd_to_nz.*", "2020-01-01", ", \"when\": \"dtype=FLOAT16\"") + "]}",
+          BuiltinSuite(), &waivers),
+      "");
+  auto failing = [](const std::string& kind, const std::string& dtype) {
+    const Case c =
+        Case("cann.nd_to_nz", "ascend910b").Set("shape", Shape{2, 3, 17}).Set("dtype", dtype);
+    return report::FailingCase{.kind = kind, .text = c.ToText(), .case_json = ToJson(c)};
+  };
+  report::PropertyResult base;
+  base.property = "cann.nd_to_nz.padding_is_zero";
+  base.routine = "cann.nd_to_nz";
+  base.profile = "ascend910b";
+  base.outcome = report::Outcome::kFail;
+  std::vector<bool> used(2, false);
+  // Two INT8 cases: waived.
+  report::PropertyResult both_int8 = base;
+  both_int8.failing_cases = {failing("explicit", "INT8"), failing("shrunk", "INT8")};
+  ApplyWaivers(waivers, "2026-12-07", BuiltinSuite(), &both_int8, &used);
+  EXPECT_EQ(both_int8.outcome, report::Outcome::kWaived);
+  // An INT8 and a BF16 case: the BF16 one keeps it failing and is named.
+  report::PropertyResult mixed = base;
+  mixed.failing_cases = {failing("shrunk", "INT8"), failing("explicit", "BF16")};
+  ApplyWaivers(waivers, "2026-12-07", BuiltinSuite(), &mixed, &used);
+  EXPECT_EQ(mixed.outcome, report::Outcome::kFail);
+  EXPECT_EQ(mixed.unwaived_case.rfind("explicit: cann.nd_to_nz", 0), 0u) << mixed.unwaived_case;
+  EXPECT_NE(mixed.unwaived_case.find("BF16"), std::string::npos) << mixed.unwaived_case;
+  EXPECT_NE(mixed.message.find("names 1 of its 2 failing cases"), std::string::npos)
+      << mixed.message;
+  // A FLOAT16 case meets only the expired entry: failing, saying so.
+  report::PropertyResult expired = base;
+  expired.failing_cases = {failing("random", "INT8"), failing("crash", "FLOAT16")};
+  ApplyWaivers(waivers, "2026-12-07", BuiltinSuite(), &expired, &used);
+  EXPECT_EQ(expired.outcome, report::Outcome::kFail);
+  EXPECT_NE(expired.message.find("expired on 2020-01-01"), std::string::npos) << expired.message;
+  // A give-up beside an INT8 case: the give-up has no case.
+  report::PropertyResult gave_up = base;
+  gave_up.outcome = report::Outcome::kGaveUp;
+  gave_up.failing_cases = {failing("random", "INT8")};
+  ApplyWaivers(waivers, "2026-12-07", BuiltinSuite(), &gave_up, &used);
+  EXPECT_EQ(gave_up.outcome, report::Outcome::kGaveUp);
+  EXPECT_EQ(gave_up.unwaived_case, "gave_up: (no case)");
+}
+
+// The padding mutant fails for every dtype: a `when` naming the shrunk
+// counterexample's dtype alone names some of the failing cases, not all, and
+// waives nothing (issue 42 item 1: it used to waive every failure).
+TEST(Waivers, WhenConditionsMustHoldForEveryFailingCase) {
   TempDir dir("when");
   ASSERT_EQ(RunNpuconf(kMutantRun + dir.path() + "/plain").exit_code, 1);
   const auto plain = ReadJson(dir.path() + "/plain/report.json");
   const std::string dtype = plain["results"][0]["counterexample_case"]["params"]["dtype"];
-  const std::string other = dtype == "INT8" ? "FLOAT16" : "INT8";
-  const std::string match = WriteWaivers(dir, Entry("cann.nd_to_nz.padding_is_zero", "2999-12-31",
-                                                    ", \"when\": \"dtype=" + dtype + "\""));
-  EXPECT_EQ(RunNpuconf(kMutantRun + dir.path() + "/a --waivers " + match).exit_code, 0);
-  const std::string miss = WriteWaivers(dir, Entry("cann.nd_to_nz.padding_is_zero", "2999-12-31",
-                                                   ", \"when\": \"dtype=" + other + "\""));
-  const auto run = RunNpuconf(kMutantRun + dir.path() + "/b --waivers " + miss);
+  EXPECT_GT(plain["results"][0]["failing_cases"].size(), 1u);
+  const std::string all = WriteWaivers(
+      dir, Entry("cann.nd_to_nz.padding_is_zero", "2999-12-31", ", \"when\": \"rank(shape)>=1\""));
+  EXPECT_EQ(RunNpuconf(kMutantRun + dir.path() + "/a --waivers " + all).exit_code, 0);
+  const std::string one = WriteWaivers(dir, Entry("cann.nd_to_nz.padding_is_zero", "2999-12-31",
+                                                  ", \"when\": \"dtype=" + dtype + "\""));
+  const auto run = RunNpuconf(kMutantRun + dir.path() + "/b --waivers " + one);
   EXPECT_EQ(run.exit_code, 1) << run.output;
-  EXPECT_NE(run.output.find("stale waiver"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("not waived: "), std::string::npos) << run.output;
+  const auto report = ReadJson(dir.path() + "/b/report.json");
+  EXPECT_EQ(report["results"][0]["result"], "fail");
+  const std::string unwaived = report["results"][0].value("unwaived_case", "");
+  EXPECT_EQ(unwaived.find("dtype=" + dtype + " "), std::string::npos) << unwaived;
+  EXPECT_NE(unwaived.find("dtype="), std::string::npos) << unwaived;
+  EXPECT_EQ(report["waivers"]["stale"].size(), 0u);  // it named cases: not stale
+}
+
+// An attacker's port (issue 42 item 1): an INT8 padding bug and a FLOAT16 bug
+// that zeroes every batch after the first, one waiver for one dtype.
+// matches_oracle fails for both bugs. Before, the waiver's `when` was checked
+// on the shrunk counterexample only, so whichever dtype matches_oracle shrank
+// to, one of the two waivers below waived it. A property only one bug fails
+// (padding_is_zero: INT8; round_trip: FLOAT16) is rightly waived by its
+// bug's waiver.
+const std::string kTwoBugs = std::string("NPUCONF_NARROW_INT8_PADDING=1 ") + NPUCONF_BINARY +
+                             " run --port " + NPUCONF_NARROW_PORT +
+                             " --profile ascend910b --routine cann.nd_to_nz --no-real-shapes "
+                             "--jobs 1 --quiet --out ";
+
+TEST(Waivers, APortWithTwoBugsAndAWaiverForOneStaysRed) {
+  TempDir dir("two-bugs");
+  for (const std::string dtype : {"INT8", "FLOAT16"}) {
+    const std::string file = WriteWaivers(
+        dir, Entry("cann.nd_to_nz.*", "2999-12-31", ", \"when\": \"dtype=" + dtype + "\""));
+    const std::string out = dir.path() + "/" + dtype;
+    const auto run = testing::RunShell("NPUCONF_NARROW_FP16_BATCHES=zero " + kTwoBugs + out +
+                                       " --waivers " + file);
+    EXPECT_EQ(run.exit_code, 1) << dtype << "\n" << run.output;
+    const auto report = ReadJson(out + "/report.json");
+    EXPECT_EQ(report["verdict"], "NON-CONFORMANT");
+    const std::string other = dtype == "INT8" ? "FLOAT16" : "INT8";
+    bool seen = false;
+    for (const auto& r : report["results"]) {
+      if (r["property"] != "cann.nd_to_nz.matches_oracle") continue;
+      seen = true;
+      EXPECT_EQ(r["result"], "fail") << dtype << " " << r.dump();
+      // With the INT8 waiver the run meets FLOAT16 failures past the waived
+      // INT8 ones (explicit cases go on; waived random failures do not stop
+      // the draw), and names one. With the FLOAT16 waiver the INT8 failures
+      // come first and shrink: no entry names any case, it just fails.
+      if (dtype == "INT8") {
+        const std::string unwaived = r.value("unwaived_case", "");
+        EXPECT_NE(unwaived.find("dtype=FLOAT16"), std::string::npos) << r.dump();
+      }
+    }
+    EXPECT_TRUE(seen);
+    if (dtype == "INT8") {
+      const std::string md = testing::ReadFile(out + "/report.md");
+      EXPECT_NE(md.find("Not waived"), std::string::npos) << md;
+      EXPECT_NE(md.find("dtype=" + other), std::string::npos) << md;
+    }
+  }
+  // One waiver per bug: every failing case is named, the failures are waived.
+  const std::string both = WriteWaivers(
+      dir, Entry("cann.nd_to_nz.*", "2999-12-31", ", \"when\": \"dtype=INT8\"") + ", " +
+               Entry("cann.nd_to_nz.*", "2999-12-31", ", \"when\": \"dtype=FLOAT16\""));
+  const auto run = testing::RunShell("NPUCONF_NARROW_FP16_BATCHES=zero " + kTwoBugs + dir.path() +
+                                     "/both --waivers " + both);
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  const auto report = ReadJson(dir.path() + "/both/report.json");
+  int waived = 0;
+  for (const auto& r : report["results"]) waived += r["result"] == "waived";
+  EXPECT_EQ(waived, 3) << report.dump();
+}
+
+// The same with a crash for the second bug: a waiver for INT8 does not hide it.
+TEST(Waivers, AWaiverForOneBugDoesNotHideACrash) {
+  TempDir dir("two-bugs-crash");
+  const std::string file =
+      WriteWaivers(dir, Entry("cann.nd_to_nz.*", "2999-12-31", ", \"when\": \"dtype=INT8\""));
+  const auto run = testing::RunShell("NPUCONF_NARROW_FP16_BATCHES=segv " + kTwoBugs + dir.path() +
+                                     "/out --waivers " + file);
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  const auto report = ReadJson(dir.path() + "/out/report.json");
+  bool crash_named = false;
+  for (const auto& r : report["results"]) {
+    EXPECT_NE(r["result"], "waived") << r.dump();
+    crash_named |= r.value("unwaived_case", "").rfind("crash: ", 0) == 0;
+  }
+  EXPECT_TRUE(crash_named) << report.dump();
+}
+
+// --today sets the date waivers expire by, for tests; every report shows it.
+// NPUCONF_TODAY no longer does, silently (issue 42: it revived an expired
+// waiver in a real run, recorded nowhere).
+TEST(Waivers, TheExpiryDateIsTheClocksOrTodaysAndEveryReportSaysWhich) {
+  TempDir dir("today");
+  const std::string file = WriteWaivers(dir, Entry("cann.nd_to_nz.padding_is_zero", "2020-01-01"));
+  const auto revived = testing::RunShell("NPUCONF_TODAY=2019-12-31 " + std::string(NPUCONF_BINARY) +
+                                         " " + kMutantRun + dir.path() + "/env --waivers " + file);
+  EXPECT_EQ(revived.exit_code, 1) << revived.output;
+  EXPECT_NE(revived.output.find("NPUCONF_TODAY is not read"), std::string::npos);
+  const auto clock = ReadJson(dir.path() + "/env/report.json");
+  EXPECT_EQ(clock["today"]["set_by"], "clock");
+  EXPECT_GT(clock["today"]["date"].get<std::string>(), "2026-01-01");
+
+  const auto forced =
+      RunNpuconf(kMutantRun + dir.path() + "/out --today 2019-12-31 --waivers " + file);
+  EXPECT_EQ(forced.exit_code, 0) << forced.output;
+  const auto report = ReadJson(dir.path() + "/out/report.json");
+  EXPECT_EQ(report["today"]["date"], "2019-12-31");
+  EXPECT_EQ(report["today"]["set_by"], "--today");
+  for (const char* name : {"/out/report.md", "/out/report.html", "/out/junit.xml"}) {
+    const std::string text = testing::ReadFile(dir.path() + name);
+    EXPECT_NE(text.find("waivers judged on 2019-12-31 (set by --today, not the clock)"),
+              std::string::npos)
+        << name;
+  }
+  EXPECT_NE(forced.output.find("set by --today"), std::string::npos) << forced.output;
+  const auto bad =
+      RunNpuconf(kMutantRun + dir.path() + "/bad --today 2019-02-30 --waivers " + file);
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("--today '2019-02-30' is not a date"), std::string::npos) << bad.output;
+}
+
+// docs/waivers.md: the coverage gate's failures (ROUTINE.coverage) can be
+// waived like any property (a waiver naming one was "matches no property").
+TEST(Waivers, AWaiverMayNameACoverageGate) {
+  TempDir dir("coverage-waiver");
+  const std::string file = WriteWaivers(dir, Entry("cann.nd_to_nz.coverage", "2999-12-31"));
+  const auto run = RunNpuconf(
+      "run --profile ascend910b --routine cann.nd_to_nz --no-real-shapes --quiet --cases 5 --out " +
+      dir.path() + "/out --waivers " + file);
+  EXPECT_EQ(run.exit_code, 0) << run.output;  // the reference hits every class: stale
+  EXPECT_EQ(ReadJson(dir.path() + "/out/report.json")["waivers"]["stale"].size(), 1u);
+  // A `when` on a coverage gate could never hold: no case fails there.
+  const std::string when = WriteWaivers(
+      dir, Entry("cann.nd_to_nz.coverage", "2999-12-31", ", \"when\": \"dtype=INT8\""));
+  const auto bad =
+      RunNpuconf("run --profile ascend910b --quiet --out " + dir.path() + "/bad --waivers " + when);
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("a coverage gap has no failing case"), std::string::npos) << bad.output;
 }
 
 TEST(Waivers, AStaleWaiverIsListedAndFailsUnderStrict) {
@@ -198,6 +388,47 @@ TEST(Shards, ThreeShardsMergeIntoTheUnshardedReport) {
                                   dir.path() + "/full");
   EXPECT_EQ(foreign.exit_code, 2) << foreign.output;
   EXPECT_NE(foreign.output.find("is not a shard"), std::string::npos) << foreign.output;
+}
+
+// More shards than claimed units (issue 42 item 9): the empty shards exit 0,
+// saying so, and their merge is the unsharded run's verdict.
+TEST(Shards, AnEmptyShardExitsZeroSayingItHoldsNoClaimedUnit) {
+  TempDir dir("empty-shard");
+  const std::string base =
+      "run --profile ascend910b --property cann.nd_to_nz.round_trip --no-real-shapes --quiet "
+      "--cases 5 --out " +
+      dir.path();
+  for (int k = 1; k <= 3; ++k) {
+    const auto run =
+        RunNpuconf(base + "/" + std::to_string(k) + " --shard " + std::to_string(k) + "/3");
+    EXPECT_EQ(run.exit_code, 0) << k << "\n" << run.output;
+    const auto report = ReadJson(dir.path() + "/" + std::to_string(k) + "/report.json");
+    const bool empty = report["results"].empty();
+    EXPECT_EQ(run.output.find("this shard holds no claimed unit") != std::string::npos, empty)
+        << run.output;
+    if (empty) {
+      const std::string junit =
+          testing::ReadFile(dir.path() + "/" + std::to_string(k) + "/junit.xml");
+      EXPECT_EQ(junit.find("<failure"), std::string::npos) << junit;
+    }
+  }
+  const auto merge = RunNpuconf("report merge --out " + dir.path() + "/merged " + dir.path() +
+                                "/1 " + dir.path() + "/2 " + dir.path() + "/3");
+  EXPECT_EQ(merge.exit_code, 0) << merge.output;
+  EXPECT_EQ(ReadJson(dir.path() + "/merged/report.json")["verdict"], "CONFORMANT");
+  // A port that claims nothing of the selection: every shard is empty, the
+  // merge says nothing was checked (exit 4).
+  for (int k = 1; k <= 2; ++k) {
+    const auto run =
+        testing::RunShell("NPUCONF_TEST_CLAIMS='cann.antiquant:*' " + std::string(NPUCONF_BINARY) +
+                          " " + base + "/n" + std::to_string(k) + " --port " +
+                          NPUCONF_SCRIPTED_PORT + " --shard " + std::to_string(k) + "/2");
+    EXPECT_EQ(run.exit_code, 0) << run.output;
+  }
+  EXPECT_EQ(RunNpuconf("report merge --out " + dir.path() + "/nm " + dir.path() + "/n1 " +
+                       dir.path() + "/n2")
+                .exit_code,
+            4);
 }
 
 TEST(Shards, AMalformedShardIsBadUsage) {

@@ -18,6 +18,7 @@ std::optional<Verdict> CallPort(const PropertyContext& ctx, Invocation inv, Call
   out->inv = std::move(inv);
   out->answer = ctx.port.Call(out->inv);
   if (out->answer.timed_out && ctx.cost) ++ctx.cost->timeouts;
+  if (!out->answer.fault.empty() && ctx.cost) ++ctx.cost->faults;
   if (ctx.cost && out->answer.fault.empty() && out->answer.call_result == NPUCONF_CALL_ANSWERED &&
       out->answer.status == 0)
     ++ctx.cost->successes;

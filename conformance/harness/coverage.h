@@ -65,8 +65,10 @@ void CountCoverage(const Suite& suite, const Profile& profile, const Case& c,
 // The classes `c` is in (for tests and `npuconf case`-style tools).
 std::vector<std::string> ClassesOf(const Suite& suite, const Profile& profile, const Case& c);
 
-// Why a run is filtered for the gate ("" when it is not): a --property or
-// --routine glob other than "*", fewer random cases than the default, a replay.
+// Why a run is filtered for the gate ("" when it is not): a --property glob
+// other than "*", fewer random cases than the default, a replay, a lower
+// --max-case-bytes. A --routine glob is no filter: the gate is enforced within
+// the routines it names.
 std::string CoverageFilterReason(const RunOptions& options);
 
 // Fills run->coverage and run->coverage_gate from the results' hits and, on an

@@ -214,6 +214,10 @@ void RunUnitsInWorkers(const std::vector<PoolUnit>& units, const PoolOptions& op
   double done_cost = 0, done_seconds = 0, unstarted_cost = total_cost;
   const bool tty = isatty(STDERR_FILENO);
   size_t last_unit = 0;
+  // When each unit started: a unit's worker forgets it before the unit is
+  // finished, so its seconds are taken from here (the ETA sat at 0:00 when
+  // they were looked up on the worker).
+  std::vector<std::chrono::steady_clock::time_point> started(n);
   auto print_progress = [&] {
     const auto now = std::chrono::steady_clock::now();
     std::vector<std::pair<double, double>> running;
@@ -237,7 +241,7 @@ void RunUnitsInWorkers(const std::vector<PoolUnit>& units, const PoolOptions& op
       const uint64_t index = order[next];
       if (WriteAll(w->fd, &index, sizeof index)) {
         w->unit = static_cast<long>(index);
-        w->started = std::chrono::steady_clock::now();
+        w->started = started[index] = std::chrono::steady_clock::now();
         unstarted_cost -= units[index].cost;
         ++next;
         return;
@@ -249,11 +253,8 @@ void RunUnitsInWorkers(const std::vector<PoolUnit>& units, const PoolOptions& op
   auto finish = [&](size_t unit, report::PropertyResult result) {
     failures += report::IsFailure(result.outcome);
     done_cost += units[unit].cost;
-    for (const Worker& w : workers) {
-      if (w.unit == static_cast<long>(unit))
-        done_seconds +=
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - w.started).count();
-    }
+    done_seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started[unit]).count();
     last_unit = unit;
     ++done;
     deliver(unit, std::move(result));

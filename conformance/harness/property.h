@@ -56,6 +56,7 @@ class Suite;
 struct CallCost {
   int timeouts = 0;   // calls that timed out (Answer::timed_out)
   int successes = 0;  // calls answered with vendor status 0 (SUCCESS on every vendor)
+  int faults = 0;     // calls the port did not return from (a crash, a timeout)
 };
 
 struct PropertyContext {

@@ -98,6 +98,23 @@ void CountTooLarge(const Case& c, report::PropertyResult* result) {
     result->too_large_cases.push_back(c.ToText());
 }
 
+// Whether an unexpired waiver of the run names failing case `c` (waivers.h).
+bool Waived(const RunOptions& options, const PropertyContext& ctx, const Property& property,
+            const Case& c) {
+  return options.waivers &&
+         WaivesCase(*options.waivers, options.today, ctx.suite, property.name, ctx.profile.name, c);
+}
+
+// Records failing case `c`: `kind`, or "timeout" / "crash" when the port did
+// not return from a call of it (the counts of *cost grew past `before`).
+void RecordFailingCase(const std::string& kind, const Case& c, const CallCost& before,
+                       const CallCost& cost, report::PropertyResult* result) {
+  const std::string how = cost.timeouts > before.timeouts ? "timeout"
+                          : cost.faults > before.faults   ? "crash"
+                                                          : kind;
+  result->failing_cases.push_back({.kind = how, .text = c.ToText(), .case_json = ToJson(c)});
+}
+
 Verdict SafeCheck(const Property& property, const PropertyContext& ctx, const Case& c,
                   report::PropertyResult* result) {
   Verdict verdict;
@@ -234,12 +251,21 @@ std::vector<Case> DrawCoverageWitnesses(const Property& property, const Property
   return out;
 }
 
-void RandomPhase(const Property& property, const PropertyContext& ctx, const RunOptions& options,
+// Returns whether the failure it leaves in *result is one a waiver names.
+bool RandomPhase(const Property& property, const PropertyContext& ctx, const RunOptions& options,
                  const std::vector<CaseDomain>& domains, report::PropertyResult* result) {
   const std::string id = property.name + "@" + ctx.profile.name;
   std::optional<Case> last_failure;
   std::string last_message;
   nlohmann::json last_evidence;
+  // Failures a waiver names, met while drawing: recorded, and the draw goes
+  // on (a pass to RapidCheck), so that one no waiver names is still met and
+  // shrunk; the first leads the result when none is.
+  std::optional<Case> waived_failure;
+  std::string waived_message;
+  nlohmann::json waived_evidence;
+  int waived_failures = 0;
+  bool failed_once = false;  // after the first unwaived failure, RapidCheck shrinks
   auto generator = ClaimedGenerator(property, ctx, domains);
   auto testable = [&] {
     // After a timeout the port is asked nothing more: every shrinking step
@@ -250,11 +276,26 @@ void RandomPhase(const Property& property, const PropertyContext& ctx, const Run
       ++result->outside_claims;
       RC_DISCARD("outside the port's claims");
     }
+    const CallCost before = *ctx.cost;
     const Verdict verdict = SafeCheck(property, ctx, c, result);
     if (IsTooLarge(verdict)) CountTooLarge(c, result);
     if (verdict.IsOutsideClaims()) ++result->outside_claims;
     if (verdict.kind == Verdict::Kind::kSkip) RC_DISCARD(verdict.message);
+    if (verdict.failed() && Waived(options, ctx, property, c)) {
+      // While shrinking an unwaived failure, a waived step is no way to it.
+      if (failed_once) return;
+      RecordFailingCase("random", c, before, *ctx.cost, result);
+      if (!waived_failure) {
+        waived_failure = c;
+        waived_message = verdict.message;
+        waived_evidence = verdict.evidence;
+      }
+      ++waived_failures;
+      return;
+    }
     if (verdict.failed()) {
+      if (!failed_once) RecordFailingCase("random", c, before, *ctx.cost, result);
+      failed_once = true;
       last_failure = c;
       last_message = verdict.message;
       last_evidence = verdict.evidence;
@@ -278,7 +319,20 @@ void RandomPhase(const Property& property, const PropertyContext& ctx, const Run
   rc::detail::FailureResult failure;
   rc::detail::GaveUpResult gave_up;
   rc::detail::Error error;
-  if (outcome.match(success)) {
+  if (outcome.match(success) && waived_failure) {
+    // Every failure met was one a waiver names: the first leads (ApplyWaivers
+    // then judges every recorded case).
+    result->random_cases = success.numSuccess;
+    result->outcome = report::Outcome::kFail;
+    result->message = waived_message + " (" + std::to_string(waived_failures) +
+                      " random cases failed, each named by a waiver; the draw went on past them)";
+    result->counterexample = waived_failure->ToText();
+    result->counterexample_case = ToJson(*waived_failure);
+    result->evidence = waived_evidence;
+    result->reproduce = ReproduceCommand(options.program, options.port_arg, property.name,
+                                         *waived_failure, options.replay_options);
+    return true;
+  } else if (outcome.match(success)) {
     result->random_cases = success.numSuccess;
   } else if (outcome.match(failure)) {
     result->outcome = report::Outcome::kFail;
@@ -291,6 +345,12 @@ void RandomPhase(const Property& property, const PropertyContext& ctx, const Run
               .message;
       result->counterexample = last_failure->ToText();
       result->counterexample_case = ToJson(*last_failure);
+      if (result->failing_cases.empty() ||
+          result->failing_cases.back().text != result->counterexample) {
+        result->failing_cases.push_back({.kind = result->timed_out ? "timeout" : "shrunk",
+                                         .text = result->counterexample,
+                                         .case_json = result->counterexample_case});
+      }
       result->evidence = last_evidence;
       result->reproduce = ReproduceCommand(options.program, options.port_arg, property.name,
                                            *last_failure, options.replay_options) +
@@ -340,6 +400,7 @@ void RandomPhase(const Property& property, const PropertyContext& ctx, const Run
     result->outcome = report::Outcome::kFail;
     result->message = "RapidCheck error: " + error.description;
   }
+  return false;
 }
 
 // `ctx.profile` is the run's profile as claimed: its readings are the ones checked.
@@ -376,8 +437,13 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
     result.outcome = report::Outcome::kNotClaimed;
     result.message = "port does not claim " + property.routine + " on " + ctx.profile.name;
   } else {
-    // One explicit case, unless it lies outside the claims; false once one fails.
-    auto check_explicit = [&](const Case& c) {
+    // One explicit case, unless it lies outside the claims. A failing case is
+    // recorded and the cases go on (every failing case must meet a waiver for
+    // the result to be waived); the first failure no waiver names leads the
+    // result. False once a call timed out: one more case could cost one more.
+    bool lead_waived = false;
+    auto check_explicit = [&](const Case& c, const char* kind) {
+      const CallCost before = cost;
       if (OutsideClaims(ctx, c)) {
         ++result.outside_claims;
         return true;
@@ -397,6 +463,11 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
       }
       ++result.explicit_cases;
       if (!verdict.failed()) return true;
+      RecordFailingCase(kind, c, before, cost, &result);
+      const bool waived = Waived(options, ctx, property, c);
+      if (result.outcome == report::Outcome::kFail && !(lead_waived && !waived))
+        return cost.timeouts == 0;
+      lead_waived = waived;
       std::string note;
       result.outcome = report::Outcome::kFail;
       result.message = Confirmed(property, ctx, c, verdict, &result, &note).message;
@@ -406,7 +477,7 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
       result.reproduce = ReproduceCommand(options.program, options.port_arg, property.name, c,
                                           options.replay_options) +
                          note;
-      return false;
+      return cost.timeouts == 0;
     };
     if (options.rc_reproduce.empty()) {
       const std::vector<Case> cases =
@@ -423,11 +494,12 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
         for (auto& name : ClassesOf(ctx.suite, ctx.profile, c))
           result.coverage_admitted[c.routine].insert(std::move(name));
       }
-      const bool passing = std::all_of(cases.begin(), cases.end(), check_explicit);
-      if (passing && property.generator) {
+      const bool going = std::all_of(cases.begin(), cases.end(),
+                                     [&](const Case& c) { return check_explicit(c, "explicit"); });
+      if (going && property.generator) {
         for (const Case& c : DrawCoverageWitnesses(property, ctx, domains, &result)) {
           ++result.coverage_witnesses;
-          if (!check_explicit(c)) break;
+          if (!check_explicit(c, "witness")) break;
         }
       }
     }
@@ -441,10 +513,14 @@ report::PropertyResult RunOne(const Port& port, const Property& property,
         // The report leads with it and keeps the explicit case beside it.
         report::PropertyResult shrunk = result;
         shrunk.outcome = report::Outcome::kPass;
-        RandomPhase(property, ctx, options, domains, &shrunk);
-        if (shrunk.outcome == report::Outcome::kFail && !shrunk.counterexample.empty()) {
+        const bool shrunk_waived = RandomPhase(property, ctx, options, domains, &shrunk);
+        // The shrunk failure leads unless a waiver names it and not the explicit one.
+        if (shrunk.outcome == report::Outcome::kFail && !shrunk.counterexample.empty() &&
+            (!shrunk_waived || lead_waived)) {
           shrunk.first_explicit_failure = result.counterexample;
           result = std::move(shrunk);
+        } else {
+          result.failing_cases = std::move(shrunk.failing_cases);  // what the draw met
         }
       }
     }
@@ -499,6 +575,7 @@ void AddCrashedCase(const std::string& crash_case_json, const Property& property
   Case c;
   if (!doc || !CaseFromJson(*doc, &c).empty()) return;
   result->message += "; the port crashed on " + c.ToText();
+  result->failing_cases.push_back({.kind = "crash", .text = c.ToText(), .case_json = *doc});
   if (c.routine == property.routine) {
     result->counterexample = c.ToText();
     result->counterexample_case = *doc;
@@ -650,8 +727,12 @@ std::vector<int> AssignShards(const std::vector<double>& costs, int count) {
   return shard;
 }
 
-report::RunReport RunSuite(const Suite& suite, const Port& port, const RunOptions& options) {
+report::RunReport RunSuite(const Suite& suite, const Port& port, const RunOptions& given) {
+  RunOptions options = given;
+  if (options.today.empty()) options.today = TodayUtc();
   report::RunReport run;
+  run.today = options.today;
+  run.today_forced = options.today_forced;
   run.suite_version = NPUCONF_SUITE_VERSION;
   run.port_name = port.name();
   run.port_version = port.version();
@@ -715,7 +796,7 @@ report::RunReport RunSuite(const Suite& suite, const Port& port, const RunOption
   // --jobs): waivers, then into its place in report order, then the reports
   // so far, so that a stopped run keeps every result it finished.
   std::vector<bool> waiver_used(options.waivers ? options.waivers->entries.size() : 0, false);
-  const std::string today = TodayUtc();
+  const std::string& today = options.today;
   std::vector<size_t> placed;  // the unit index of each of run.results, ascending
   auto add = [&](size_t i, report::PropertyResult result) {
     if (options.shard_count > 0) result.unit = unit_of[i];

@@ -42,7 +42,14 @@ struct RunOptions {
   // added (in report order), so a death of the runner loses nothing written.
   std::function<void(const report::RunReport&)> on_result;
   // --waivers: known failures that do not fail the run (waivers.h); null: none.
+  // A failing case an unexpired entry names is recorded and the property goes
+  // on: every explicit case runs, and the random phase draws on past it, so
+  // that a failure no entry names is met and shrunk.
   const WaiverSet* waivers = nullptr;
+  // The date waivers expire by (YYYY-MM-DD, UTC): `--today` (today_forced),
+  // else "" for the clock's (TodayUtc). Recorded in the report.
+  std::string today;
+  bool today_forced = false;
   // --shard K/N: run only shard K (1-based) of N of the property × profile
   // units, balanced by their estimated cost; 0: every unit. The N shards run
   // each unit exactly once; `npuconf report merge` joins their reports.

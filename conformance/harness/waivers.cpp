@@ -1,10 +1,10 @@
 #include "conformance/harness/waivers.h"
 
 #include <chrono>
-#include <cstdlib>
 #include <ctime>
 #include <nlohmann/json.hpp>
 
+#include "conformance/harness/coverage.h"
 #include "conformance/harness/runner.h"
 #include "conformance/harness/suite.h"
 #include "core/case_json.h"
@@ -36,15 +36,30 @@ report::WaiverNote NoteOf(const Waiver& w) {
           .expires = w.expires};
 }
 
-// Whether the failure `r` is the one entry `w` names.
-bool Matches(const Waiver& w, const Suite& suite, const report::PropertyResult& r) {
-  if (!GlobMatch(w.property, r.property) || !GlobMatch(w.profile, r.profile)) return false;
+// Whether entry `w` names failing case `c` (null: a failure with no case,
+// which meets no `when`) of `property` on `profile`.
+bool Names(const Waiver& w, const Suite& suite, const std::string& property,
+           const std::string& profile, const nlohmann::json* c) {
+  if (!GlobMatch(w.property, property) || !GlobMatch(w.profile, profile)) return false;
   if (w.conditions.empty()) return true;
-  Case c;
-  if (r.counterexample_case.is_null() || !CaseFromJson(r.counterexample_case, &c).empty())
-    return false;
-  const Routine* routine = suite.FindRoutine(c.routine);
-  return routine && ConditionsHold(w.conditions, c, *routine->spec);
+  Case parsed;
+  if (!c || c->is_null() || !CaseFromJson(*c, &parsed).empty()) return false;
+  const Routine* routine = suite.FindRoutine(parsed.routine);
+  return routine && ConditionsHold(w.conditions, parsed, *routine->spec);
+}
+
+// The first entry naming the case, an unexpired one before any expired one;
+// -1: none.
+int EntryFor(const WaiverSet& waivers, const std::string& today, const Suite& suite,
+             const std::string& property, const std::string& profile, const nlohmann::json* c) {
+  int expired = -1;
+  for (size_t i = 0; i < waivers.entries.size(); ++i) {
+    const Waiver& w = waivers.entries[i];
+    if (!Names(w, suite, property, profile, c)) continue;
+    if (!(w.expires < today)) return static_cast<int>(i);
+    if (expired < 0) expired = static_cast<int>(i);
+  }
+  return expired;
 }
 
 }  // namespace
@@ -84,11 +99,22 @@ std::string ParseWaivers(const std::string& text, const Suite& suite, WaiverSet*
     w.when = entry.value("when", "");
     w.tracking = entry.value("tracking", "");
     if (!IsDate(w.expires)) return where + ": expires '" + w.expires + "' is not a date YYYY-MM-DD";
-    // A misspelt property would waive nothing, silently.
-    if (std::none_of(suite.properties().begin(), suite.properties().end(),
-                     [&](const Property& p) { return GlobMatch(w.property, p.name); })) {
+    // A misspelt property would waive nothing, silently. The coverage gate's
+    // results (ROUTINE.coverage, coverage.h) are properties a waiver may name.
+    const bool names_property =
+        std::any_of(suite.properties().begin(), suite.properties().end(),
+                    [&](const Property& p) { return GlobMatch(w.property, p.name); });
+    const bool names_coverage = std::any_of(
+        suite.coverage().begin(), suite.coverage().end(),
+        [&](const RoutineCoverage& rc) { return GlobMatch(w.property, rc.routine + ".coverage"); });
+    if (!names_property && !names_coverage) {
       return where + ": property '" + w.property +
-             "' matches no property (npuconf list properties)";
+             "' matches no property (npuconf list properties) and no coverage gate "
+             "(ROUTINE.coverage)";
+    }
+    if (!w.when.empty() && !names_property) {
+      return where + ": when '" + w.when + "' on '" + w.property +
+             "' can never hold: a coverage gap has no failing case to meet it";
     }
     if (!w.when.empty()) {
       std::string error;
@@ -112,7 +138,6 @@ std::string ParseWaivers(const std::string& text, const Suite& suite, WaiverSet*
 }
 
 std::string TodayUtc() {
-  if (const char* forced = std::getenv("NPUCONF_TODAY"); forced && IsDate(forced)) return forced;
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm utc{};
   gmtime_r(&now, &utc);
@@ -121,23 +146,66 @@ std::string TodayUtc() {
   return text;
 }
 
+std::string ParseToday(const std::string& text, std::string* date) {
+  if (!IsDate(text)) return "--today '" + text + "' is not a date YYYY-MM-DD";
+  *date = text;
+  return {};
+}
+
+bool WaivesCase(const WaiverSet& waivers, const std::string& today, const Suite& suite,
+                const std::string& property, const std::string& profile, const Case& c) {
+  const nlohmann::json json = ToJson(c);
+  const int i = EntryFor(waivers, today, suite, property, profile, &json);
+  return i >= 0 && !(waivers.entries[static_cast<size_t>(i)].expires < today);
+}
+
 void ApplyWaivers(const WaiverSet& waivers, const std::string& today, const Suite& suite,
                   report::PropertyResult* result, std::vector<bool>* used) {
   // A result carries its waiver once (a merge applies waivers again).
   if (!report::IsFailure(result->outcome) || !result->waiver.reason.empty()) return;
-  for (size_t i = 0; i < waivers.entries.size(); ++i) {
-    const Waiver& w = waivers.entries[i];
-    if (!Matches(w, suite, *result)) continue;
-    (*used)[i] = true;
-    result->waiver = NoteOf(w);
-    if (w.expires < today) {  // ISO dates order as text; the last valid day is `expires`
-      result->message += " (a waiver of " + waivers.path + " named this failure, but expired on " +
-                         w.expires + ": " + w.reason + ")";
-    } else {
-      result->outcome = report::Outcome::kWaived;
-    }
+  // The failing cases to judge: those the runner recorded; a report without
+  // them, its counterexample; a failure with no case at all (gave up,
+  // vacuous, a coverage gap, a worker that died on no known case) is one case
+  // that meets no `when`.
+  std::vector<report::FailingCase> cases = result->failing_cases;
+  if (cases.empty() && !result->counterexample_case.is_null()) {
+    cases.push_back({.kind = "counterexample",
+                     .text = result->counterexample,
+                     .case_json = result->counterexample_case});
+  }
+  // Giving up and checking nothing are failures of their own, with no case.
+  if (cases.empty() || result->outcome != report::Outcome::kFail)
+    cases.push_back({.kind = report::ToString(result->outcome), .text = "(no case)"});
+  std::vector<int> entry(cases.size());
+  bool any = false;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const nlohmann::json* c = cases[i].case_json.is_null() ? nullptr : &cases[i].case_json;
+    entry[i] = EntryFor(waivers, today, suite, result->property, result->profile, c);
+    if (entry[i] >= 0) (*used)[static_cast<size_t>(entry[i])] = any = true;
+  }
+  if (!any) return;
+  // Every failing case needs an unexpired entry: one left out keeps the
+  // result failing, and the reports name it.
+  for (size_t i = 0; i < cases.size(); ++i) {
+    if (entry[i] >= 0) continue;
+    size_t named = 0;
+    for (int e : entry) named += e >= 0;
+    result->unwaived_case = cases[i].kind + ": " + cases[i].text;
+    result->message += " (a waiver of " + waivers.path + " names " + std::to_string(named) +
+                       " of its " + std::to_string(cases.size()) + " failing cases, not the " +
+                       result->unwaived_case + ", so the property stays failing)";
     return;
   }
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const Waiver& w = waivers.entries[static_cast<size_t>(entry[i])];
+    if (!(w.expires < today)) continue;
+    result->waiver = NoteOf(w);
+    result->message += " (a waiver of " + waivers.path + " named this failure, but expired on " +
+                       w.expires + ": " + w.reason + ")";
+    return;
+  }
+  result->waiver = NoteOf(waivers.entries[static_cast<size_t>(entry[0])]);
+  result->outcome = report::Outcome::kWaived;
 }
 
 void FinishWaivers(const WaiverSet& waivers, const std::vector<bool>& used, bool shard,

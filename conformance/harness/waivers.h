@@ -6,19 +6,24 @@
 //                 "reason": TEXT, "tracking": URL, "expires": "YYYY-MM-DD"}]}
 //
 // exactly these keys; property, profile, reason and expires required. A
-// failing result whose property and profile match an entry, and whose
-// counterexample meets `when` (the claims' condition syntax; a result without
-// a counterexample meets no `when`), is `waived` while the entry has not
-// expired (it holds through its expiry date, UTC): shown with its reason in
-// every report and not counted as a failure. An expired entry no longer waives
-// and the failure says so. An entry that matched no failure is stale: listed in
-// every report, and a failure under --strict-waivers.
+// failing result whose property and profile match entries is `waived` when
+// EVERY failing case it met (explicit cases, coverage witnesses, the first
+// random failure and its shrunk form, a crash, a timeout) meets the `when` of
+// an unexpired entry (the claims' condition syntax; a failure without a case
+// meets no `when`). An entry holds through its expiry date, UTC, judged by
+// the clock or `--today`; the date is in every report. A waived result is
+// shown with its reason in every report and not counted as a failure. One
+// case no entry names keeps the result failing, and the reports name that
+// case. An expired entry no longer waives and the failure says so. An entry
+// that matched no failure is stale: listed in every report, and a failure
+// under --strict-waivers.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "conformance/ports/claims.h"
+#include "core/case.h"
 #include "reports/report.h"
 
 namespace npuconf {
@@ -46,11 +51,25 @@ struct WaiverSet {
 // the routines its property glob matches.
 std::string ParseWaivers(const std::string& text, const Suite& suite, WaiverSet* out);
 
-// Today's date as YYYY-MM-DD in UTC (NPUCONF_TODAY overrides it, for tests).
+// Today's date as YYYY-MM-DD in UTC, from the clock (`--today` overrides it
+// for a run, ParseToday; no environment variable does).
 std::string TodayUtc();
 
-// Waives the result if an unexpired entry matches its failure; notes an
-// expired one on the failure. Marks every entry that matched in `used`.
+// `--today DATE`: *date set when `text` is a real YYYY-MM-DD, else an error
+// naming it.
+std::string ParseToday(const std::string& text, std::string* date);
+
+// Whether an unexpired entry names failing case `c` of `property` on
+// `profile`: the runner records such a case and goes on looking for one no
+// entry names (runner.cpp).
+bool WaivesCase(const WaiverSet& waivers, const std::string& today, const Suite& suite,
+                const std::string& property, const std::string& profile, const Case& c);
+
+// Waives the result when every failing case it met (result->failing_cases;
+// a report without them: its counterexample) meets an unexpired entry. A case
+// no entry names keeps it failing: `message` and `unwaived_case` name that
+// case. An expired entry waives nothing and the failure says so. Marks every
+// entry that named a case in `used`.
 void ApplyWaivers(const WaiverSet& waivers, const std::string& today, const Suite& suite,
                   report::PropertyResult* result, std::vector<bool>* used);
 

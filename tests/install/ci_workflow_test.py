@@ -119,7 +119,7 @@ def copy_into(source, target):
         shutil.copy(source, target)
 
 
-def run_job(name, job, values, unpacked, artifacts, tmp):
+def run_job(name, job, values, unpacked, artifacts, tmp, rewrite=lambda text: text):
     """Runs one job (one matrix entry); returns (failed step or None, step summary text)."""
     base = os.path.join(tmp, re.sub(r"\W", "_", name + str(values)))
     root, workspace, shims = (os.path.join(base, d) for d in ("root", "workspace", "shims"))
@@ -162,7 +162,7 @@ def run_job(name, job, values, unpacked, artifacts, tmp):
             if paths:
                 artifacts[given["name"]] = store
         else:
-            run = subprocess.run(["bash", "-e", "-c", substitute(step["run"], values)],
+            run = subprocess.run(["bash", "-e", "-c", rewrite(substitute(step["run"], values))],
                                  cwd=workspace, env=env, capture_output=True, text=True)
             if run.returncode != 0:
                 failed = failed or label
@@ -171,8 +171,9 @@ def run_job(name, job, values, unpacked, artifacts, tmp):
     return failed, open(summary).read()
 
 
-def run_workflow(build, workflow_path, tmp):
-    """Runs every job of the workflow; returns {job: (failed step, summary)} and the artifacts."""
+def run_workflow(build, workflow_path, tmp, rewrite=lambda text: text):
+    """Runs every job of the workflow, each run: step through `rewrite`; returns {job: (failed
+    step, summary)} and the artifacts."""
     workflow = yaml.safe_load(open(workflow_path))
     jobs = workflow["jobs"]
     first = jobs["npuconf-deb"]
@@ -199,19 +200,31 @@ def run_workflow(build, workflow_path, tmp):
             continue
         failed, summaries = None, ""
         for suffix, values in expand(job):
-            f, summary = run_job(name, job, values, unpacked, artifacts, tmp)
+            f, summary = run_job(name, job, values, unpacked, artifacts, tmp, rewrite)
             failed = failed or (f and name + suffix + ": " + f)
             summaries += summary
         results[name] = (failed, summaries)
     return results, artifacts
 
 
+# The sharded workflow once more for a port with fewer units than shards (issue
+# 42 item 9: the empty shards exited 4, and the workflow failed them): one
+# property on one profile is one unit for three shards.
+ONE_UNIT = ("--routine cann.nd_to_nz", "--property cann.nd_to_nz.matches_oracle")
+
+
 def main():
     build = os.path.abspath(sys.argv[1])
+    passes = []
     for workflow_path in sys.argv[2:]:
-        print("== " + workflow_path)
+        passes.append((workflow_path, None))
+        if "--shard" in open(workflow_path).read():
+            passes.append((workflow_path, ONE_UNIT))
+    for workflow_path, narrowed in passes:
+        print("== " + workflow_path + (" with " + narrowed[1] if narrowed else ""))
+        rewrite = (lambda text: text.replace(*narrowed)) if narrowed else (lambda text: text)
         with tempfile.TemporaryDirectory(prefix="npuconf-ci.") as tmp:
-            results, artifacts = run_workflow(build, workflow_path, tmp)
+            results, artifacts = run_workflow(build, workflow_path, tmp, rewrite)
             for job, (failed, _) in results.items():
                 assert failed is None, "job %s failed at step '%s'" % (job, failed)
             summaries = "".join(summary for _, summary in results.values())
@@ -226,6 +239,8 @@ def main():
                               for a in sorted(artifacts) if a.startswith("npuconf-shard-")]
                 assert len(shard_docs) == 3, sorted(artifacts)
                 units = sum(len(d["results"]) for d in shard_docs)
+                if narrowed:
+                    assert units == 1, units  # two of the three shards held no unit
                 assert len(doc["results"]) >= units > 0, (len(doc["results"]), units)
                 assert os.path.isfile(os.path.join(merged, "report.html"))
                 assert doc.get("waivers", {}).get("file") == "npuconf-waivers.json", doc.get("waivers")

@@ -7,7 +7,13 @@
  * NPUCONF_NARROW_FP32_C0=8|16 also claims FLOAT with that reading of choice
  * cann.nz.fp32_c0 (spec cann.md §5.6), and packs FLOAT with C0
  * NPUCONF_NARROW_FP32_IMPL (default: the claimed one; another value makes a
- * port that lies about its reading). */
+ * port that lies about its reading).
+ * Two more faults, for the tests of waivers (tests/team_gate_test.cpp: two
+ * bugs, one waiver): NPUCONF_NARROW_INT8_PADDING=1 fills the FRACTAL_NZ
+ * padding of INT8 with 0x5A instead of 0; NPUCONF_NARROW_FP16_BATCHES=zero
+ * zeroes every batch after the first of FLOAT16, =segv crashes (SIGSEGV)
+ * on a FLOAT16 case with more than one batch. */
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +67,11 @@ static int32_t call(const npuconf_case* c, int64_t* vendor_status, char* message
   npuconf_tensor* out = &c->outputs[0];
   uint8_t* dst = (uint8_t*)out->data;
   const int64_t nz_bytes = batch * c1 * n1 * 16 * c0 * elem;
-  if (to_nz) memset(dst, 0, (size_t)nz_bytes);
+  const int int8_padding = int8 && getenv("NPUCONF_NARROW_INT8_PADDING") != NULL;
+  const char* fp16_batches = getenv("NPUCONF_NARROW_FP16_BATCHES");
+  const int fp16_bug = to_nz && !int8 && !fp32 && batch > 1 && fp16_batches != NULL;
+  if (fp16_bug && strcmp(fp16_batches, "segv") == 0) raise(SIGSEGV);
+  if (to_nz) memset(dst, int8_padding ? 0x5A : 0, (size_t)nz_bytes);
   for (int64_t b = 0; b < batch; ++b) {
     for (int64_t r = 0; r < n; ++r) {
       const int64_t row = bug && r >= 16 && r < 31 ? r + 1 : r;
@@ -74,6 +84,10 @@ static int32_t call(const npuconf_case* c, int64_t* vendor_status, char* message
           memcpy(dst + nd * elem, in + nz * elem, (size_t)elem);
       }
     }
+  }
+  if (fp16_bug && strcmp(fp16_batches, "zero") == 0) {
+    const int64_t batch_bytes = c1 * n1 * 16 * c0 * elem;
+    memset(dst + batch_bytes, 0, (size_t)(nz_bytes - batch_bytes));
   }
   if (to_nz) {
     int32_t d = 0;
