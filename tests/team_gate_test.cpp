@@ -6,10 +6,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "reports/result_json.h"
 #include "cli/families.h"
 #include "conformance/harness/waivers.h"
 #include "core/case_json.h"
+#include "reports/result_json.h"
 #include "test_util.h"
 
 namespace npuconf {

@@ -45,7 +45,11 @@ bool Names(const Waiver& w, const Suite& suite, const std::string& property,
   Case parsed;
   if (!c || c->is_null() || !CaseFromJson(*c, &parsed).empty()) return false;
   const Routine* routine = suite.FindRoutine(parsed.routine);
-  return routine && ConditionsHold(w.conditions, parsed, *routine->spec);
+  if (!routine) return false;
+  // As claims do, a `when` sees the case's effective values: `c0=32` names an
+  // INT8 case that leaves c0 to the profile (Suite::Effective).
+  const Profile* on = FindProfile(profile);
+  return ConditionsHold(w.conditions, on ? suite.Effective(parsed, *on) : parsed, *routine->spec);
 }
 
 // The first entry naming the case, an unexpired one before any expired one;
