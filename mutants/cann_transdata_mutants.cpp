@@ -180,9 +180,10 @@ int32_t Call(const npuconf_case* c, int64_t* status, char* message, uint64_t mes
   }
   if (kBug == Bug::kGroupsOverNUngrouped) facts.groups_exceed_n_ungrouped = true;
   if (kBug == Bug::kFzC04AcceptsCOver4) facts.fz_c04_accepts_c_over_4 = true;
-  if (kBug == Bug::kFzC04Int8C0Is16 && byte_int && !args.c0 &&
+  // FRACTAL_Z_C04 takes no C0 from the caller (§A.5): the fixed-16 fact, for bytes only.
+  if (kBug == Bug::kFzC04Int8C0Is16 && byte_int &&
       (args.src == Format::kFractalZC04 || args.dst == Format::kFractalZC04))
-    args.c0 = 16;
+    facts.fz_c04_fixed_16 = true;
   if (kBug == Bug::kGroupsZeroRejected && args.groups == 0) {
     *status = kGeShapeInvalid;
     return NPUCONF_CALL_ANSWERED;

@@ -92,6 +92,10 @@ const std::vector<Row>& SpecRows() {
       {"NCDHW", "FRACTAL_Z_3D", {24, 16, 2, 2, 1}, DType::kFloat16, 3, "§A.4 G' = 2, in 3-D"},
       {"DHWCN", "FRACTAL_Z_3D", {2, 1, 1, 3, 10}, DType::kFloat16, 3, "groups not dividing N"},
       {"NDHWC", "FRACTAL_Z_3D", {32, 3, 1, 1, 1}, DType::kInt8, 2, "§A.4 int8, in 3-D"},
+      // N1 past a step of four blocks (N1 = 6, 7): a kernel that packs four N1 blocks at a
+      // time and drops the rest shows here without the real shapes.
+      {"NCHW", "FRACTAL_Z", {81, 17, 1, 1}, DType::kFloat16, 1, "N1 = 6"},
+      {"HWCN", "FRACTAL_Z", {1, 2, 3, 100}, DType::kInt8, 1, "N1 = 7"},
       // Rows of W (and H) a multiple of 8 and past it: a vector row loop that drops its
       // last 8-pixel chunk when W % 8 == 0, or its tail, shows only on these.
       {"NCHW", "NC1HWC0", {1, 17, 1, 8}, DType::kFloat16, 1, "W = 8: one 8-pixel chunk"},
