@@ -135,18 +135,15 @@ struct PropertyResult {
   // The entry that waives this failure (outcome kWaived), or that expired
   // (outcome kFail, `message` says so); empty reason: none.
   WaiverNote waiver;
-<<<<<<< HEAD
   // The outcome and message before the waivers, when they changed either
   // (report.json "unwaived"); none: the result is its raw outcome.
   std::optional<Unwaived> unwaived;
-=======
   // Every failing case the property met, in the order met: a waiver waives the
   // result only when each meets an unexpired entry (waivers.h).
   std::vector<FailingCase> failing_cases;
   // A waiver matched the result but not this failing case (`kind: text`), so it
   // stays failing; "" otherwise.
   std::string unwaived_case;
->>>>>>> h3
 };
 
 // One row of the coverage table: how many checked cases of `routine` on
