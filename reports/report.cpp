@@ -252,9 +252,12 @@ std::string ToJunitXml(const RunReport& report, bool complete,
       << "\" skipped=\"" << skipped << "\">\n";
   out << "  <testsuite name=\"npuconf." << XmlEscape(report.port_name) << "\" tests=\"" << tests
       << "\" failures=\"" << failures << "\" skipped=\"" << skipped << "\">\n";
-  out << "    <properties>\n      <property name=\"verdict\" value=\""
-      << ToString(VerdictOf(report)) << "\"/>\n      <property name=\"not_claimed\" value=\""
-      << not_claimed << "\"/>\n";
+  // An unfinished run is no verdict's (report_writer.cpp writes the same in report.json).
+  const std::string verdict = !complete && VerdictOf(report) == Verdict::kConformant
+                                  ? std::string("INCOMPLETE")
+                                  : ToString(VerdictOf(report));
+  out << "    <properties>\n      <property name=\"verdict\" value=\"" << verdict
+      << "\"/>\n      <property name=\"not_claimed\" value=\"" << not_claimed << "\"/>\n";
   if (const std::string today = TodayText(report);
       !today.empty() && (report.today_forced || !report.waivers_file.empty()))
     out << "      <property name=\"today\" value=\"" << XmlEscape(today) << "\"/>\n";
