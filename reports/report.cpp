@@ -351,24 +351,4 @@ std::string SummaryTable(const RunReport& report) {
   return out.str();
 }
 
-std::string WriteReports(const RunReport& report, const std::string& dir) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) return "cannot create report directory '" + dir + "': " + ec.message();
-  const nlohmann::json json = ToJson(report);
-  const std::vector<std::pair<std::string, std::string>> files = {
-      {"report.json", json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"},
-      {"junit.xml", ToJunitXml(report)},
-      {"report.md", ToMarkdown(report)},
-      {"report.html", ToHtml(report, json)},
-  };
-  for (const auto& [name, text] : files) {
-    const std::string path = dir + "/" + name;
-    std::ofstream file(path, std::ios::binary);
-    file << text;
-    if (!file) return "cannot write '" + path + "'";
-  }
-  return {};
-}
-
 }  // namespace npuconf::report

@@ -249,8 +249,4 @@ bool AnyFailure(const RunReport& report);
 // claimed unit", and `report merge` gives the run's verdict.
 bool EmptyShard(const RunReport& report);
 
-// Writes report.json, junit.xml, report.md and report.html into `dir` (created if needed).
-// Returns an error message, empty on success.
-std::string WriteReports(const RunReport& report, const std::string& dir);
-
 }  // namespace npuconf::report
